@@ -1,0 +1,1 @@
+//! The closed vocabularies of the hook engine.

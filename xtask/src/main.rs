@@ -1,0 +1,73 @@
+//! Project automation: `cargo xtask <task>`. With no task, prints the task list.
+
+use std::process::{Command, ExitCode};
+
+use anyhow::{Context, Result, bail};
+
+const TASKS: &str = "\
+cargo xtask <task>
+
+tasks:
+  ci       run every check CI runs: setup, fmt, clippy, doc, the test suite
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        None => {
+            print!("{TASKS}");
+            Ok(())
+        }
+        Some("ci") => ci(),
+        Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// The same steps as `.ci/run`, in the same order.
+fn ci() -> Result<()> {
+    let root = workspace_root();
+    run(&root, "bash", &[".ci/setup"], &[])?;
+    run(&root, "cargo", &["fmt", "--all", "--check"], &[])?;
+    run(
+        &root,
+        "cargo",
+        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+        &[],
+    )?;
+    run(
+        &root,
+        "cargo",
+        &["doc", "--workspace", "--no-deps"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )?;
+    run(&root, "cargo", &["test", "--workspace"], &[])?;
+    Ok(())
+}
+
+fn run(dir: &std::path::Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
+    eprintln!("xtask: $ {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .status()
+        .with_context(|| format!("could not start `{program}`"))?;
+    if !status.success() {
+        bail!("`{program} {}` failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
