@@ -1,0 +1,113 @@
+//! Bounded capture of one output stream, the stdin writer, and a terminal-safe text view.
+//!
+//! Memory stays flat whatever the child prints: at most `limit` bytes are kept per stream plus one fixed read buffer;
+//! everything past the limit is still read (so the writer never blocks on a full pipe) and dropped.
+
+use std::io;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::unix::pipe;
+
+/// Bytes read per `read` call.
+const CHUNK: usize = 64 * 1024;
+
+/// One output pipe being drained into a bounded buffer.
+pub(crate) struct Capture {
+    rx: Option<pipe::Receiver>,
+    scratch: Vec<u8>,
+    limit: usize,
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) truncated: bool,
+    /// A read failed other than by EOF; reading stopped.
+    pub(crate) error: Option<io::Error>,
+}
+
+impl Capture {
+    pub(crate) fn new(rx: Option<pipe::Receiver>, limit: usize) -> Self {
+        Capture { rx, scratch: Vec::new(), limit, bytes: Vec::new(), truncated: false, error: None }
+    }
+
+    /// At EOF (or failed): nothing more will arrive.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.rx.is_none()
+    }
+
+    fn keep(&mut self, n: usize) {
+        let room = self.limit.saturating_sub(self.bytes.len());
+        let kept = n.min(room);
+        self.bytes.extend_from_slice(&self.scratch[..kept]);
+        if kept < n {
+            self.truncated = true;
+        }
+    }
+
+    fn close(&mut self, result: io::Result<()>) {
+        self.rx = None;
+        self.scratch = Vec::new();
+        if let Err(e) = result {
+            self.error = Some(e);
+        }
+    }
+
+    /// Reads until EOF. Cancel-safe: bytes are appended only after a read returned them, so dropping this future
+    /// loses nothing that was read.
+    pub(crate) async fn drain(&mut self) {
+        let Some(rx) = self.rx.as_mut() else { return };
+        if self.scratch.is_empty() {
+            self.scratch = vec![0; CHUNK];
+        }
+        loop {
+            match rx.read(&mut self.scratch).await {
+                Ok(0) => return self.close(Ok(())),
+                Ok(n) => self.keep(n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return self.close(Err(e)),
+            }
+        }
+    }
+
+    /// Reads what is already in the pipe without waiting, stopping at the first would-block.
+    pub(crate) fn drain_available(&mut self) {
+        let Some(rx) = self.rx.as_ref() else { return };
+        if self.scratch.is_empty() {
+            self.scratch = vec![0; CHUNK];
+        }
+        loop {
+            match rx.try_read(&mut self.scratch) {
+                Ok(0) => return self.close(Ok(())),
+                Ok(n) => self.keep(n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) => return self.close(Err(e)),
+            }
+        }
+    }
+
+    /// Stops reading, closing our end.
+    pub(crate) fn abandon(&mut self) {
+        self.close(Ok(()));
+    }
+}
+
+/// Writes the whole payload, then closes the pipe so the child sees EOF.
+///
+/// A child that exits or closes stdin without reading everything is legitimate (a hook may decide from its arguments
+/// alone), so a broken pipe is `Ok`; only other failures are reported.
+pub(crate) async fn write_stdin(tx: Option<pipe::Sender>, payload: &[u8]) -> io::Result<()> {
+    let Some(mut tx) = tx else { return Ok(()) };
+    match tx.write_all(payload).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Output made safe to print on a terminal: lossy UTF-8 with control characters other than newline and tab removed
+/// (so a hook cannot move the cursor, recolour the screen or retitle the window of whoever reads its output).
+///
+/// ```
+/// assert_eq!(hook_exec::terminal_safe(b"ok\x1b[2J\tdone\n\xff"), "ok[2J\tdone\n\u{fffd}");
+/// ```
+pub fn terminal_safe(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).chars().filter(|c| !c.is_control() || *c == '\n' || *c == '\t').collect()
+}

@@ -1,0 +1,397 @@
+//! Effects (DESIGN §3): the closed set of things a hook can ask of the host.
+//!
+//! Parsing is strict: an unknown `kind` or an unknown field is rejected with a message naming it and the nearest
+//! valid name. clio-coder's camelCase spellings (`toolName`, `injectReminder`) are read as aliases; effects are
+//! always written snake_case.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::Event;
+use crate::suggest::did_you_mean;
+
+/// How loudly an injected reminder speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Severity {
+    /// Background information (the default).
+    #[default]
+    #[serde(rename = "info")]
+    Info,
+    /// A suggestion.
+    #[serde(rename = "advisory")]
+    Advisory,
+    /// A warning.
+    #[serde(rename = "warn")]
+    Warn,
+    /// A hard rule; spelled `hard-block`.
+    #[serde(rename = "hard-block")]
+    HardBlock,
+}
+
+/// The severities a tool-result annotation may carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnnotationSeverity {
+    /// Information (the default).
+    #[default]
+    Info,
+    /// A warning.
+    Warn,
+}
+
+/// The one severity a `block_tool` carries: `hard-block`. Absent reads as present.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum HardBlock {
+    /// `hard-block`.
+    #[default]
+    #[serde(rename = "hard-block")]
+    HardBlock,
+}
+
+/// One thing a hook asks of the host. The set is closed; see the table in DESIGN §3.
+///
+/// ```
+/// use hook_types::{Effect, Event};
+/// let effect: Effect = serde_json::from_str(r#"{"kind":"block_tool","reason":"no rm -rf"}"#).unwrap();
+/// assert!(effect.valid_on(&Event::PreTool) && !effect.widens());
+/// let err = serde_json::from_str::<Effect>(r#"{"kind":"block_tool","reasn":"x"}"#).unwrap_err();
+/// assert!(err.to_string().contains("unknown field `reasn` in effect `block_tool` (did you mean `reason`?)"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Effect {
+    /// Add text to the model's context.
+    InjectReminder {
+        /// The text.
+        message: String,
+        /// How loudly.
+        #[serde(default)]
+        severity: Severity,
+    },
+    /// Append a note to the tool result the model sees.
+    AnnotateToolResult {
+        /// The note.
+        message: String,
+        /// How loudly.
+        #[serde(default)]
+        severity: AnnotationSeverity,
+    },
+    /// Deny the tool call.
+    BlockTool {
+        /// Why; shown to the model.
+        reason: String,
+        /// Always `hard-block`.
+        #[serde(default)]
+        severity: HardBlock,
+    },
+    /// Explicitly allow the call, skipping the human approver; never overrides a deny.
+    AllowTool {
+        /// Why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// Force the human approver even where the host would auto-approve.
+    AskUser {
+        /// Why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// Replace the tool's whole input; the host's guards re-check it.
+    RewriteToolInput {
+        /// The new input.
+        input: Map<String, Value>,
+    },
+    /// The host must refuse writes to `path`.
+    ProtectPath {
+        /// The protected path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The host must make the model call this tool.
+    RequireTool {
+        /// The tool.
+        tool_name: String,
+    },
+    /// Disable tool calls for the rest of the turn.
+    LockTools {},
+    /// Keep the run going with this message.
+    RequestContinuation {
+        /// What the model is told.
+        message: String,
+    },
+    /// Drop the user's prompt and show the reason.
+    BlockTurn {
+        /// Why.
+        reason: String,
+    },
+    /// Stop the agent's run after this event; on a gate it also denies.
+    Halt {
+        /// Why.
+        reason: String,
+    },
+    /// Show the operator (not the model) a message.
+    NotifyOperator {
+        /// The message.
+        message: String,
+        /// De-duplicates repeated notices.
+        key: String,
+    },
+}
+
+/// A field's wire name and its camelCase alias, if it has one.
+type FieldName = (&'static str, Option<&'static str>);
+
+/// Every effect kind with its fields.
+const KINDS: &[(&str, &[FieldName])] = &[
+    ("inject_reminder", &[("message", None), ("severity", None)]),
+    ("annotate_tool_result", &[("message", None), ("severity", None)]),
+    ("block_tool", &[("reason", None), ("severity", None)]),
+    ("allow_tool", &[("reason", None)]),
+    ("ask_user", &[("reason", None)]),
+    ("rewrite_tool_input", &[("input", None)]),
+    ("protect_path", &[("path", None), ("reason", None)]),
+    ("require_tool", &[("tool_name", Some("toolName"))]),
+    ("lock_tools", &[]),
+    ("request_continuation", &[("message", None)]),
+    ("block_turn", &[("reason", None)]),
+    ("halt", &[("reason", None)]),
+    ("notify_operator", &[("message", None), ("key", None)]),
+];
+
+/// Every effect kind's wire name, in the order of DESIGN §3.
+pub fn effect_kinds() -> impl Iterator<Item = &'static str> {
+    KINDS.iter().map(|(kind, _)| *kind)
+}
+
+/// The error returned by [`Effect::from_json`]: the effect is not one of the closed set, names the culprit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EffectError {
+    /// Not a JSON object.
+    #[error("an effect must be an object with a `kind`")]
+    NotAnObject,
+    /// No `kind` field, or not a string.
+    #[error("an effect needs a string `kind`")]
+    MissingKind,
+    /// A kind outside the closed set.
+    #[error("unknown effect kind `{kind}`{}", hint(suggestion))]
+    UnknownKind {
+        /// As written.
+        kind: String,
+        /// The nearest valid kind.
+        suggestion: Option<String>,
+    },
+    /// A field the kind does not have.
+    #[error("unknown field `{field}` in effect `{kind}`{}", hint(suggestion))]
+    UnknownField {
+        /// The effect kind.
+        kind: String,
+        /// The field as written.
+        field: String,
+        /// The nearest valid field.
+        suggestion: Option<String>,
+    },
+    /// A known field of the wrong type, or a missing required field.
+    #[error("invalid effect `{kind}`: {message}")]
+    Invalid {
+        /// The effect kind.
+        kind: String,
+        /// serde's description.
+        message: String,
+    },
+}
+
+fn hint(suggestion: &Option<String>) -> String {
+    suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
+}
+
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Effect {
+    /// Parses one effect from JSON, strictly (see the module docs).
+    ///
+    /// ```
+    /// use hook_types::{Effect, EffectError};
+    /// let value = serde_json::json!({"kind": "requireTool", "toolName": "run_tests"});
+    /// assert_eq!(Effect::from_json(&value).unwrap(), Effect::RequireTool { tool_name: "run_tests".into() });
+    /// let typo = serde_json::json!({"kind": "blok_tool", "reason": "x"});
+    /// assert!(matches!(Effect::from_json(&typo), Err(EffectError::UnknownKind { .. })));
+    /// ```
+    pub fn from_json(value: &Value) -> Result<Effect, EffectError> {
+        let object = value.as_object().ok_or(EffectError::NotAnObject)?;
+        let written = object.get("kind").and_then(Value::as_str).ok_or(EffectError::MissingKind)?;
+        let kind = snake_case(written);
+        let (kind, fields) = KINDS.iter().find(|(k, _)| *k == kind).ok_or_else(|| EffectError::UnknownKind {
+            kind: written.to_owned(),
+            suggestion: did_you_mean(written, effect_kinds()).map(str::to_owned),
+        })?;
+        let mut normalized = Map::with_capacity(object.len());
+        normalized.insert("kind".into(), Value::String((*kind).into()));
+        for (key, field_value) in object {
+            if key == "kind" {
+                continue;
+            }
+            let field = fields.iter().find(|(name, alias)| name == key || *alias == Some(key.as_str()));
+            let Some((name, _)) = field else {
+                let names = fields.iter().map(|(name, _)| *name);
+                return Err(EffectError::UnknownField {
+                    kind: (*kind).into(),
+                    field: key.clone(),
+                    suggestion: did_you_mean(key, names).map(str::to_owned),
+                });
+            };
+            normalized.insert((*name).into(), field_value.clone());
+        }
+        serde_json::from_value::<repr::Effect>(Value::Object(normalized))
+            .map(Effect::from)
+            .map_err(|err| EffectError::Invalid { kind: (*kind).into(), message: err.to_string() })
+    }
+
+    /// The wire name of this effect's kind (`block_tool`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Effect::InjectReminder { .. } => "inject_reminder",
+            Effect::AnnotateToolResult { .. } => "annotate_tool_result",
+            Effect::BlockTool { .. } => "block_tool",
+            Effect::AllowTool { .. } => "allow_tool",
+            Effect::AskUser { .. } => "ask_user",
+            Effect::RewriteToolInput { .. } => "rewrite_tool_input",
+            Effect::ProtectPath { .. } => "protect_path",
+            Effect::RequireTool { .. } => "require_tool",
+            Effect::LockTools {} => "lock_tools",
+            Effect::RequestContinuation { .. } => "request_continuation",
+            Effect::BlockTurn { .. } => "block_turn",
+            Effect::Halt { .. } => "halt",
+            Effect::NotifyOperator { .. } => "notify_operator",
+        }
+    }
+
+    /// Whether the effect may be emitted on `event` (DESIGN §3 "valid on"). Foreign events accept only
+    /// `inject_reminder` and `notify_operator`.
+    pub fn valid_on(&self, event: &Event) -> bool {
+        use Event::*;
+        match self {
+            Effect::InjectReminder { .. } | Effect::Halt { .. } => !matches!(event, SessionEnd | Foreign(_)),
+            Effect::AnnotateToolResult { .. } => *event == PostTool,
+            Effect::BlockTool { .. } | Effect::AllowTool { .. } | Effect::RewriteToolInput { .. } => {
+                matches!(event, PreTool | PermissionRequest)
+            }
+            Effect::AskUser { .. } => *event == PreTool,
+            Effect::ProtectPath { .. } => matches!(event, PreTool | PostTool),
+            Effect::RequireTool { .. } => matches!(event, TurnStart | TurnEnd),
+            Effect::LockTools {} => matches!(event, TurnStart | PreTool),
+            Effect::RequestContinuation { .. } => *event == TurnEnd,
+            Effect::BlockTurn { .. } => *event == TurnStart,
+            Effect::NotifyOperator { .. } => true,
+        }
+    }
+
+    /// Whether the effect can widen what the agent does (DESIGN §3 "widens?"). A prompt or effect hook from a
+    /// non-trusted origin that can widen needs trust; one that only narrows runs untrusted.
+    pub fn widens(&self) -> bool {
+        matches!(
+            self,
+            Effect::InjectReminder { .. }
+                | Effect::AnnotateToolResult { .. }
+                | Effect::AllowTool { .. }
+                | Effect::RewriteToolInput { .. }
+                | Effect::RequireTool { .. }
+                | Effect::RequestContinuation { .. }
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for Effect {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Effect::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The serde shape, used only after names have been checked and normalized.
+mod repr {
+    use super::*;
+
+    #[derive(Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub(super) enum Effect {
+        InjectReminder {
+            message: String,
+            #[serde(default)]
+            severity: Severity,
+        },
+        AnnotateToolResult {
+            message: String,
+            #[serde(default)]
+            severity: AnnotationSeverity,
+        },
+        BlockTool {
+            reason: String,
+            #[serde(default)]
+            severity: HardBlock,
+        },
+        AllowTool {
+            #[serde(default)]
+            reason: Option<String>,
+        },
+        AskUser {
+            #[serde(default)]
+            reason: Option<String>,
+        },
+        RewriteToolInput {
+            input: Map<String, Value>,
+        },
+        ProtectPath {
+            path: String,
+            reason: String,
+        },
+        RequireTool {
+            tool_name: String,
+        },
+        LockTools {},
+        RequestContinuation {
+            message: String,
+        },
+        BlockTurn {
+            reason: String,
+        },
+        Halt {
+            reason: String,
+        },
+        NotifyOperator {
+            message: String,
+            key: String,
+        },
+    }
+
+    impl From<Effect> for super::Effect {
+        fn from(repr: Effect) -> Self {
+            match repr {
+                Effect::InjectReminder { message, severity } => Self::InjectReminder { message, severity },
+                Effect::AnnotateToolResult { message, severity } => Self::AnnotateToolResult { message, severity },
+                Effect::BlockTool { reason, severity } => Self::BlockTool { reason, severity },
+                Effect::AllowTool { reason } => Self::AllowTool { reason },
+                Effect::AskUser { reason } => Self::AskUser { reason },
+                Effect::RewriteToolInput { input } => Self::RewriteToolInput { input },
+                Effect::ProtectPath { path, reason } => Self::ProtectPath { path, reason },
+                Effect::RequireTool { tool_name } => Self::RequireTool { tool_name },
+                Effect::LockTools {} => Self::LockTools {},
+                Effect::RequestContinuation { message } => Self::RequestContinuation { message },
+                Effect::BlockTurn { reason } => Self::BlockTurn { reason },
+                Effect::Halt { reason } => Self::Halt { reason },
+                Effect::NotifyOperator { message, key } => Self::NotifyOperator { message, key },
+            }
+        }
+    }
+}
