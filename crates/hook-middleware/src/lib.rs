@@ -1,3 +1,10 @@
 //! The ordered hook pipeline: registrations, dispatch of one event, folds, the output protocol, receipts.
 //!
-//! Never parses files and never prints to a terminal.
+//! Depends on `hook-types`, `hook-config` (the declaration model) and `hook-exec` (running one subprocess). Never
+//! parses configuration files and never prints to a terminal.
+#![forbid(unsafe_code)]
+
+mod input;
+pub mod receipts;
+
+pub use input::EventInput;

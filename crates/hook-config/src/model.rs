@@ -1,0 +1,276 @@
+//! The normalized declaration model every format loads into (DESIGN §4.1).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use hook_types::{Effect, Event, EventFilters, HookKind, OnError, Origin, Protocol, Severity};
+use serde::{Deserialize, Serialize};
+
+/// The file format a declaration was read from. Within one origin, formats are read in this order (DESIGN §4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// `hooks.yaml` / `hooks.json` of this engine.
+    Native,
+    /// Claude Code's `settings.json` `hooks`.
+    Claude,
+    /// Codex's `hooks.json` or `[hooks]` in `config.toml`.
+    Codex,
+    /// Gemini CLI's `settings.json` `hooks`.
+    Gemini,
+    /// Cursor's `hooks.json`.
+    Cursor,
+    /// mecha's `[[hook]]` TOML tables.
+    Mecha,
+    /// clio-coder's `hooks.yaml`.
+    Clio,
+}
+
+impl Format {
+    /// The protocol hooks of this format follow unless they say otherwise.
+    pub fn protocol(self) -> Protocol {
+        match self {
+            Format::Native => Protocol::Native,
+            Format::Claude => Protocol::Claude,
+            Format::Codex => Protocol::Codex,
+            Format::Gemini => Protocol::Gemini,
+            Format::Cursor => Protocol::Cursor,
+            Format::Mecha => Protocol::Mecha,
+            Format::Clio => Protocol::Clio,
+        }
+    }
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        self.protocol().as_str()
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What plain stdout of a command hook that exits 0 becomes (DESIGN §4.1 `as`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AsMode {
+    /// An `annotate_tool_result` (the default on post_tool).
+    Annotate,
+    /// An `inject_reminder` (the default elsewhere).
+    Reminder,
+}
+
+impl AsMode {
+    /// The default for an event: `annotate` on post_tool, `reminder` elsewhere.
+    pub fn default_for(event: &Event) -> AsMode {
+        if *event == Event::PostTool { AsMode::Annotate } else { AsMode::Reminder }
+    }
+}
+
+/// How a command hook's program is given.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Program {
+    /// Run directly, no shell: nothing to inject into. Never empty.
+    Argv(Vec<String>),
+    /// Run by `sh -c`.
+    Shell(String),
+}
+
+/// A command hook's specification: the values **as declared** (defaults filled from the protocol) plus what loading
+/// resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandSpec {
+    /// argv or shell, as declared.
+    pub program: Program,
+    /// The working directory as written, workspace-relative; `"."` by default.
+    pub cwd: String,
+    /// `cwd` resolved against the workspace root, symlinks included, confined to the workspace at load time. The
+    /// pipeline re-checks confinement before each run.
+    pub resolved_cwd: PathBuf,
+    /// For `Argv` whose program is a relative path (`./scripts/guard.sh`): that path resolved against the origin root
+    /// (workspace for project origins, the declaring file's directory otherwise). `None` for bare names looked up on
+    /// `PATH` and for shell commands.
+    pub resolved_program: Option<PathBuf>,
+    /// The timeout as declared (or the protocol's default), before the host's `Limits` clamp.
+    pub timeout_ms: u64,
+    /// What plain stdout becomes.
+    pub as_mode: AsMode,
+    /// Extra environment variables, sorted by name.
+    pub env: BTreeMap<String, String>,
+}
+
+/// What a hook does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HookSpec {
+    /// Run a subprocess.
+    Command(CommandSpec),
+    /// Add a fixed message (≤ 2 000 chars) to the model's context.
+    Prompt {
+        /// The message.
+        message: String,
+        /// Its severity.
+        severity: Severity,
+    },
+    /// Emit one declared effect, valid for the event.
+    Effect(Effect),
+}
+
+impl HookSpec {
+    /// The declaration's kind.
+    pub fn kind(&self) -> HookKind {
+        match self {
+            HookSpec::Command(_) => HookKind::Command,
+            HookSpec::Prompt { .. } => HookKind::Prompt,
+            HookSpec::Effect(_) => HookKind::Effect,
+        }
+    }
+}
+
+/// A tool-name (or `source`/`trigger`) matcher by the Claude/Codex rule: `*` or empty matches all (and is stored as
+/// no matcher at all); a pattern of only `[A-Za-z0-9_ ,|-]` is a list of exact names split on `|` or `,`; anything
+/// else is an unanchored regex, compiled once at load.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    /// The pattern as written.
+    pub pattern: String,
+    /// How it matches.
+    pub rule: MatcherRule,
+}
+
+/// How a [`Matcher`] matches.
+#[derive(Debug, Clone)]
+pub enum MatcherRule {
+    /// One of these exact names.
+    Exact(Vec<String>),
+    /// An unanchored regex.
+    Regex(regex::Regex),
+}
+
+impl PartialEq for Matcher {
+    fn eq(&self, other: &Self) -> bool {
+        self.pattern == other.pattern
+    }
+}
+
+impl Matcher {
+    /// Whether the matcher accepts `value` (a tool name, a session_start `source`, a compaction `trigger`).
+    pub fn matches(&self, value: &str) -> bool {
+        match &self.rule {
+            MatcherRule::Exact(names) => names.iter().any(|n| n == value),
+            MatcherRule::Regex(regex) => regex.is_match(value),
+        }
+    }
+}
+
+/// One normalized, validated declaration (DESIGN §4.1), ready to merge, inspect and run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookDecl {
+    /// The merge key across origins: as declared, or `<source_id or origin>.<kind>.<hash>`.
+    pub id: String,
+    /// Where it was found.
+    pub origin: Origin,
+    /// The declaring file.
+    pub source: PathBuf,
+    /// The format of that file.
+    pub format: Format,
+    /// Position in its file (the `N` of `hooks[N]`).
+    pub index: usize,
+    /// The origin's root: the workspace for project origins, the declaring file's directory for user, managed and
+    /// extension origins (`HOOK_SOURCE_DIR`).
+    pub root: PathBuf,
+    /// The canonical event.
+    pub event: Event,
+    /// `only_errors` and `scope`.
+    pub filters: EventFilters,
+    /// Exact tool names, if restricted.
+    pub tools: Option<Vec<String>>,
+    /// The matcher, if any (`*` and empty are stored as `None`).
+    pub matcher: Option<Matcher>,
+    /// Starts only after every lower-precedence hook of the same dispatch has finished.
+    pub sequential: bool,
+    /// A disabled hook is loaded, hashed, shown, never run.
+    pub enabled: bool,
+    /// Whose input/output rules it follows.
+    pub protocol: Protocol,
+    /// The resolved failure policy.
+    pub on_error: OnError,
+    /// What it does.
+    pub spec: HookSpec,
+    /// The content hash (DESIGN §4.5): 16 lowercase hex characters.
+    pub hash: String,
+}
+
+impl HookDecl {
+    /// The declaration's kind.
+    pub fn kind(&self) -> HookKind {
+        self.spec.kind()
+    }
+
+    /// Whether the hook can widen what the agent does, and so needs trust when it comes from a non-trusted origin:
+    /// every command hook; a prompt hook (it injects a reminder); an effect hook whose effect widens.
+    pub fn can_widen(&self) -> bool {
+        match &self.spec {
+            HookSpec::Command(_) => true,
+            HookSpec::Prompt { .. } => true,
+            HookSpec::Effect(effect) => effect.widens(),
+        }
+    }
+}
+
+/// How serious an [`Issue`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueSeverity {
+    /// Worth a look; nothing was dropped.
+    Warning,
+    /// Something was dropped or refused; a strict load fails.
+    Error,
+}
+
+/// One problem found while loading (DESIGN §4.4): never a panic, never a lost sibling.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Issue {
+    /// The file it is about.
+    pub source: PathBuf,
+    /// The hook's index in that file, if it is about one hook.
+    pub index: Option<usize>,
+    /// The hook's id, when known.
+    pub hook_id: Option<String>,
+    /// The field path (`hooks[3].timeout_ms`), if it is about one field.
+    pub field: Option<String>,
+    /// 1-based line, where the parser gives one.
+    pub line: Option<usize>,
+    /// 1-based column, where the parser gives one.
+    pub column: Option<usize>,
+    /// Error or warning.
+    pub severity: IssueSeverity,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for Issue {
+    /// `file:line:column: severity: message`, or `file: severity: message` where no position is known; the field
+    /// path prefixes the message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.source.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        let severity = match self.severity {
+            IssueSeverity::Error => "error",
+            IssueSeverity::Warning => "warning",
+        };
+        write!(f, ": {severity}: ")?;
+        if let Some(field) = &self.field {
+            write!(f, "{field}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
