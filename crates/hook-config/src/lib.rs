@@ -7,4 +7,7 @@
 
 mod model;
 
-pub use model::{AsMode, CommandSpec, Format, HookDecl, HookSpec, Issue, IssueSeverity, Matcher, MatcherRule, Program};
+pub use model::{
+    AsMode, CommandSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook, Matcher,
+    MatcherRule, Program, TrustStatus,
+};

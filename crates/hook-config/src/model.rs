@@ -274,3 +274,68 @@ impl fmt::Display for Issue {
         f.write_str(&self.message)
     }
 }
+
+/// A hook's trust status (DESIGN §4.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrustStatus {
+    /// From the managed origin: policy, always runs.
+    Managed,
+    /// From a trusted origin (user), or its fingerprint is in the trust store, or it needs no trust (a prompt or
+    /// effect hook that only narrows).
+    Trusted,
+    /// From a non-trusted origin and not in the trust store: skipped with an `untrusted` receipt.
+    Untrusted,
+    /// This id was trusted with another fingerprint (the script changed): skipped like `Untrusted`.
+    Modified,
+}
+
+impl TrustStatus {
+    /// Whether a hook with this status may run.
+    pub fn allows_run(self) -> bool {
+        matches!(self, TrustStatus::Managed | TrustStatus::Trusted)
+    }
+}
+
+/// One file a command names, as it was when fingerprinted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FingerprintFile {
+    /// The file, canonical.
+    pub path: PathBuf,
+    /// sha256 of its contents, hex.
+    pub sha256: String,
+    /// Its size in bytes when hashed.
+    pub size: u64,
+    /// Its modification time when hashed, in nanoseconds since the Unix epoch (0 where unknown).
+    pub mtime_ns: u128,
+}
+
+/// What runs, pinned (DESIGN §4.6): the content hash plus the sha256 of every file the command names that resolves
+/// to a regular file under the workspace or the hook's origin root.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Fingerprint {
+    /// sha256 (hex) over the hash and every file's path and digest: the value the trust store keys on.
+    pub value: String,
+    /// The files covered, sorted by path.
+    pub files: Vec<FingerprintFile>,
+}
+
+/// A declaration after merge and trust: what a pipeline's user tier is built from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedHook {
+    /// The declaration.
+    pub decl: HookDecl,
+    /// Its trust status.
+    pub trust: TrustStatus,
+    /// Its fingerprint at load time (`None` for prompt and effect hooks, which name no files).
+    pub fingerprint: Option<Fingerprint>,
+    /// `false` when `only_managed` keeps a non-managed hook from running (it is still shown).
+    pub allowed_by_policy: bool,
+}
+
+impl LoadedHook {
+    /// Whether the pipeline may run it: enabled, allowed by policy, and trusted (or managed).
+    pub fn runnable(&self) -> bool {
+        self.decl.enabled && self.allowed_by_policy && self.trust.allows_run()
+    }
+}
