@@ -52,12 +52,13 @@ impl Capture {
     /// Reads until EOF. Cancel-safe: bytes are appended only after a read returned them, so dropping this future
     /// loses nothing that was read.
     pub(crate) async fn drain(&mut self) {
-        let Some(rx) = self.rx.as_mut() else { return };
         if self.scratch.is_empty() {
             self.scratch = vec![0; CHUNK];
         }
         loop {
-            match rx.read(&mut self.scratch).await {
+            let Some(rx) = self.rx.as_mut() else { return };
+            let result = rx.read(&mut self.scratch).await;
+            match result {
                 Ok(0) => return self.close(Ok(())),
                 Ok(n) => self.keep(n),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -68,12 +69,16 @@ impl Capture {
 
     /// Reads what is already in the pipe without waiting, stopping at the first would-block.
     pub(crate) fn drain_available(&mut self) {
-        let Some(rx) = self.rx.as_ref() else { return };
+        if self.rx.is_none() {
+            return;
+        }
         if self.scratch.is_empty() {
             self.scratch = vec![0; CHUNK];
         }
         loop {
-            match rx.try_read(&mut self.scratch) {
+            let Some(rx) = self.rx.as_ref() else { return };
+            let result = rx.try_read(&mut self.scratch);
+            match result {
                 Ok(0) => return self.close(Ok(())),
                 Ok(n) => self.keep(n),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

@@ -1,3 +1,59 @@
 //! Run one subprocess safely: argv or shell, stdin payload, bounded capture, one deadline, process-group kill.
 //!
-//! Knows nothing about hooks, events or effects.
+//! A host hands [`run`] an [`Invocation`] (what to run, where, with which environment and stdin) and
+//! [`RunOptions`] (deadline, capture limit, grace) and always gets a [`RunResult`] back: the exit code or signal,
+//! whether the deadline or a cancellation fired, the captured stdout and stderr as bytes, truncation flags, the
+//! duration, and a [`SpawnError`] when nothing could be started.
+//!
+//! What it guarantees, whatever the child does:
+//! - **It never hangs.** One deadline covers writing stdin, running and reading. At the deadline the whole process
+//!   group (each run gets its own) is SIGKILLed and the leader reaped. A hook that never reads a large payload, or a
+//!   backgrounded grandchild that keeps stdout open, cannot stretch the run: after the leader exits, a descendant
+//!   still holding a pipe gets [`RunOptions::grace`] (100 ms) before the group is killed.
+//! - **It never leaks.** Grandchildren die with the group; dropping the run future mid-flight kills the group
+//!   synchronously. A detached child that redirected its own output (`cmd >/dev/null 2>&1 &`) and exited the
+//!   pipes is left alone by design.
+//! - **It never floods.** Capture is capped per stream (1 MiB by default); the rest is read and dropped.
+//! - A child that exits without reading its stdin is not an error (EPIPE is ignored).
+//!
+//! Depends on `tokio` (pipes, timers, the reactor) and `rustix` (pidfd, `waitid`, `kill`). The one `unsafe` block
+//! registers the pidfd with Tokio's reactor (its safe constructor is deprecated).
+//! It never knows what a hook, an event or an effect is, never interprets the output, and adds no environment
+//! variable of its own: the caller decides all of that.
+//!
+//! Platforms: Linux first (a pidfd tells that the leader exited without reaping it); other Unix through
+//! `waitid(WNOWAIT)` on a blocking thread. Windows is out of scope for now (no process groups or pidfds there; the
+//! crate does not build for it). Limits: a descendant that left the group with `setsid` cannot be killed through the
+//! group; the run stops reading its pipe after the grace and says so in [`RunResult::warnings`]. A host that sets
+//! `SIGCHLD` to `SIG_IGN` loses exit statuses (the kernel reaps children itself).
+//!
+//! The functions must be called inside a Tokio runtime with IO and time enabled.
+//!
+//! ```
+//! use std::time::Duration;
+//! use hook_exec::{Exit, Invocation, RunOptions, run};
+//!
+//! let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+//! let result = rt.block_on(async {
+//!     let inv = Invocation::shell("read name; echo \"hello $name\"; exit 3")
+//!         .stdin(b"world\n".to_vec());
+//!     run(&inv, &RunOptions { timeout: Duration::from_secs(5), ..Default::default() }).await
+//! });
+//! assert_eq!(result.stdout_lossy(), "hello world\n");
+//! assert_eq!(result.exit, Some(Exit::Code(3)));
+//! assert!(!result.success() && !result.timed_out && result.spawn_error.is_none());
+//! ```
+#![deny(unsafe_code)]
+#![cfg(unix)]
+
+mod capture;
+mod group;
+mod invocation;
+mod result;
+mod run;
+mod spawn;
+
+pub use capture::terminal_safe;
+pub use invocation::{EnvPolicy, Invocation, Program};
+pub use result::{Exit, OsError, RunResult, SpawnError};
+pub use run::{RunOptions, run, run_cancellable};

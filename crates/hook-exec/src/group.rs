@@ -1,0 +1,173 @@
+//! The leader process and its process group: exit detection without reaping, the group kill, and the drop guard.
+//!
+//! Invariants enforced here:
+//! - The leader is reaped only through [`Leader::reap`] (or, on the drop path, after the group kill), so while a
+//!   [`Leader`] holds its child, the leader's pid, which is also the group id, cannot have been reused, and signalling
+//!   the group is safe. Once the leader is reaped the group is never signalled again.
+//! - Dropping a [`Leader`] that has not been reaped SIGKILLs the whole group synchronously, then reaps the leader
+//!   (at once when it is already dead, else on a short-lived thread), so a dropped run leaves no survivor and no
+//!   zombie. `kill_on_drop` alone would reach only the leader.
+//!
+//! Exit detection: a pidfd (`pidfd_open`, Linux ≥ 5.3) registered with the reactor becomes readable when the leader
+//! exits, without reaping it. Where pidfd is unavailable (older kernels, seccomp filters, other Unix), a blocking-pool
+//! thread waits with `waitid(P_PID, WEXITED | WNOWAIT)`, which also leaves the leader waitable.
+
+use std::io;
+use std::os::fd::OwnedFd;
+use std::process::{Child, ExitStatus};
+
+use rustix::io::Errno;
+use rustix::process::{Pid, PidfdFlags, Signal, WaitId, WaitIdOptions};
+use tokio::io::Interest;
+use tokio::io::unix::AsyncFd;
+use tokio::task::JoinHandle;
+
+/// How to learn that the leader exited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WatchMode {
+    /// A pidfd when the kernel allows it, else `waitid`.
+    Auto,
+    /// Always `waitid(WNOWAIT)` on a blocking thread (the fallback, selectable so that tests exercise it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Waitid,
+}
+
+enum Watch {
+    Pidfd(AsyncFd<OwnedFd>),
+    Waitid(Option<JoinHandle<()>>),
+}
+
+/// The spawned leader of a run's process group.
+pub(crate) struct Leader {
+    /// `Some` until reaped.
+    child: Option<Child>,
+    pid: Pid,
+    watch: Watch,
+    exited: bool,
+}
+
+impl Leader {
+    /// Takes ownership of a freshly spawned child that leads its own process group (`process_group(0)`).
+    pub(crate) fn new(child: Child, mode: WatchMode) -> Self {
+        let pid = Pid::from_child(&child);
+        let watch = match mode {
+            WatchMode::Auto => match open_pidfd(pid) {
+                Some(fd) => Watch::Pidfd(fd),
+                None => spawn_waitid(pid),
+            },
+            WatchMode::Waitid => spawn_waitid(pid),
+        };
+        Leader { child: Some(child), pid, watch, exited: false }
+    }
+
+    /// Completes once the leader has exited; it stays unreaped. Cancel-safe, and immediate once it has completed.
+    pub(crate) async fn exited(&mut self) {
+        if self.exited {
+            return;
+        }
+        loop {
+            match &mut self.watch {
+                Watch::Pidfd(fd) => {
+                    // A pidfd stays readable once its process exited, so the readiness is never cleared.
+                    if fd.readable().await.is_ok() {
+                        break;
+                    }
+                    // The reactor is going away; keep watching without it.
+                    self.watch = spawn_waitid(self.pid);
+                }
+                Watch::Waitid(handle) => {
+                    if let Some(h) = handle.as_mut() {
+                        let _ = h.await;
+                        *handle = None;
+                    }
+                    break;
+                }
+            }
+        }
+        self.exited = true;
+    }
+
+    /// SIGKILLs the whole process group. Never called after [`Leader::reap`]: the leader being unreaped is what makes
+    /// the group id still ours.
+    pub(crate) fn kill_group(&self) {
+        if self.child.is_some() {
+            kill_group(self.pid);
+        }
+    }
+
+    /// Reaps the leader, which must have exited ([`Leader::exited`] completed). After this the group is never
+    /// signalled again.
+    pub(crate) fn reap(&mut self) -> io::Result<ExitStatus> {
+        let mut child = self.child.take().ok_or_else(|| io::Error::other("leader already reaped"))?;
+        match child.try_wait() {
+            Ok(Some(status)) => Ok(status),
+            Ok(None) => {
+                // Cannot happen once `exited` completed; never leave a zombie behind all the same.
+                reap_in_background(child);
+                Err(io::Error::other("leader reported exited but was not waitable"))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Gives up waiting for a leader that did not die after SIGKILL (uninterruptible sleep): a thread reaps it later.
+    pub(crate) fn abandon(&mut self) {
+        if let Some(child) = self.child.take() {
+            reap_in_background(child);
+        }
+    }
+}
+
+impl Drop for Leader {
+    fn drop(&mut self) {
+        // Dropped before being reaped: the run was cancelled mid-flight or a later setup step failed.
+        if let Some(mut child) = self.child.take() {
+            kill_group(self.pid);
+            match child.try_wait() {
+                Ok(Some(_)) | Err(_) => {}
+                Ok(None) => reap_in_background(child),
+            }
+        }
+    }
+}
+
+fn kill_group(pgid: Pid) {
+    // ESRCH (the group is already empty) is the only expected failure and is harmless.
+    let _ = rustix::process::kill_process_group(pgid, Signal::KILL);
+}
+
+fn reap_in_background(mut child: Child) {
+    let spawned = std::thread::Builder::new().name("hook-exec-reaper".into()).spawn(move || {
+        let _ = child.wait();
+    });
+    // Without a thread the leader stays a zombie until the host exits; nothing better is possible here.
+    drop(spawned);
+}
+
+fn open_pidfd(pid: Pid) -> Option<AsyncFd<OwnedFd>> {
+    let fd = rustix::process::pidfd_open(pid, PidfdFlags::NONBLOCK).ok()?;
+    register_readable(fd).ok()
+}
+
+/// The crate's only `unsafe`: Tokio's safe `AsyncFd` constructors are deprecated (they cannot check a generic
+/// `AsRawFd` for I/O safety) in favour of this `unsafe` one.
+#[allow(unsafe_code)]
+fn register_readable(fd: OwnedFd) -> io::Result<AsyncFd<OwnedFd>> {
+    // SAFETY: the contract is that `as_raw_fd()` returns the same open descriptor for the AsyncFd's whole life.
+    // An `OwnedFd` owns its descriptor, closes it only when dropped (which the AsyncFd does after deregistering),
+    // and always returns the same number.
+    unsafe { AsyncFd::register_with_interest(fd, Interest::READABLE) }.map_err(|e| e.into())
+}
+
+fn spawn_waitid(pid: Pid) -> Watch {
+    let handle = tokio::task::spawn_blocking(move || {
+        loop {
+            match rustix::process::waitid(WaitId::Pid(pid), WaitIdOptions::EXITED | WaitIdOptions::NOWAIT) {
+                Err(Errno::INTR) => continue,
+                // Exited (left waitable), or ECHILD because the drop path already reaped it.
+                _ => return,
+            }
+        }
+    });
+    Watch::Waitid(Some(handle))
+}

@@ -1,0 +1,234 @@
+//! The run: one deadline over the stdin write, the process and the reads; the grace for held pipes; the group kill.
+//!
+//! Order of events, as enforced below:
+//! 1. Spawn (a failure returns at once with [`RunResult::spawn_error`]).
+//! 2. Concurrently: write the payload and close stdin, drain stdout and stderr, watch for the leader's exit.
+//! 3. The run is over when the leader has exited and both outputs are at EOF. If the leader exited but a descendant
+//!    still holds an output, the descendant gets [`RunOptions::grace`]; then the group is killed and the result keeps
+//!    the leader's exit status with a warning.
+//! 4. At the deadline (or when the caller's cancellation completes) the group is SIGKILLed wherever the run is.
+//! 5. After any kill: wait for the leader to die, take what is already in the pipes, wait at most `grace` for EOF
+//!    (a process that left the group with `setsid` is out of reach: reading stops and a warning says so), then reap.
+//!
+//! The group is never signalled after step 3 ends without a kill (a detached child that redirected its output is left
+//! alone by design), nor after the leader was reaped.
+
+use std::future::Future;
+use std::pin::pin;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::capture::{Capture, write_stdin};
+use crate::group::{Leader, WatchMode};
+use crate::invocation::Invocation;
+use crate::result::{Exit, RunResult};
+use crate::spawn::{Spawned, spawn};
+
+/// Limits of one run.
+///
+/// ```
+/// use std::time::Duration;
+/// let opts = hook_exec::RunOptions { timeout: Duration::from_secs(2), ..Default::default() };
+/// assert_eq!(opts.capture_limit, 1 << 20);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOptions {
+    /// The one deadline, from spawn to return, over the stdin write, the process and the reads. Default 10 s.
+    pub timeout: Duration,
+    /// Bytes kept per output stream; the rest is read and dropped. Default 1 MiB.
+    pub capture_limit: usize,
+    /// How long a descendant may keep an output pipe open after the leader exited. Default 100 ms.
+    pub grace: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { timeout: Duration::from_secs(10), capture_limit: 1 << 20, grace: Duration::from_millis(100) }
+    }
+}
+
+/// How long to wait for a SIGKILLed leader to die before leaving it to a background reaper. Only a process stuck in
+/// uninterruptible sleep takes this long.
+const KILL_WAIT: Duration = Duration::from_secs(2);
+
+/// Runs one process to completion, to its deadline, or until the grace after its leader's exit, and returns
+/// everything there is to know about it. Never returns an error: a process that could not start is reported in
+/// [`RunResult::spawn_error`].
+///
+/// The returned future may be dropped at any point: the process group is then SIGKILLed synchronously.
+///
+/// # Panics
+/// When called outside a Tokio runtime with both the IO and the time drivers enabled.
+pub async fn run(inv: &Invocation, opts: &RunOptions) -> RunResult {
+    run_cancellable(inv, opts, std::future::pending()).await
+}
+
+/// [`run`], stopped early when `cancel` completes first: the group is killed and reaped, and the result has
+/// `cancelled: true` with whatever was captured until then.
+///
+/// # Panics
+/// As [`run`].
+pub async fn run_cancellable(inv: &Invocation, opts: &RunOptions, cancel: impl Future<Output = ()>) -> RunResult {
+    run_with(inv, opts, cancel, WatchMode::Auto).await
+}
+
+enum Ending {
+    /// The leader exited and both outputs reached EOF.
+    Finished,
+    /// The leader exited but an output was still open after the grace.
+    GraceExpired,
+    TimedOut,
+    Cancelled,
+}
+
+pub(crate) async fn run_with(
+    inv: &Invocation,
+    opts: &RunOptions,
+    cancel: impl Future<Output = ()>,
+    mode: WatchMode,
+) -> RunResult {
+    let start = std::time::Instant::now();
+    let deadline = start
+        .checked_add(opts.timeout)
+        .map(Instant::from_std)
+        .unwrap_or_else(|| Instant::now() + Duration::from_secs(100 * 365 * 24 * 3600));
+    let Spawned { mut leader, stdin, stdout, stderr } = match spawn(inv, mode) {
+        Ok(spawned) => spawned,
+        Err(e) => return RunResult::spawn_failed(e, start.elapsed()),
+    };
+    let mut out = Capture::new(Some(stdout), opts.capture_limit);
+    let mut err = Capture::new(Some(stderr), opts.capture_limit);
+    let mut warnings = Vec::new();
+    let mut stdin_error = None;
+
+    let ending = {
+        let supervised = supervise(&mut leader, &mut out, &mut err, stdin, &inv.stdin, opts.grace, &mut stdin_error);
+        tokio::select! {
+            biased;
+            ending = supervised => ending,
+            () = tokio::time::sleep_until(deadline) => Ending::TimedOut,
+            () = cancel => Ending::Cancelled,
+        }
+    };
+    if let Some(e) = stdin_error {
+        warnings.push(format!("writing stdin failed: {e}"));
+    }
+    let (timed_out, cancelled) = (matches!(ending, Ending::TimedOut), matches!(ending, Ending::Cancelled));
+    if !matches!(ending, Ending::Finished) {
+        if matches!(ending, Ending::GraceExpired) {
+            warnings.push(format!(
+                "a descendant still held stdout or stderr {:?} after the leader exited; killed the process group",
+                opts.grace
+            ));
+        }
+        leader.kill_group();
+        settle(&mut leader, &mut out, &mut err, opts.grace, &mut warnings).await;
+    }
+
+    let exit = if leader_exited(&mut leader).await {
+        match leader.reap() {
+            Ok(status) => Exit::from_status(status),
+            Err(e) => {
+                warnings.push(format!("could not reap the leader: {e}"));
+                None
+            }
+        }
+    } else {
+        leader.abandon();
+        warnings.push(format!("the leader did not die within {KILL_WAIT:?} of SIGKILL; left to a background reaper"));
+        None
+    };
+    for (name, capture) in [("stdout", &mut out), ("stderr", &mut err)] {
+        if let Some(e) = capture.error.take() {
+            warnings.push(format!("reading {name} failed: {e}"));
+        }
+    }
+    RunResult {
+        exit,
+        timed_out,
+        cancelled,
+        stdout_truncated: out.truncated,
+        stderr_truncated: err.truncated,
+        stdout: out.bytes,
+        stderr: err.bytes,
+        duration: start.elapsed(),
+        spawn_error: None,
+        warnings,
+    }
+}
+
+/// Step 2 and 3: returns when the run is over by itself or the grace after the leader's exit has expired.
+async fn supervise(
+    leader: &mut Leader,
+    out: &mut Capture,
+    err: &mut Capture,
+    stdin: Option<tokio::net::unix::pipe::Sender>,
+    payload: &[u8],
+    grace: Duration,
+    stdin_error: &mut Option<std::io::Error>,
+) -> Ending {
+    let mut writer = pin!(write_stdin(stdin, payload));
+    let mut writing = true;
+    let mut outputs = pin!(async {
+        tokio::join!(out.drain(), err.drain());
+    });
+    let mut outputs_open = true;
+    let mut leader_running = true;
+    let mut grace_timer = pin!(tokio::time::sleep(grace));
+    loop {
+        tokio::select! {
+            result = &mut writer, if writing => {
+                writing = false;
+                if let Err(e) = result {
+                    *stdin_error = Some(e);
+                }
+            }
+            () = &mut outputs, if outputs_open => {
+                outputs_open = false;
+                if !leader_running {
+                    return Ending::Finished;
+                }
+            }
+            () = leader.exited(), if leader_running => {
+                leader_running = false;
+                if !outputs_open {
+                    return Ending::Finished;
+                }
+                grace_timer.as_mut().reset(Instant::now() + grace);
+            }
+            () = &mut grace_timer, if !leader_running => return Ending::GraceExpired,
+        }
+    }
+}
+
+/// Step 5: after the group was killed, collects what the dead processes left in the pipes.
+async fn settle(
+    leader: &mut Leader,
+    out: &mut Capture,
+    err: &mut Capture,
+    grace: Duration,
+    warnings: &mut Vec<String>,
+) {
+    leader_exited(leader).await;
+    // Whatever the killed processes wrote is already in the pipes; EOF follows as soon as the last holder is gone.
+    let _ = tokio::time::timeout(grace, async {
+        tokio::join!(out.drain(), err.drain());
+    })
+    .await;
+    for (name, capture) in [("stdout", out), ("stderr", err)] {
+        capture.drain_available();
+        if !capture.is_closed() {
+            capture.abandon();
+            warnings.push(format!(
+                "{name} was still held open after the process group was killed (a process that left the group, \
+                 e.g. with setsid, is out of reach); stopped reading"
+            ));
+        }
+    }
+}
+
+/// Waits, boundedly, for the leader to have exited.
+async fn leader_exited(leader: &mut Leader) -> bool {
+    tokio::time::timeout(KILL_WAIT, leader.exited()).await.is_ok()
+}

@@ -1,0 +1,78 @@
+//! Starting the process: cwd check, stdio pipes, a new process group, and spawn errors told apart from failed runs.
+
+use std::ffi::OsString;
+use std::io;
+use std::os::fd::OwnedFd;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Stdio;
+
+use rustix::io::Errno;
+use tokio::net::unix::pipe;
+
+use crate::group::{Leader, WatchMode};
+use crate::invocation::Invocation;
+use crate::result::{OsError, SpawnError};
+
+/// A started process: its group leader and the parent's ends of its pipes.
+pub(crate) struct Spawned {
+    pub(crate) leader: Leader,
+    /// `None` when the payload is empty: the pipe is closed at once, so the child reads EOF.
+    pub(crate) stdin: Option<pipe::Sender>,
+    pub(crate) stdout: pipe::Receiver,
+    pub(crate) stderr: pipe::Receiver,
+}
+
+pub(crate) fn spawn(inv: &Invocation, mode: WatchMode) -> Result<Spawned, SpawnError> {
+    let program = inv.program_name();
+    if let Some(dir) = &inv.cwd {
+        check_cwd(dir)?;
+    }
+    let mut cmd = inv.command().ok_or_else(|| SpawnError::Io {
+        program: program.clone(),
+        source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, "empty argv")),
+    })?;
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    let mut child = cmd.spawn().map_err(|e| classify(inv, program.clone(), &e))?;
+
+    let stdin = child.stdin.take();
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    // From here on the leader's drop kills the group, so a failed setup leaves nothing running.
+    let leader = Leader::new(child, mode);
+    let io_error = |e: io::Error| SpawnError::Io { program: program.clone(), source: OsError::from(&e) };
+    let missing = || io::Error::other("child pipe missing");
+    let stdin = match stdin {
+        Some(fd) if !inv.stdin.is_empty() => Some(pipe::Sender::from_owned_fd(OwnedFd::from(fd)).map_err(io_error)?),
+        _ => None,
+    };
+    let stdout = pipe::Receiver::from_owned_fd(OwnedFd::from(stdout.ok_or_else(missing).map_err(io_error)?))
+        .map_err(io_error)?;
+    let stderr = pipe::Receiver::from_owned_fd(OwnedFd::from(stderr.ok_or_else(missing).map_err(io_error)?))
+        .map_err(io_error)?;
+    Ok(Spawned { leader, stdin, stdout, stderr })
+}
+
+fn check_cwd(dir: &Path) -> Result<(), SpawnError> {
+    let bad = |e: &io::Error| SpawnError::BadCwd { path: dir.to_path_buf(), source: OsError::from(e) };
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(bad(&io::Error::from_raw_os_error(Errno::NOTDIR.raw_os_error()))),
+        Err(e) => Err(bad(&e)),
+    }
+}
+
+/// Tells a missing program from one that cannot be executed from anything else. `chdir` failures share errno values
+/// with `execve`'s, so a cwd that turned bad after [`check_cwd`] is caught by checking it again.
+fn classify(inv: &Invocation, program: OsString, e: &io::Error) -> SpawnError {
+    if let Some(dir) = &inv.cwd {
+        if let Err(bad) = check_cwd(dir) {
+            return bad;
+        }
+    }
+    match e.raw_os_error().map(Errno::from_raw_os_error) {
+        Some(Errno::NOENT | Errno::NOTDIR) => SpawnError::NotFound { program },
+        Some(Errno::ACCESS | Errno::NOEXEC | Errno::ISDIR | Errno::PERM) => SpawnError::NotExecutable { program },
+        _ => SpawnError::Io { program, source: OsError::from(e) },
+    }
+}
