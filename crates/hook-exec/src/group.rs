@@ -60,6 +60,12 @@ impl Leader {
         Leader { child: Some(child), pid, watch, exited: false }
     }
 
+    /// Whether exit detection uses a pidfd (rather than the `waitid` thread).
+    #[cfg(test)]
+    pub(crate) fn uses_pidfd(&self) -> bool {
+        matches!(self.watch, Watch::Pidfd(_))
+    }
+
     /// Completes once the leader has exited; it stays unreaped. Cancel-safe, and immediate once it has completed.
     pub(crate) async fn exited(&mut self) {
         if self.exited {

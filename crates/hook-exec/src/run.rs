@@ -232,3 +232,83 @@ async fn settle(
 async fn leader_exited(leader: &mut Leader) -> bool {
     tokio::time::timeout(KILL_WAIT, leader.exited()).await.is_ok()
 }
+
+#[cfg(test)]
+mod tests {
+    //! The `waitid` fallback, which the integration tests cannot select, through the same scenarios as the pidfd path.
+
+    use std::time::Instant;
+
+    use super::*;
+
+    fn opts(timeout: Duration) -> RunOptions {
+        RunOptions { timeout, ..RunOptions::default() }
+    }
+
+    async fn run_waitid(script: &str, timeout: Duration) -> (RunResult, Duration) {
+        let start = Instant::now();
+        let result =
+            run_with(&Invocation::shell(script), &opts(timeout), std::future::pending(), WatchMode::Waitid).await;
+        (result, start.elapsed())
+    }
+
+    /// Gone or a zombie (orphans may not be reaped by PID 1 here).
+    fn dead(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())) {
+            Err(_) => true,
+            Ok(stat) => stat.rsplit(") ").next().is_some_and(|rest| rest.starts_with('Z') || rest.starts_with('X')),
+        }
+    }
+
+    async fn eventually_dead(pid: &str) -> bool {
+        for _ in 0..250 {
+            if dead(pid) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        false
+    }
+
+    #[tokio::test]
+    async fn pidfd_is_used_where_the_kernel_offers_it() {
+        let probe = rustix::process::pidfd_open(rustix::process::getpid(), rustix::process::PidfdFlags::empty());
+        use std::os::unix::process::CommandExt;
+        let child = std::process::Command::new("true").process_group(0).spawn().unwrap();
+        let mut leader = Leader::new(child, WatchMode::Auto);
+        assert_eq!(leader.uses_pidfd(), probe.is_ok());
+        leader.exited().await;
+        assert!(leader.reap().unwrap().success());
+    }
+
+    #[tokio::test]
+    async fn waitid_fallback_reports_codes_and_signals() {
+        assert_eq!(run_waitid("exit 7", Duration::from_secs(20)).await.0.exit, Some(Exit::Code(7)));
+        assert_eq!(run_waitid("kill -TERM $$", Duration::from_secs(20)).await.0.exit, Some(Exit::Signal(15)));
+    }
+
+    #[tokio::test]
+    async fn waitid_fallback_gives_a_held_pipe_only_the_grace() {
+        let dir = tempfile::tempdir().unwrap();
+        let bg = dir.path().join("bg");
+        let (result, elapsed) =
+            run_waitid(&format!("sleep 30 & echo $! > '{}'; echo done; exit 3", bg.display()), Duration::from_secs(30))
+                .await;
+        assert_eq!((result.exit, result.stdout_lossy().as_str()), (Some(Exit::Code(3)), "done\n"));
+        assert!(!result.timed_out && !result.warnings.is_empty());
+        assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+        assert!(eventually_dead(&std::fs::read_to_string(&bg).unwrap()).await);
+    }
+
+    #[tokio::test]
+    async fn waitid_fallback_deadline_kills_the_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let bg = dir.path().join("bg");
+        let (result, elapsed) =
+            run_waitid(&format!("sleep 30 & echo $! > '{}'; sleep 30", bg.display()), Duration::from_secs(1)).await;
+        assert!(result.timed_out);
+        assert_eq!(result.exit, Some(Exit::Signal(9)));
+        assert!(elapsed < Duration::from_secs(6), "{elapsed:?}");
+        assert!(eventually_dead(&std::fs::read_to_string(&bg).unwrap()).await);
+    }
+}

@@ -65,10 +65,10 @@ fn check_cwd(dir: &Path) -> Result<(), SpawnError> {
 /// Tells a missing program from one that cannot be executed from anything else. `chdir` failures share errno values
 /// with `execve`'s, so a cwd that turned bad after [`check_cwd`] is caught by checking it again.
 fn classify(inv: &Invocation, program: OsString, e: &io::Error) -> SpawnError {
-    if let Some(dir) = &inv.cwd {
-        if let Err(bad) = check_cwd(dir) {
-            return bad;
-        }
+    if let Some(dir) = &inv.cwd
+        && let Err(bad) = check_cwd(dir)
+    {
+        return bad;
     }
     match e.raw_os_error().map(Errno::from_raw_os_error) {
         Some(Errno::NOENT | Errno::NOTDIR) => SpawnError::NotFound { program },
