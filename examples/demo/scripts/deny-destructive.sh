@@ -1,0 +1,10 @@
+#!/bin/sh
+# Denies shell commands that destroy data. Reads the hook payload (compact JSON) on stdin.
+payload=$(cat)
+case "$payload" in
+  *'"command":"rm -rf'* | *'"command":"sudo rm'* | *'mkfs'* | *'dd if='*)
+    echo "destructive shell command refused by demo.no-destructive-shell" >&2
+    exit 2
+    ;;
+esac
+exit 0
