@@ -71,15 +71,21 @@ impl Leader {
         if self.exited {
             return;
         }
+        let pid = self.pid;
         loop {
             match &mut self.watch {
                 Watch::Pidfd(fd) => {
-                    // A pidfd stays readable once its process exited, so the readiness is never cleared.
-                    if fd.readable().await.is_ok() {
-                        break;
+                    match fd.readable().await {
+                        // A pidfd stays readable once its process exited, so that readiness is never cleared; any
+                        // other wake-up is cleared and waited out again.
+                        Ok(guard) if has_exited(pid) => {
+                            drop(guard);
+                            break;
+                        }
+                        Ok(mut guard) => guard.clear_ready(),
+                        // The reactor is going away; keep watching without it.
+                        Err(_) => self.watch = spawn_waitid(pid),
                     }
-                    // The reactor is going away; keep watching without it.
-                    self.watch = spawn_waitid(self.pid);
                 }
                 Watch::Waitid(handle) => {
                     if let Some(h) = handle.as_mut() {
@@ -163,6 +169,21 @@ fn register_readable(fd: OwnedFd) -> io::Result<AsyncFd<OwnedFd>> {
     // An `OwnedFd` owns its descriptor, closes it only when dropped (which the AsyncFd does after deregistering),
     // and always returns the same number.
     unsafe { AsyncFd::register_with_interest(fd, Interest::READABLE) }.map_err(|e| e.into())
+}
+
+/// Whether the (unreaped) child has exited, checked without reaping it.
+fn has_exited(pid: Pid) -> bool {
+    loop {
+        match rustix::process::waitid(
+            WaitId::Pid(pid),
+            WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG,
+        ) {
+            Ok(status) => return status.is_some(),
+            Err(Errno::INTR) => continue,
+            // ECHILD: not waitable by us any more (reaped elsewhere), so certainly not running under our watch.
+            Err(_) => return true,
+        }
+    }
 }
 
 fn spawn_waitid(pid: Pid) -> Watch {

@@ -35,6 +35,9 @@ use crate::spawn::{Spawned, spawn};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunOptions {
     /// The one deadline, from spawn to return, over the stdin write, the process and the reads. Default 10 s.
+    ///
+    /// When it fires the group is killed and the run returns about at once: it still takes what the killed processes
+    /// left in the pipes, waiting at most [`grace`](Self::grace) for EOF, and reaps the leader.
     pub timeout: Duration,
     /// Bytes kept per output stream; the rest is read and dropped. Default 1 MiB.
     pub capture_limit: usize,

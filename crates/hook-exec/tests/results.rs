@@ -172,3 +172,16 @@ async fn capture_is_capped_per_stream_and_the_excess_is_read_and_dropped() {
     assert!(result.stdout_truncated);
     assert_eq!((result.stderr.as_slice(), result.stderr_truncated), (&b"small"[..], false));
 }
+
+#[test]
+fn run_future_is_send_so_a_host_can_spawn_it() {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let result = rt.block_on(async {
+        let task = tokio::spawn(async {
+            let inv = Invocation::shell("cat").stdin(b"spawned".to_vec());
+            run(&inv, &deadline(T)).await
+        });
+        task.await.unwrap()
+    });
+    assert_eq!(result.stdout, b"spawned");
+}
