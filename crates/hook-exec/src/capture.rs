@@ -8,8 +8,9 @@ use std::io;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::unix::pipe;
 
-/// Bytes read per `read` call.
-const CHUNK: usize = 64 * 1024;
+/// The read buffer starts small (most hooks print little) and doubles while reads fill it, up to `MAX_CHUNK`.
+const FIRST_CHUNK: usize = 4 * 1024;
+const MAX_CHUNK: usize = 64 * 1024;
 
 /// One output pipe being drained into a bounded buffer.
 pub(crate) struct Capture {
@@ -33,11 +34,15 @@ impl Capture {
     }
 
     fn keep(&mut self, n: usize) {
+        let full = n == self.scratch.len();
         let room = self.limit.saturating_sub(self.bytes.len());
         let kept = n.min(room);
         self.bytes.extend_from_slice(&self.scratch[..kept]);
         if kept < n {
             self.truncated = true;
+        }
+        if full && self.scratch.len() < MAX_CHUNK {
+            self.scratch.resize(self.scratch.len() * 2, 0);
         }
     }
 
@@ -53,7 +58,7 @@ impl Capture {
     /// loses nothing that was read.
     pub(crate) async fn drain(&mut self) {
         if self.scratch.is_empty() {
-            self.scratch = vec![0; CHUNK];
+            self.scratch = vec![0; FIRST_CHUNK];
         }
         loop {
             let Some(rx) = self.rx.as_mut() else { return };
@@ -73,7 +78,7 @@ impl Capture {
             return;
         }
         if self.scratch.is_empty() {
-            self.scratch = vec![0; CHUNK];
+            self.scratch = vec![0; FIRST_CHUNK];
         }
         loop {
             let Some(rx) = self.rx.as_ref() else { return };
