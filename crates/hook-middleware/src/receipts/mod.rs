@@ -1,6 +1,44 @@
 //! Receipts (DESIGN §8): a record of every execution and skip, and the sinks that keep them.
 //!
-//! A sink failure never fails a dispatch: the pipeline turns it into one diagnostic.
+//! - [`RingSink`]: the newest receipts in memory.
+//! - [`FileSink`]: a hash-chained JSON-lines log with its head beside it, size rotation, a file lock around each
+//!   append, and an optional host key that turns the chain into an HMAC chain; its module docs state the layout
+//!   and the threat model. [`verify`] checks such a log and says where the chain breaks; [`tail`] reads it back.
+//! - [`TracingSink`]: one `tracing` event per receipt.
+//!
+//! A sink failure never fails a dispatch: [`Sinks::record_all`] hands one dispatch's receipts to every sink and
+//! returns one [`SinkDiagnostic`] per failing sink. [`receipt_for_run`] builds a receipt from a run summary.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use hook_middleware::receipts::{verify, FileSink, RingSink, Sinks, TracingSink};
+//! # let receipt: hook_types::Receipt = serde_json::from_str(r#"{"time":"1970-01-01T00:00:00.000Z","hook_id":"h",
+//! #   "origin":null,"source":"host","hash":"","event":"pre_tool","kind":"in_process","outcome":"emitted",
+//! #   "effects":[],"exit_code":null,"output_bytes":0,"tool_name":null,"duration_ms":0,"session_id":null,"prev":null}"#).unwrap();
+//! let dir = tempfile::tempdir().unwrap();
+//! let file = Arc::new(FileSink::new(dir.path().join("receipts.jsonl")));
+//! let sinks = Sinks::new().with(Arc::new(RingSink::new(256))).with(Arc::new(TracingSink)).with(file.clone());
+//! assert!(sinks.record_all(&[receipt]).is_empty());
+//! assert!(verify(file.path(), None).unwrap().is_intact());
+//! ```
+
+mod chain;
+mod fanout;
+mod file;
+mod from_run;
+mod path;
+mod ring;
+mod trace;
+mod verify;
+
+pub use chain::{GENESIS, HostKey, hmac_sha256};
+pub use fanout::{SinkDiagnostic, Sinks};
+pub use file::{FileSink, FileSinkOptions};
+pub use from_run::receipt_for_run;
+pub use path::{default_receipt_path, receipt_path_in, workspace_id};
+pub use ring::RingSink;
+pub use trace::{RECEIPT_TARGET, TracingSink, outcome_name};
+pub use verify::{BreakKind, ChainBreak, VerifyError, VerifyReport, tail, verify};
 
 use hook_types::Receipt;
 

@@ -1,0 +1,126 @@
+//! Recording to several sinks at once, turning each failing sink into exactly one diagnostic per dispatch.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use hook_types::Receipt;
+
+use super::{ReceiptSink, SinkError};
+
+/// The receipt sinks of a pipeline. [`Sinks::record_all`] gives every receipt of one dispatch to every sink and
+/// returns one [`SinkDiagnostic`] per sink that failed, never an error: a sink failure never fails a dispatch.
+///
+/// ```
+/// use std::sync::Arc;
+/// use hook_middleware::receipts::{FileSink, RingSink, Sinks};
+/// # let receipt: hook_types::Receipt = serde_json::from_str(r#"{"time":"1970-01-01T00:00:00.000Z","hook_id":"h",
+/// #   "origin":null,"source":"host","hash":"","event":"pre_tool","kind":"in_process","outcome":"emitted",
+/// #   "effects":[],"exit_code":null,"output_bytes":0,"tool_name":null,"duration_ms":0,"session_id":null,"prev":null}"#).unwrap();
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::write(dir.path().join("not-a-dir"), "").unwrap();
+/// let ring = Arc::new(RingSink::new(16));
+/// let sinks = Sinks::new()
+///     .with(ring.clone())
+///     .with(Arc::new(FileSink::new(dir.path().join("not-a-dir/log.jsonl"))));
+/// let diagnostics = sinks.record_all(&[receipt.clone(), receipt]);
+/// assert_eq!(ring.snapshot().len(), 2);
+/// assert_eq!(diagnostics.len(), 1);
+/// assert_eq!((diagnostics[0].failed, diagnostics[0].attempted), (2, 2));
+/// ```
+#[derive(Default)]
+pub struct Sinks {
+    sinks: Vec<(Arc<dyn ReceiptSink>, AtomicBool)>,
+}
+
+/// One failing sink in one dispatch: how many receipts it lost and the first error it gave.
+#[derive(Debug)]
+pub struct SinkDiagnostic {
+    /// The sink's [`ReceiptSink::name`].
+    pub sink: String,
+    /// Receipts of this dispatch the sink did not record.
+    pub failed: usize,
+    /// Receipts of this dispatch given to it.
+    pub attempted: usize,
+    /// The first error (later ones are nearly always the same cause).
+    pub error: SinkError,
+}
+
+impl fmt::Display for SinkDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({} of {} receipts not recorded)", self.error, self.failed, self.attempted)
+    }
+}
+
+impl fmt::Debug for Sinks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.sinks.iter().map(|(sink, _)| sink.name())).finish()
+    }
+}
+
+impl Sinks {
+    /// No sinks: recording is free.
+    pub fn new() -> Self {
+        Sinks::default()
+    }
+
+    /// Adds a sink; receipts go to sinks in the order they were added.
+    pub fn with(mut self, sink: Arc<dyn ReceiptSink>) -> Self {
+        self.push(sink);
+        self
+    }
+
+    /// Adds a sink.
+    pub fn push(&mut self, sink: Arc<dyn ReceiptSink>) {
+        self.sinks.push((sink, AtomicBool::new(false)));
+    }
+
+    /// How many sinks there are.
+    pub fn len(&self) -> usize {
+        self.sinks.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.sinks.is_empty()
+    }
+
+    /// Records `receipts` (one dispatch's, in precedence order) to every sink. Each sink gets every receipt even
+    /// after a failure, since a full disk or a lock timeout can clear; a sink that fails, or panics, yields one
+    /// diagnostic for the whole call.
+    pub fn record_all(&self, receipts: &[Receipt]) -> Vec<SinkDiagnostic> {
+        let mut diagnostics = Vec::new();
+        if receipts.is_empty() {
+            return diagnostics;
+        }
+        for (sink, failing) in &self.sinks {
+            let mut first_error = None;
+            let mut failed = 0;
+            for receipt in receipts {
+                let result = catch_unwind(AssertUnwindSafe(|| sink.record(receipt))).unwrap_or_else(|panic| {
+                    let message = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_owned())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a panic".to_owned());
+                    Err(SinkError::Other { sink: sink.name(), message: format!("panicked: {message}") })
+                });
+                if let Err(error) = result {
+                    failed += 1;
+                    first_error.get_or_insert(error);
+                }
+            }
+            failing.store(first_error.is_some(), Ordering::Relaxed);
+            if let Some(error) = first_error {
+                diagnostics.push(SinkDiagnostic { sink: sink.name(), failed, attempted: receipts.len(), error });
+            }
+        }
+        diagnostics
+    }
+
+    /// The names of the sinks whose latest [`Sinks::record_all`] failed, for a host's status view.
+    pub fn failing(&self) -> Vec<String> {
+        self.sinks.iter().filter(|(_, failing)| failing.load(Ordering::Relaxed)).map(|(sink, _)| sink.name()).collect()
+    }
+}
