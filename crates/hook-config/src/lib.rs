@@ -5,9 +5,23 @@
 //! hook. Expected bad input is data: loading returns the valid hooks plus a list of [`Issue`]s.
 #![forbid(unsafe_code)]
 
+mod discover;
+mod fingerprint;
+mod inspect;
+mod layout;
+mod load;
+mod merge;
 mod model;
+mod trust;
 
 pub use model::{
     AsMode, CommandSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook, Matcher,
     MatcherRule, Program, TrustStatus,
 };
+pub use discover::SourceFile;
+pub use fingerprint::{fingerprint, recheck};
+pub use inspect::{INSPECT_VERSION, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport, InspectShadow};
+pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};
+pub use load::{Config, LoadError, LoadOptions, load};
+pub use merge::{Overridden, ShadowAttempt};
+pub use trust::{TrustError, TrustRecord, TrustStore, trust_status, trust_value};

@@ -1,0 +1,302 @@
+//! Fingerprints (DESIGN §4.6): trust covers what runs, not only what is declared.
+//!
+//! A fingerprint is the content hash plus the sha256 of every file the command names that resolves (following
+//! symlinks) to a regular file under the workspace or the hook's origin root. "Names" means: the program, each
+//! argument, each word of a shell command after expanding `$CLAUDE_PROJECT_DIR`, `$HOOK_PROJECT_DIR`,
+//! `$GEMINI_PROJECT_DIR` (and their `${…}` forms) to the workspace, and each `env` value; a `--flag=path` or
+//! `VAR=path` word also names what follows its `=`. Relative words resolve against the hook's working directory and
+//! its origin root. Files outside both (`/bin/sh`) belong to the system, not to the repository, and are not covered;
+//! nor are files a script opens on its own (the documented limit).
+//!
+//! Naming too much is safe (a file that changes only costs a re-trust); naming too little is not, so the word
+//! splitting below is generous rather than a faithful shell parser.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use sha2::{Digest, Sha256};
+
+use crate::model::{Fingerprint, FingerprintFile, HookDecl, HookSpec, Program};
+
+/// The variables that stand for the workspace in the agents' commands.
+const PROJECT_VARS: [&str; 3] = ["CLAUDE_PROJECT_DIR", "HOOK_PROJECT_DIR", "GEMINI_PROJECT_DIR"];
+
+/// A hook's fingerprint: its content hash plus the files its command names (see the module documentation).
+/// `workspace` is the canonical workspace. Prompt and effect hooks name no files: their fingerprint covers the hash
+/// alone.
+///
+/// ```
+/// # use hook_config::fingerprint;
+/// # fn demo(decl: &hook_config::HookDecl, workspace: &std::path::Path) {
+/// let fp = fingerprint(decl, workspace);
+/// for file in &fp.files {
+///     println!("{} {}", file.sha256, file.path.display());
+/// }
+/// # }
+/// ```
+pub fn fingerprint(decl: &HookDecl, workspace: &Path) -> Fingerprint {
+    let files = named_files(decl, workspace).into_iter().map(|(path, meta)| hash_file(path, &meta)).collect();
+    seal(decl, workspace, files)
+}
+
+/// Re-checks a fingerprint taken earlier: files whose size and modification time are unchanged keep their recorded
+/// digest, the others (and files that appeared) are hashed again, and files that vanished drop out. Returns the
+/// current fingerprint; compare its `value` with the trusted one.
+///
+/// This is what a long-lived host calls before running a command hook from a non-trusted origin, so a `git pull`
+/// that changed a script since load is seen without hashing every file on every run. A change that keeps both the
+/// size and the nanosecond modification time is not seen (only a deliberate `touch -d` does that).
+pub fn recheck(fingerprint: &Fingerprint, decl: &HookDecl, workspace: &Path) -> Fingerprint {
+    let files = named_files(decl, workspace)
+        .into_iter()
+        .map(|(path, meta)| {
+            let (size, mtime_ns) = stat(&meta);
+            match fingerprint.files.iter().find(|f| f.path == path) {
+                Some(old) if old.size == size && old.mtime_ns == mtime_ns => old.clone(),
+                _ => hash_file(path, &meta),
+            }
+        })
+        .collect();
+    seal(decl, workspace, files)
+}
+
+/// Sorts the files and computes the value the trust store keys on. Paths enter the value relative to the workspace
+/// (or the origin root), so the value describes the hook and its files, not where the checkout happens to be; the
+/// store's key already separates workspaces.
+fn seal(decl: &HookDecl, workspace: &Path, mut files: Vec<FingerprintFile>) -> Fingerprint {
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let root = canonical_root(decl, workspace);
+    let mut hasher = Sha256::new();
+    hasher.update(b"hooks-fingerprint/1\n");
+    hasher.update(decl.hash.as_bytes());
+    hasher.update(b"\n");
+    for file in &files {
+        let label = match (file.path.strip_prefix(workspace), root.as_deref().map(|r| file.path.strip_prefix(r))) {
+            (Ok(relative), _) => format!("workspace/{}", relative.display()),
+            (_, Some(Ok(relative))) => format!("root/{}", relative.display()),
+            _ => file.path.display().to_string(),
+        };
+        hasher.update(label.as_bytes());
+        hasher.update(b"\0");
+        hasher.update(file.sha256.as_bytes());
+        hasher.update(b"\n");
+    }
+    Fingerprint { value: hex::encode(hasher.finalize()), files }
+}
+
+/// The hook's origin root, canonical; `None` when it cannot be resolved (then only the workspace counts).
+fn canonical_root(decl: &HookDecl, workspace: &Path) -> Option<PathBuf> {
+    if decl.root == workspace {
+        return Some(workspace.to_path_buf());
+    }
+    fs::canonicalize(&decl.root).ok()
+}
+
+/// Every regular file the command names under the workspace or the origin root, canonical, without duplicates.
+fn named_files(decl: &HookDecl, workspace: &Path) -> Vec<(PathBuf, fs::Metadata)> {
+    let HookSpec::Command(spec) = &decl.spec else { return Vec::new() };
+    let root = canonical_root(decl, workspace);
+    let mut words: Vec<String> = Vec::new();
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    match &spec.program {
+        Program::Argv(argv) => {
+            if let Some(program) = &spec.resolved_program {
+                candidates.push(program.clone());
+            } else if let Some(first) = argv.first() {
+                // A bare name is looked up on PATH at run time: not a file of the repository.
+                if first.contains('/') {
+                    words.push(first.clone());
+                }
+            }
+            words.extend(argv.iter().skip(1).map(|arg| expand_project_vars(arg, workspace)));
+        }
+        Program::Shell(command) => words.extend(shell_words(command, workspace)),
+    }
+    words.extend(spec.env.values().cloned());
+
+    let bases: Vec<&Path> = {
+        let mut bases = vec![spec.resolved_cwd.as_path()];
+        if let Some(root) = &root
+            && root.as_path() != spec.resolved_cwd
+        {
+            bases.push(root);
+        }
+        bases
+    };
+    for word in &words {
+        for part in path_parts(word) {
+            let path = Path::new(part);
+            if path.is_absolute() {
+                candidates.push(path.to_path_buf());
+            } else {
+                candidates.extend(bases.iter().map(|base| base.join(path)));
+            }
+        }
+    }
+
+    let mut files: Vec<(PathBuf, fs::Metadata)> = Vec::new();
+    for candidate in candidates {
+        let Ok(path) = fs::canonicalize(&candidate) else { continue };
+        let inside = path.starts_with(workspace) || root.as_ref().is_some_and(|r| path.starts_with(r));
+        if !inside || files.iter().any(|(seen, _)| *seen == path) {
+            continue;
+        }
+        if let Ok(meta) = fs::metadata(&path)
+            && meta.is_file()
+        {
+            files.push((path, meta));
+        }
+    }
+    files
+}
+
+/// The parts of a word that may name a file: the word itself, unless it is a flag, and what follows the first `=`.
+fn path_parts(word: &str) -> impl Iterator<Item = &str> {
+    let whole = (!word.starts_with('-')).then_some(word);
+    let after_eq = word.split_once('=').map(|(_, value)| value);
+    whole.into_iter().chain(after_eq).filter(|part| !part.is_empty() && !part.contains('\0'))
+}
+
+fn hash_file(path: PathBuf, meta: &fs::Metadata) -> FingerprintFile {
+    let (size, mtime_ns) = stat(meta);
+    let sha256 = match sha256_file(&path) {
+        Ok(digest) => digest,
+        // An unreadable file still counts: it cannot match a digest that was trusted.
+        Err(err) => format!("unreadable: {}", err.kind()),
+    };
+    FingerprintFile { path, sha256, size, mtime_ns }
+}
+
+fn stat(meta: &fs::Metadata) -> (u64, u128) {
+    let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+    (meta.len(), mtime_ns)
+}
+
+fn sha256_file(path: &Path) -> io::Result<String> {
+    let mut file = fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+/// Replaces `$VAR` and `${VAR}` for the project variables with the workspace path; other variables stay as written.
+fn expand_project_vars(text: &str, workspace: &Path) -> String {
+    if !text.contains('$') {
+        return text.to_owned();
+    }
+    let workspace = workspace.to_string_lossy();
+    let mut out = text.to_owned();
+    for var in PROJECT_VARS {
+        out = out.replace(&format!("${{{var}}}"), &workspace);
+        // `$VAR` only where the name ends: `$HOOK_PROJECT_DIRX` is another variable.
+        let needle = format!("${var}");
+        let mut result = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(&needle) {
+            let after = &rest[at + needle.len()..];
+            result.push_str(&rest[..at]);
+            if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                result.push_str(&needle);
+            } else {
+                result.push_str(&workspace);
+            }
+            rest = after;
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
+}
+
+/// Splits a shell command into words: quotes removed (single quotes literal, double quotes with `\` escapes),
+/// operators (`; & | < > ( )` and backticks) and whitespace separating words, project variables expanded outside
+/// single quotes.
+fn shell_words(command: &str, workspace: &Path) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = command.chars().peekable();
+    let flush = |word: &mut String, in_word: &mut bool, words: &mut Vec<String>| {
+        if *in_word {
+            words.push(std::mem::take(word));
+            *in_word = false;
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                // Single-quoted text is literal; protect `$` from expansion with a marker removed below.
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(if c == '$' { '\u{0}' } else { c });
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => match chars.peek() {
+                            Some(&next @ ('"' | '\\' | '$' | '`')) => {
+                                chars.next();
+                                word.push(if next == '$' { '\u{0}' } else { next });
+                            }
+                            _ => word.push('\\'),
+                        },
+                        other => word.push(other),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(next) = chars.next() {
+                    word.push(if next == '$' { '\u{0}' } else { next });
+                }
+            }
+            c if c.is_whitespace() || matches!(c, ';' | '&' | '|' | '<' | '>' | '(' | ')' | '`') => {
+                flush(&mut word, &mut in_word, &mut words);
+            }
+            other => {
+                in_word = true;
+                word.push(other);
+            }
+        }
+    }
+    flush(&mut word, &mut in_word, &mut words);
+    words.into_iter().map(|w| expand_project_vars(&w, workspace).replace('\u{0}', "$")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_expand_project_variables_and_strip_quotes() {
+        let ws = Path::new("/ws");
+        let words = shell_words(
+            r#"bash "$CLAUDE_PROJECT_DIR"/hooks/a.sh '${HOOK_PROJECT_DIR}/b' ${GEMINI_PROJECT_DIR}/c|tee x"#,
+            ws,
+        );
+        assert_eq!(words, ["bash", "/ws/hooks/a.sh", "${HOOK_PROJECT_DIR}/b", "/ws/c", "tee", "x"]);
+        assert_eq!(shell_words("$HOOK_PROJECT_DIRX/a;./b.sh>out", ws), ["$HOOK_PROJECT_DIRX/a", "./b.sh", "out"]);
+    }
+
+    #[test]
+    fn flags_name_files_only_after_their_equals_sign() {
+        assert_eq!(path_parts("--config=./c.toml").collect::<Vec<_>>(), ["./c.toml"]);
+        assert_eq!(path_parts("-c").count(), 0);
+        assert_eq!(path_parts("FOO=./x").collect::<Vec<_>>(), ["FOO=./x", "./x"]);
+    }
+}

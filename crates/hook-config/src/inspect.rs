@@ -1,0 +1,404 @@
+//! The inspect report (DESIGN §4.4): one type that `hook inspect --json` and `cargo xtask inspect --json` serialize,
+//! and that renders for humans in 80 columns, grouped by origin.
+//!
+//! The JSON form is a stable, versioned contract (`"version": 1`): fields are added, never renamed or removed,
+//! without a version bump.
+
+use std::path::PathBuf;
+
+use hook_types::{EventClass, HookKind, OnError, Origin, Protocol, Scope};
+use serde::{Deserialize, Serialize};
+
+use crate::discover::SourceFile;
+use crate::load::Config;
+use crate::model::{Format, HookSpec, Issue, LoadedHook, Program, TrustStatus};
+
+/// The version of the report's JSON form.
+pub const INSPECT_VERSION: u32 = 1;
+
+/// What an operator or reviewer needs to see about a merged configuration.
+///
+/// ```
+/// use hook_config::{load, InspectReport, Layout, LoadOptions};
+/// let ws = tempfile::tempdir().unwrap();
+/// let cfg = tempfile::tempdir().unwrap();
+/// let layout = Layout::new(ws.path()).with_config_home(cfg.path()).with_home(None)
+///     .with_managed_file(cfg.path().join("none.yaml"));
+/// let report = InspectReport::new(&load(&layout, &LoadOptions::default()).unwrap());
+/// assert_eq!(report.version, 1);
+/// assert!(report.render_text().contains("no hooks"));
+/// let json = serde_json::to_value(&report).unwrap();
+/// assert_eq!(json["hooks"], serde_json::json!([]));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectReport {
+    /// The version of this JSON form: 1.
+    pub version: u32,
+    /// The canonical workspace.
+    pub workspace: PathBuf,
+    /// The managed file says `only_managed: true`: no other hook runs.
+    pub only_managed: bool,
+    /// Whether the user origin is trusted (not when the config home lies inside the workspace).
+    pub user_trusted: bool,
+    /// The trust store consulted, if any.
+    pub trust_store: Option<PathBuf>,
+    /// The hooks in force, in precedence order.
+    pub hooks: Vec<InspectHook>,
+    /// Hooks that lost an id collision.
+    pub overridden: Vec<InspectOverridden>,
+    /// Non-trusted hooks that tried to displace a trusted origin's hook.
+    pub shadowed: Vec<InspectShadow>,
+    /// Every problem found.
+    pub issues: Vec<Issue>,
+    /// Every file looked at, in precedence order.
+    pub sources: Vec<SourceFile>,
+}
+
+/// One hook in the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectHook {
+    /// The merge key.
+    pub id: String,
+    /// Where it was found.
+    pub origin: Origin,
+    /// The declaring file.
+    pub source: PathBuf,
+    /// Its position in that file (`hooks[N]`).
+    pub index: usize,
+    /// The file's format.
+    pub format: Format,
+    /// The canonical event (`foreign:<Name>` for foreign events).
+    pub event: String,
+    /// command, prompt or effect.
+    pub kind: HookKind,
+    /// Whose input/output rules it follows.
+    pub protocol: Protocol,
+    /// The content hash.
+    pub hash: String,
+    /// A disabled hook is shown but never run.
+    pub enabled: bool,
+    /// managed, trusted, untrusted or modified.
+    pub trust: TrustStatus,
+    /// `false` when `only_managed` keeps it from running.
+    pub allowed_by_policy: bool,
+    /// Whether the pipeline will run it: enabled, allowed by policy, trusted.
+    pub runnable: bool,
+    /// The resolved failure policy.
+    pub on_error: OnError,
+    /// A gate hook (turn_start, pre_tool) whose failure lets the action through.
+    pub fails_open: bool,
+    /// The declaration filters.
+    pub filters: InspectFilters,
+    /// What it runs: the argv or shell command, the prompt's message, or the effect's kind.
+    pub runs: String,
+    /// The fingerprint value the trust store keys on, for command hooks.
+    pub fingerprint: Option<String>,
+    /// The files the fingerprint covers, for command hooks.
+    pub fingerprint_files: Vec<PathBuf>,
+}
+
+/// A hook's declaration filters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectFilters {
+    /// Exact tool names, if restricted.
+    pub tools: Option<Vec<String>>,
+    /// The matcher as written, if any.
+    pub matcher: Option<String>,
+    /// post_tool: only failed calls.
+    pub only_errors: bool,
+    /// turn_end: main agent, subagents or both.
+    pub scope: Scope,
+    /// Starts after every lower-precedence hook of the dispatch finished.
+    pub sequential: bool,
+}
+
+/// A hook that lost an id collision, and the hook in force instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectOverridden {
+    /// The id.
+    pub id: String,
+    /// The losing hook's origin.
+    pub origin: Origin,
+    /// The losing hook's file.
+    pub source: PathBuf,
+    /// The losing hook's content hash.
+    pub hash: String,
+    /// The origin of the hook in force.
+    pub winner_origin: Origin,
+    /// The file of the hook in force.
+    pub winner_source: PathBuf,
+}
+
+/// One side of a shadowing attempt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectHookRef {
+    /// Its origin.
+    pub origin: Origin,
+    /// Its file.
+    pub source: PathBuf,
+    /// Its content hash.
+    pub hash: String,
+    /// Its trust status.
+    pub trust: TrustStatus,
+}
+
+/// A non-trusted hook that tried to displace a trusted origin's hook; the trusted one stays in force.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectShadow {
+    /// The id both declare.
+    pub id: String,
+    /// The trusted origin's hook, which stays in force.
+    pub kept: InspectHookRef,
+    /// The hook that tried to displace it and does not run.
+    pub attempted: InspectHookRef,
+    /// The same, in words.
+    pub message: String,
+}
+
+impl InspectReport {
+    /// The report of a loaded configuration.
+    pub fn new(config: &Config) -> InspectReport {
+        InspectReport {
+            version: INSPECT_VERSION,
+            workspace: config.workspace.clone(),
+            only_managed: config.only_managed,
+            user_trusted: config.user_trusted,
+            trust_store: config.trust_store.clone(),
+            hooks: config.hooks.iter().map(inspect_hook).collect(),
+            overridden: config
+                .overridden
+                .iter()
+                .map(|o| InspectOverridden {
+                    id: o.hook.decl.id.clone(),
+                    origin: o.hook.decl.origin,
+                    source: o.hook.decl.source.clone(),
+                    hash: o.hook.decl.hash.clone(),
+                    winner_origin: o.winner_origin,
+                    winner_source: o.winner_source.clone(),
+                })
+                .collect(),
+            shadowed: config
+                .shadowed
+                .iter()
+                .map(|s| InspectShadow {
+                    id: s.id.clone(),
+                    kept: hook_ref(&s.kept),
+                    attempted: hook_ref(&s.attempted),
+                    message: s.message(),
+                })
+                .collect(),
+            issues: config.issues.clone(),
+            sources: config.sources.clone(),
+        }
+    }
+
+    /// The report for humans: readable in 80 columns (paths aside), hooks grouped by origin in precedence order,
+    /// then what was overridden, shadowing attempts, issues, and the files found.
+    pub fn render_text(&self) -> String {
+        let mut buf = String::new();
+        let out = &mut buf;
+        line(out, format!("workspace    {}", self.workspace.display()));
+        let store = self.trust_store.as_ref().map_or("none".to_owned(), |p| p.display().to_string());
+        line(out, format!("trust store  {store}"));
+        if !self.user_trusted {
+            line(out, "user origin  NOT TRUSTED: the config home lies inside the workspace".to_owned());
+        }
+        if self.only_managed {
+            line(out, "policy       only_managed: only managed hooks run; the others are shown".to_owned());
+        }
+        if self.hooks.is_empty() {
+            out.push('\n');
+            line(out, "no hooks".to_owned());
+        }
+        for origin in Origin::ALL {
+            let hooks: Vec<&InspectHook> = self.hooks.iter().filter(|h| h.origin == origin).collect();
+            if hooks.is_empty() {
+                continue;
+            }
+            out.push('\n');
+            section(out, &format!("{origin} ({})", hooks.len()));
+            for hook in hooks {
+                render_hook(out, hook);
+            }
+        }
+        if !self.overridden.is_empty() {
+            out.push('\n');
+            section(out, &format!("overridden ({})", self.overridden.len()));
+            for o in &self.overridden {
+                line(out, format!("  {}  {} → {}", o.id, o.origin, o.winner_origin));
+                line(out, format!("    was   {}", o.source.display()));
+                line(out, format!("    by    {}", o.winner_source.display()));
+            }
+        }
+        if !self.shadowed.is_empty() {
+            out.push('\n');
+            section(out, &format!("shadowing attempts ({})", self.shadowed.len()));
+            for s in &self.shadowed {
+                line(out, format!("  {}  {} hook stays in force", s.id, s.kept.origin));
+                line(out, format!("    kept       {}", s.kept.source.display()));
+                line(
+                    out,
+                    format!("    attempted  {} ({})", s.attempted.source.display(), trust_word(s.attempted.trust)),
+                );
+            }
+        }
+        if !self.issues.is_empty() {
+            out.push('\n');
+            section(out, &format!("issues ({})", self.issues.len()));
+            for issue in &self.issues {
+                line(out, format!("  {issue}"));
+            }
+        }
+        let found: Vec<&SourceFile> = self.sources.iter().filter(|s| s.found).collect();
+        out.push('\n');
+        section(out, &format!("files ({} found of {} looked at)", found.len(), self.sources.len()));
+        for source in found {
+            let state = if source.read { "read" } else { "not read yet" };
+            line(
+                out,
+                format!(
+                    "  {:<13} {:<7} {:<12} {}",
+                    source.origin.as_str(),
+                    source.format.as_str(),
+                    state,
+                    source.path.display()
+                ),
+            );
+        }
+        buf
+    }
+}
+
+fn inspect_hook(hook: &LoadedHook) -> InspectHook {
+    let decl = &hook.decl;
+    InspectHook {
+        id: decl.id.clone(),
+        origin: decl.origin,
+        source: decl.source.clone(),
+        index: decl.index,
+        format: decl.format,
+        event: decl.event.to_string(),
+        kind: decl.kind(),
+        protocol: decl.protocol,
+        hash: decl.hash.clone(),
+        enabled: decl.enabled,
+        trust: hook.trust,
+        allowed_by_policy: hook.allowed_by_policy,
+        runnable: hook.runnable(),
+        on_error: decl.on_error,
+        fails_open: decl.event.class() == EventClass::Gate && decl.on_error == OnError::Ignore,
+        filters: InspectFilters {
+            tools: decl.tools.clone(),
+            matcher: decl.matcher.as_ref().map(|m| m.pattern.clone()),
+            only_errors: decl.filters.only_errors,
+            scope: decl.filters.scope,
+            sequential: decl.sequential,
+        },
+        runs: runs(&decl.spec),
+        fingerprint: hook.fingerprint.as_ref().map(|fp| fp.value.clone()),
+        fingerprint_files: hook.fingerprint.iter().flat_map(|fp| fp.files.iter().map(|f| f.path.clone())).collect(),
+    }
+}
+
+fn hook_ref(hook: &LoadedHook) -> InspectHookRef {
+    InspectHookRef {
+        origin: hook.decl.origin,
+        source: hook.decl.source.clone(),
+        hash: hook.decl.hash.clone(),
+        trust: hook.trust,
+    }
+}
+
+fn runs(spec: &HookSpec) -> String {
+    match spec {
+        HookSpec::Command(command) => match &command.program {
+            Program::Argv(argv) => format!("argv {}", serde_json::to_string(argv).unwrap_or_default()),
+            Program::Shell(shell) => format!("shell {shell}"),
+        },
+        HookSpec::Prompt { message, .. } => format!("prompt {message}"),
+        HookSpec::Effect(effect) => format!("effect {}", effect.kind()),
+    }
+}
+
+fn trust_word(trust: TrustStatus) -> &'static str {
+    match trust {
+        TrustStatus::Managed => "managed",
+        TrustStatus::Trusted => "trusted",
+        TrustStatus::Untrusted => "untrusted",
+        TrustStatus::Modified => "MODIFIED",
+    }
+}
+
+/// Appends one line with every control character (escape sequences from a hostile file, stray newlines) replaced,
+/// so nothing a repository wrote can drive the terminal or break the layout.
+fn line(out: &mut String, text: String) {
+    out.extend(text.chars().map(|c| if c.is_control() { '\u{FFFD}' } else { c }));
+    out.push('\n');
+}
+
+/// A section heading padded with a rule to 80 columns.
+fn section(out: &mut String, title: &str) {
+    let used = title.chars().count() + 4;
+    line(out, format!("── {title} {}", "─".repeat(80usize.saturating_sub(used))));
+}
+
+fn render_hook(out: &mut String, hook: &InspectHook) {
+    let state = if hook.runnable {
+        trust_word(hook.trust).to_owned()
+    } else {
+        let mut why = Vec::new();
+        if !hook.enabled {
+            why.push("disabled");
+        }
+        if !hook.allowed_by_policy {
+            why.push("only_managed");
+        }
+        if !hook.trust.allows_run() {
+            why.push(trust_word(hook.trust));
+        }
+        format!("not run: {}", why.join(", "))
+    };
+    line(out, format!("  {}{}", fit(&hook.id, 76usize.saturating_sub(state.chars().count())), state));
+    let mut facts =
+        vec![hook.event.clone(), hook.kind.as_str().to_owned(), hook.protocol.as_str().to_owned(), hook.hash.clone()];
+    if hook.fails_open {
+        facts.push("FAILS OPEN".to_owned());
+    }
+    line(out, format!("    {}", facts.join(" · ")));
+    line(out, format!("    {}", fit(&hook.runs, 76).trim_end()));
+    let mut filters = Vec::new();
+    if let Some(tools) = &hook.filters.tools {
+        filters.push(format!("tools {}", tools.join(",")));
+    }
+    if let Some(matcher) = &hook.filters.matcher {
+        filters.push(format!("matcher {matcher}"));
+    }
+    if hook.filters.only_errors {
+        filters.push("only_errors".to_owned());
+    }
+    if hook.filters.scope != Scope::Main {
+        filters.push(format!(
+            "scope {}",
+            serde_json::to_value(hook.filters.scope).unwrap_or_default().as_str().unwrap_or("")
+        ));
+    }
+    if hook.filters.sequential {
+        filters.push("sequential".to_owned());
+    }
+    if !filters.is_empty() {
+        line(out, format!("    {}", fit(&filters.join("  "), 76).trim_end()));
+    }
+    line(out, format!("    {} [{}]", hook.source.display(), hook.index));
+}
+
+/// `text` cut or padded to exactly `width` characters (a cut ends in `…`), so columns line up in 80 columns.
+fn fit(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count > width {
+        let mut cut: String = text.chars().take(width.saturating_sub(2)).collect();
+        cut.push_str("… ");
+        cut
+    } else {
+        format!("{text}{}", " ".repeat(width - count))
+    }
+}

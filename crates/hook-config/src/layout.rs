@@ -1,0 +1,125 @@
+//! Where a host keeps its hook files (DESIGN §4.2): the app directory name, the workspace, the config home, the
+//! extension roots and the managed policy file.
+//!
+//! Only `XDG_CONFIG_HOME` moves anything, and only the default config home: a repository can set environment
+//! variables for the agent it runs in, so an environment variable that moved the managed file or the trust store
+//! would let the repository choose its own policy.
+
+use std::path::{Path, PathBuf};
+
+/// The app directory name a host uses unless it renames it.
+pub const DEFAULT_APP_DIR: &str = "hooks";
+
+/// The managed (policy) file unless the host points elsewhere.
+pub const DEFAULT_MANAGED_FILE: &str = "/etc/hooks/hooks.yaml";
+
+/// The file name of the trust store inside the config home.
+pub const TRUST_STORE_FILE: &str = "trusted.json";
+
+/// Where a host keeps its hook files.
+///
+/// ```
+/// use hook_config::Layout;
+/// let layout = Layout::new("/work/repo")
+///     .with_config_home("/tmp/cfg/hooks")
+///     .with_managed_file("/tmp/policy/hooks.yaml")
+///     .with_extension_root("/opt/ext/lint");
+/// assert_eq!(layout.trust_store_path(), std::path::Path::new("/tmp/cfg/hooks/trusted.json"));
+/// assert_eq!(layout.project_dir(), std::path::Path::new("/work/repo/.hooks"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The app directory name: the config home's last component by default and, with a leading dot, the project
+    /// directory (`.hooks`). A host may rename it (`"myagent"` gives `.myagent/hooks.yaml`).
+    pub app_dir: String,
+    /// The workspace root as given; [`crate::load`] canonicalizes it.
+    pub workspace: PathBuf,
+    /// The config home: `<config home>/hooks.yaml` and `<config home>/trusted.json`. `None` when no
+    /// `XDG_CONFIG_HOME` and no home directory is known; then there is no user origin and no trust store.
+    pub config_home: Option<PathBuf>,
+    /// The user's home directory, where the other agents keep their user-level files (`~/.claude/settings.json`).
+    /// `None` reads none of them.
+    pub home: Option<PathBuf>,
+    /// Extension roots, in dependency order: `<root>/hooks.yaml` each.
+    pub extension_roots: Vec<PathBuf>,
+    /// The managed policy file. Never taken from the environment.
+    pub managed_file: PathBuf,
+}
+
+impl Layout {
+    /// A layout with the defaults of DESIGN §4.2: app dir `hooks`; config home `$XDG_CONFIG_HOME/hooks` when that
+    /// variable is an absolute path, else `~/.config/hooks`; home from the platform's home directory; no extension
+    /// roots; managed file `/etc/hooks/hooks.yaml`.
+    ///
+    /// The environment is read here, once, so a `Layout` means the same thing for as long as it lives.
+    pub fn new(workspace: impl Into<PathBuf>) -> Layout {
+        let home = std::env::home_dir().filter(|h| h.is_absolute());
+        // The XDG spec says a relative value is invalid and must be ignored; an empty one means unset.
+        let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+        let config_base = xdg.or_else(|| home.as_ref().map(|h| h.join(".config")));
+        Layout {
+            app_dir: DEFAULT_APP_DIR.to_owned(),
+            workspace: workspace.into(),
+            config_home: config_base.map(|base| base.join(DEFAULT_APP_DIR)),
+            home,
+            extension_roots: Vec::new(),
+            managed_file: PathBuf::from(DEFAULT_MANAGED_FILE),
+        }
+    }
+
+    /// Renames the app directory. A config home that was the default follows the new name; one set explicitly stays.
+    pub fn with_app_dir(mut self, app_dir: impl Into<String>) -> Layout {
+        let app_dir = app_dir.into();
+        if let Some(home) = &self.config_home
+            && home.file_name().is_some_and(|name| name == self.app_dir.as_str())
+        {
+            self.config_home = home.parent().map(|base| base.join(&app_dir));
+        }
+        self.app_dir = app_dir;
+        self
+    }
+
+    /// Sets the config home (`--config-home`).
+    pub fn with_config_home(mut self, config_home: impl Into<PathBuf>) -> Layout {
+        self.config_home = Some(config_home.into());
+        self
+    }
+
+    /// Sets (or, with `None`, clears) the home directory the other agents' user-level files are read from.
+    pub fn with_home(mut self, home: Option<PathBuf>) -> Layout {
+        self.home = home;
+        self
+    }
+
+    /// Sets the managed policy file (`--managed-file`).
+    pub fn with_managed_file(mut self, managed_file: impl Into<PathBuf>) -> Layout {
+        self.managed_file = managed_file.into();
+        self
+    }
+
+    /// Appends an extension root; call in dependency order.
+    pub fn with_extension_root(mut self, root: impl Into<PathBuf>) -> Layout {
+        self.extension_roots.push(root.into());
+        self
+    }
+
+    /// The config home, or an empty path when none is known (see [`Layout::config_home`](field@Layout::config_home)).
+    pub fn config_home(&self) -> PathBuf {
+        self.config_home.clone().unwrap_or_default()
+    }
+
+    /// `<config home>/trusted.json`, or an empty path when no config home is known.
+    pub fn trust_store_path(&self) -> PathBuf {
+        self.config_home.as_ref().map(|home| home.join(TRUST_STORE_FILE)).unwrap_or_default()
+    }
+
+    /// The workspace's native directory: `<workspace>/.<app dir>`.
+    pub fn project_dir(&self) -> PathBuf {
+        self.workspace.join(format!(".{}", self.app_dir))
+    }
+
+    /// The config home as a path, when one is known.
+    pub(crate) fn config_home_path(&self) -> Option<&Path> {
+        self.config_home.as_deref().filter(|p| !p.as_os_str().is_empty())
+    }
+}
