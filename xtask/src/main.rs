@@ -4,11 +4,15 @@ use std::process::{Command, ExitCode};
 
 use anyhow::{Context, Result, bail};
 
+mod inspect;
+
 const TASKS: &str = "\
 cargo xtask <task>
 
 tasks:
   ci       run every check CI runs: setup, fmt, clippy, doc, the test suite
+  inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
+           [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
 ";
 
 fn main() -> ExitCode {
@@ -19,6 +23,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("ci") => ci(),
+        Some("inspect") => inspect::run(&args[1..]),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {
@@ -42,18 +47,8 @@ fn ci() -> Result<()> {
     let root = workspace_root();
     run(&root, "bash", &[".ci/setup"], &[])?;
     run(&root, "cargo", &["fmt", "--all", "--check"], &[])?;
-    run(
-        &root,
-        "cargo",
-        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
-        &[],
-    )?;
-    run(
-        &root,
-        "cargo",
-        &["doc", "--workspace", "--no-deps"],
-        &[("RUSTDOCFLAGS", "-D warnings")],
-    )?;
+    run(&root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
+    run(&root, "cargo", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
     Ok(())
 }
