@@ -4,7 +4,10 @@
 //! parses configuration files and never prints to a terminal.
 #![forbid(unsafe_code)]
 
+mod budget;
 mod input;
 pub mod receipts;
+pub mod spans;
 
+pub use budget::{BudgetConfig, BudgetDiagnostic, Budgets};
 pub use input::EventInput;

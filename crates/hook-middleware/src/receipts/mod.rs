@@ -7,7 +7,7 @@
 //! - [`TracingSink`]: one `tracing` event per receipt.
 //!
 //! A sink failure never fails a dispatch: [`Sinks::record_all`] hands one dispatch's receipts to every sink and
-//! returns one [`SinkDiagnostic`] per failing sink. [`receipt_for_run`] builds a receipt from a run summary.
+//! returns one [`SinkDiagnostic`] per failing sink.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -25,7 +25,6 @@
 mod chain;
 mod fanout;
 mod file;
-mod from_run;
 mod path;
 mod ring;
 mod trace;
@@ -34,7 +33,6 @@ mod verify;
 pub use chain::{GENESIS, HostKey, hmac_sha256};
 pub use fanout::{SinkDiagnostic, Sinks};
 pub use file::{FileSink, FileSinkOptions};
-pub use from_run::receipt_for_run;
 pub use path::{default_receipt_path, receipt_path_in, workspace_id};
 pub use ring::RingSink;
 pub use trace::{RECEIPT_TARGET, TracingSink, outcome_name};
