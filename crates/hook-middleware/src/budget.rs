@@ -1,13 +1,6 @@
 //! Soft time budgets per event (DESIGN §7): steady slowness becomes a diagnostic, one spike does not.
 //!
-//! Each event keeps a rolling window of its latest dispatch durations. The first calls of a process are not
-//! counted at all (warm-up grace: cold caches, a first `npx` download, a JIT); after that, a diagnostic is raised
-//! when the window is full and at least a fraction of it ([`BudgetConfig::slow_fraction`], half by default, so the
-//! median) ran over the budget. After a diagnostic the window starts over, so steady slowness is reported once per
-//! window, not on every call. A budget never stops or cancels anything: the hard limits are the hook timeouts and
-//! the dispatch deadline of [`hook_types::Limits`].
-//!
-//! Durations are passed in, so the logic is pure and tested without sleeping.
+//! The rule is documented on [`Budgets`].
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -104,6 +97,17 @@ struct Track {
 
 /// Per-event soft budgets, shared by every dispatch of a pipeline (`&self`, internally locked).
 ///
+/// Each event keeps a rolling window of its latest dispatch durations. The first calls of a process are not
+/// counted at all (warm-up grace: cold caches, a first `npx` download, a JIT); after that, a diagnostic is raised
+/// when the window is full and at least a fraction of it ([`BudgetConfig::slow_fraction`], half by default, so the
+/// median) ran over the budget. After a diagnostic the window starts over, so steady slowness is reported once per
+/// window, not on every call. A budget never stops or cancels anything: the hard limits are the hook timeouts and
+/// the dispatch deadline of [`hook_types::Limits`].
+///
+/// Durations are passed in, so the logic is pure and tested without sleeping.
+///
+/// # Example
+///
 /// ```
 /// use std::time::Duration;
 /// use hook_middleware::{BudgetConfig, Budgets};
@@ -151,7 +155,7 @@ impl Budgets {
     }
 
     /// Counts one dispatch of `event` that took `duration`; returns a diagnostic when the event's window shows
-    /// steady slowness (see the [module docs](self)).
+    /// steady slowness (see [`Budgets`]).
     pub fn observe(&self, event: &Event, duration: Duration) -> Option<BudgetDiagnostic> {
         let config = self.config(event)?;
         let window = config.window.max(1);

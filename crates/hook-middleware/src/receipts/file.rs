@@ -1,42 +1,6 @@
-//! The JSON-lines receipt log: a hash chain with its head kept beside it, size rotation, and a file lock around
-//! every append.
+//! The JSON-lines receipt log: a hash chain with its head kept beside it, size rotation, a lock around appends.
 //!
-//! # Layout
-//!
-//! - `<log>` (default: [`default_receipt_path`](super::default_receipt_path)): one receipt per line, compact JSON,
-//!   with two fields the file adds: `seq` (1, 2, 3, … over the log's whole life, across rotations) and `prev`, the
-//!   link of the previous line: sha256 of its exact bytes without the newline, lowercase hex (HMAC-SHA256 under the
-//!   host key when one is set). The very first line's `prev` is 64 zeros.
-//! - `<log>.head`: `<link of the newest line> <its seq>`, plus a seal with a key (HMAC over both).
-//! - `<log>.1` … `<log>.N`: rotated segments, `.1` the newest. When `<log>` would grow past
-//!   [`FileSinkOptions::max_bytes`] it becomes `.1` and the others shift up; the oldest beyond
-//!   [`FileSinkOptions::max_rotated`] is dropped. The chain runs on across rotation: the first line of a fresh
-//!   `<log>` has the `prev` the head carried, so [`verify`](super::verify) reads `.N` … `.1`, `<log>` as one chain.
-//! - `<log>.lock`: an empty file that is never renamed; appenders hold an exclusive `flock` on it.
-//!
-//! # Appending
-//!
-//! Under the lock: read the head, rotate if due, write `seq = head.seq + 1, prev = head.link` as one `write` in
-//! append mode, then replace the head (temp file + rename, so a reader never sees half a head). Taking `prev` from
-//! the head, not from the last line, is deliberate: if someone cuts lines off the end, the next append still points
-//! at the line that was cut, so the damage stays visible instead of being papered over. A missing or unreadable head
-//! restarts the chain at 64 zeros, which `verify` reports where it happens. If a crashed writer left a line without
-//! its newline, the next append ends it first, so the damage stays on its own line.
-//!
-//! The lock is polled, not waited on blindly: an append gives up after [`FileSinkOptions::lock_timeout`] (a
-//! stopped process holding the lock must not hang every dispatch), and the failure becomes a diagnostic.
-//! Nothing is fsynced: a receipt is as durable as the page cache, which suits an audit trail of a local agent; a
-//! power cut can leave a stale head, which `verify` reports as a mismatch at the end.
-//!
-//! # Threat model
-//!
-//! The chain detects corruption and casual edits: a changed, removed, reordered or inserted line, or lines cut off
-//! the end, break it. It cannot stop someone who can rewrite both the log and its head: they can recompute every
-//! link. With a host key ([`FileSinkOptions::key`]) links and the head's seal are HMACs, which that person cannot
-//! recompute without the key; what remains possible for them is deleting whole rotated segments from the oldest end
-//! (indistinguishable from retention), replacing the files with an older copy of both, or deleting everything.
-//! Keep the key out of the workspace (the host's own secret store). Adding a key to an existing log, or changing it,
-//! makes earlier lines fail verification under the new key: start a fresh log when you do.
+//! The layout, the locking and the threat model are documented on [`FileSink`].
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, Write};
@@ -77,8 +41,46 @@ impl Default for FileSinkOptions {
     }
 }
 
-/// Appends receipts to a hash-chained JSON-lines log (see the [module docs](self) for the layout, the locking and
-/// the threat model). Safe to share between threads and processes.
+/// Appends receipts to a hash-chained JSON-lines log. Safe to share between threads and processes.
+///
+/// # Layout
+///
+/// - `<log>` (default: [`default_receipt_path`](super::default_receipt_path)): one receipt per line, compact JSON,
+///   with two fields the file adds: `seq` (1, 2, 3, … over the log's whole life, across rotations) and `prev`, the
+///   link of the previous line: sha256 of its exact bytes without the newline, lowercase hex (HMAC-SHA256 under the
+///   host key when one is set). The very first line's `prev` is 64 zeros.
+/// - `<log>.head`: `<link of the newest line> <its seq>`, plus a seal with a key (HMAC over both).
+/// - `<log>.1` … `<log>.N`: rotated segments, `.1` the newest. When `<log>` would grow past
+///   [`FileSinkOptions::max_bytes`] it becomes `.1` and the others shift up; the oldest beyond
+///   [`FileSinkOptions::max_rotated`] is dropped. The chain runs on across rotation: the first line of a fresh
+///   `<log>` has the `prev` the head carried, so [`verify`](super::verify) reads `.N` … `.1`, `<log>` as one chain.
+/// - `<log>.lock`: an empty file that is never renamed; appenders hold an exclusive `flock` on it.
+///
+/// # Appending
+///
+/// Under the lock: read the head, rotate if due, write `seq = head.seq + 1, prev = head.link` as one `write` in
+/// append mode, then replace the head (temp file + rename, so a reader never sees half a head). Taking `prev` from
+/// the head, not from the last line, is deliberate: if someone cuts lines off the end, the next append still points
+/// at the line that was cut, so the damage stays visible instead of being papered over. A missing or unreadable head
+/// restarts the chain at 64 zeros, which `verify` reports where it happens. If a crashed writer left a line without
+/// its newline, the next append ends it first, so the damage stays on its own line.
+///
+/// The lock is polled, not waited on blindly: an append gives up after [`FileSinkOptions::lock_timeout`] (a
+/// stopped process holding the lock must not hang every dispatch), and the failure becomes a diagnostic.
+/// Nothing is fsynced: a receipt is as durable as the page cache, which suits an audit trail of a local agent; a
+/// power cut can leave a stale head, which `verify` reports as a mismatch at the end.
+///
+/// # Threat model
+///
+/// The chain detects corruption and casual edits: a changed, removed, reordered or inserted line, or lines cut off
+/// the end, break it. It cannot stop someone who can rewrite both the log and its head: they can recompute every
+/// link. With a host key ([`FileSinkOptions::key`]) links and the head's seal are HMACs, which that person cannot
+/// recompute without the key; what remains possible for them is deleting whole rotated segments from the oldest end
+/// (indistinguishable from retention), replacing the files with an older copy of both, or deleting everything.
+/// Keep the key out of the workspace (the host's own secret store). Adding a key to an existing log, or changing it,
+/// makes earlier lines fail verification under the new key: start a fresh log when you do.
+///
+/// # Example
 ///
 /// ```
 /// use hook_middleware::receipts::{verify, FileSink, ReceiptSink};
