@@ -105,3 +105,101 @@ pub(crate) fn merge(
         .collect();
     Merged { hooks, overridden, shadowed }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use hook_types::{Effect, Event, EventFilters, OnError, Protocol};
+
+    use super::*;
+    use crate::model::{Format, HookDecl, HookSpec, TrustStatus};
+
+    fn hook(id: &str, origin: Origin, source: &str, trust: TrustStatus) -> LoadedHook {
+        let decl = HookDecl {
+            id: id.to_owned(),
+            origin,
+            source: PathBuf::from(source),
+            format: Format::Native,
+            index: 0,
+            root: PathBuf::from("/ws"),
+            event: Event::PreTool,
+            filters: EventFilters::default(),
+            tools: None,
+            matcher: None,
+            sequential: false,
+            enabled: true,
+            protocol: Protocol::Native,
+            on_error: OnError::Deny,
+            spec: HookSpec::Effect(Effect::AllowTool { reason: None }),
+            hash: format!("{source}-hash"),
+        };
+        LoadedHook { decl, trust, fingerprint: None, allowed_by_policy: true }
+    }
+
+    fn sources(hooks: &[LoadedHook]) -> Vec<&Path> {
+        hooks.iter().map(|h| h.decl.source.as_path()).collect()
+    }
+
+    /// The trust-aware rule, over hand-built hooks: `trusted_sources` stands in for the trust store.
+    fn check(hooks: Vec<LoadedHook>, trusted_sources: &[&str]) -> Merged {
+        merge(
+            hooks,
+            |o| matches!(o, Origin::User | Origin::Managed),
+            |h| trusted_sources.iter().any(|s| h.decl.source == Path::new(s)),
+        )
+    }
+
+    #[test]
+    fn an_untrusted_project_hook_cannot_displace_a_user_hook_until_trusted() {
+        let input = || {
+            vec![
+                hook("a", Origin::User, "user", TrustStatus::Trusted),
+                hook("b", Origin::User, "user-b", TrustStatus::Trusted),
+                hook("a", Origin::Project, "project", TrustStatus::Untrusted),
+            ]
+        };
+        let merged = check(input(), &[]);
+        assert_eq!(sources(&merged.hooks), [Path::new("user"), Path::new("user-b")]);
+        assert!(merged.overridden.is_empty());
+        assert_eq!(merged.shadowed.len(), 1);
+        assert_eq!(merged.shadowed[0].kept.decl.source, Path::new("user"));
+        assert_eq!(merged.shadowed[0].attempted.decl.source, Path::new("project"));
+
+        let merged = check(input(), &["project"]);
+        assert_eq!(sources(&merged.hooks), [Path::new("user-b"), Path::new("project")]);
+        assert!(merged.shadowed.is_empty());
+        assert_eq!(merged.overridden[0].hook.decl.source, Path::new("user"));
+        assert_eq!(merged.overridden[0].winner_source, Path::new("project"));
+    }
+
+    #[test]
+    fn every_loser_points_at_the_hook_finally_in_force() {
+        let merged = check(
+            vec![
+                hook("a", Origin::Extension, "ext", TrustStatus::Untrusted),
+                hook("a", Origin::User, "user", TrustStatus::Trusted),
+                hook("a", Origin::Managed, "managed", TrustStatus::Managed),
+            ],
+            &[],
+        );
+        assert_eq!(sources(&merged.hooks), [Path::new("managed")]);
+        let losers: Vec<_> =
+            merged.overridden.iter().map(|o| (o.hook.decl.source.as_path(), o.winner_origin)).collect();
+        assert_eq!(losers, [(Path::new("ext"), Origin::Managed), (Path::new("user"), Origin::Managed)]);
+        assert!(merged.overridden.iter().all(|o| o.winner_source == Path::new("managed")));
+    }
+
+    #[test]
+    fn between_non_trusted_origins_the_higher_one_wins_without_trust() {
+        let merged = check(
+            vec![
+                hook("a", Origin::Project, "project", TrustStatus::Trusted),
+                hook("a", Origin::ProjectLocal, "local", TrustStatus::Untrusted),
+            ],
+            &[],
+        );
+        assert_eq!(sources(&merged.hooks), [Path::new("local")]);
+        assert_eq!(merged.overridden[0].winner_origin, Origin::ProjectLocal);
+    }
+}
