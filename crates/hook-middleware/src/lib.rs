@@ -6,8 +6,10 @@
 
 mod budget;
 mod input;
+pub mod protocol;
 pub mod receipts;
 pub mod spans;
 
 pub use budget::{BudgetConfig, BudgetDiagnostic, Budgets};
 pub use input::EventInput;
+pub use protocol::{HookRules, Interpretation, interpret, payload, sanitize_text};

@@ -1,0 +1,377 @@
+//! A hook's JSON answer → effects and a decision, per dialect. The field reading is in `wire`; what a block, a
+//! halt or context means on each event is in `builder`; this file holds which words each agent accepts and Codex's
+//! extra rules.
+
+use hook_types::{Effect, Event, Protocol};
+use serde_json::Value;
+
+use super::builder::{BlockFrom, Builder};
+use super::classify::Failure;
+use super::sanitize::{clean, sanitize_text};
+use super::wire::{HookOutput, Specific};
+
+/// What the top-level `decision` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Block,
+    Allow,
+}
+
+fn invalid(message: impl Into<String>) -> Failure {
+    Failure::InvalidOutput(message.into())
+}
+
+/// The words `decision` may take, per dialect and event.
+fn decision_verb(protocol: Protocol, event: &Event, word: &str) -> Result<Verb, Failure> {
+    let accepted: &[(&str, Verb)] = match protocol {
+        // DESIGN §6: `decision: "block" | "deny" | "approve" | "allow"`.
+        Protocol::Native | Protocol::Clio | Protocol::Mecha => {
+            &[("block", Verb::Block), ("deny", Verb::Block), ("approve", Verb::Allow), ("allow", Verb::Allow)]
+        }
+        // Claude Code hooks reference, "Decision control": `"block"` everywhere; the deprecated PreToolUse
+        // `"approve"` still means allow.
+        Protocol::Claude => &[("block", Verb::Block), ("approve", Verb::Allow)],
+        // codex-rs/hooks/src/schema.rs: `PreToolUseDecisionWire` is approve | block (approve then rejected as
+        // unsupported), `BlockDecisionWire` elsewhere is block only.
+        Protocol::Codex if *event == Event::PreTool => &[("block", Verb::Block), ("approve", Verb::Allow)],
+        Protocol::Codex => &[("block", Verb::Block)],
+        // Gemini CLI reference, "Common output fields": `"allow"` or `"deny"` (alias `"block"`).
+        Protocol::Gemini => &[("allow", Verb::Allow), ("deny", Verb::Block), ("block", Verb::Block)],
+        Protocol::Cursor => &[],
+    };
+    accepted.iter().find(|(w, _)| *w == word).map(|(_, verb)| *verb).ok_or_else(|| {
+        let words: Vec<String> = accepted.iter().map(|(w, _)| format!("\"{w}\"")).collect();
+        invalid(format!("field `decision` must be one of {}, got \"{}\"", words.join(", "), sanitize_text(word)))
+    })
+}
+
+/// Applies a parsed JSON answer. On `Err` the caller turns the run into a failure, dropping whatever was applied.
+pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure> {
+    let protocol = b.hook.protocol;
+    if b.rules.reject_unknown
+        && let Some(field) = out.unknown.first()
+    {
+        return Err(invalid(format!("unknown field `{}`", sanitize_text(field))));
+    }
+    if b.rules.codex_strict
+        && let Some(message) = codex_unsupported(b.event, &out)
+    {
+        return Err(invalid(message));
+    }
+    // Gemini CLI reference, SessionStart / SessionEnd / Notification / PreCompress: "flow-control fields are
+    // ignored"; those events are advisory only.
+    let flow_control = !(protocol == Protocol::Gemini && b.event.class() == hook_types::EventClass::Observer);
+
+    if let Some(message) = out.system_message.as_deref().and_then(clean) {
+        b.notify(message);
+    }
+    if let Some(effects) = &out.effects {
+        for (i, value) in effects.iter().enumerate() {
+            let effect = Effect::from_json(value).map_err(|e| invalid(format!("effects[{i}]: {e}")))?;
+            if !effect.valid_on(b.event) {
+                return Err(invalid(format!("effects[{i}]: `{}` is not valid on {}", effect.kind(), b.event)));
+            }
+            b.effect(sanitize_effect(effect));
+        }
+    }
+    let specific = out.specific.as_ref();
+    if let Some(context) = specific.and_then(|s| s.additional_context.as_deref()).and_then(clean) {
+        b.context(context);
+    }
+    if let Some(context) = out.additional_context.as_deref().and_then(clean) {
+        b.context(context);
+    }
+
+    let reason = out.reason.as_deref().and_then(clean);
+    let hook_specific_decides = specific.is_some_and(|s| {
+        s.permission_decision.is_some() || s.permission_decision_reason.is_some() || s.updated_input.is_some()
+    });
+    match b.event {
+        Event::PreTool if hook_specific_decides => pre_tool_specific(b, specific.unwrap_or(&EMPTY))?,
+        Event::PermissionRequest if specific.is_some_and(|s| s.decision.is_some()) => {
+            permission_request(b, specific.unwrap_or(&EMPTY))?
+        }
+        _ => {}
+    }
+    let legacy_applies = !(*b.event == Event::PreTool && hook_specific_decides);
+    if let Some(word) = out.decision.as_deref()
+        && legacy_applies
+        && flow_control
+    {
+        match decision_verb(protocol, b.event, word)? {
+            Verb::Block => {
+                let reason = reason.clone().unwrap_or_else(|| b.default_reason());
+                b.block(reason, BlockFrom::Json);
+            }
+            Verb::Allow => b.allow(reason.clone()),
+        }
+    }
+    if let Some(tool_input) = specific.and_then(|s| s.tool_input.as_ref())
+        && *b.event == Event::PreTool
+    {
+        // Gemini CLI reference, BeforeTool: `hookSpecificOutput.tool_input` "merges with and overrides" the
+        // model's arguments.
+        let mut merged = b.tool_input.cloned().unwrap_or_default();
+        merged.extend(tool_input.iter().map(|(k, v)| (k.clone(), v.clone())));
+        b.rewrite(merged);
+    }
+    if protocol == Protocol::Cursor {
+        cursor(b, &out)?;
+    } else if out.continue_ == Some(false) && flow_control {
+        b.halt(out.stop_reason.as_deref().and_then(clean));
+    }
+    if out.suppress_output == Some(true) {
+        b.suppress_output = true;
+    }
+    Ok(())
+}
+
+static EMPTY: Specific = Specific {
+    hook_event_name: None,
+    permission_decision: None,
+    permission_decision_reason: None,
+    updated_input: None,
+    additional_context: None,
+    decision: None,
+    tool_input: None,
+    updated_mcp_tool_output: false,
+};
+
+/// `hookSpecificOutput.permissionDecision` on pre_tool (Claude Code "PreToolUse decision control").
+fn pre_tool_specific(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> {
+    let reason = s.permission_decision_reason.as_deref().and_then(clean);
+    if let Some(word) = s.permission_decision.as_deref() {
+        match (word, b.hook.protocol) {
+            ("allow", _) => b.allow(reason),
+            ("deny", _) => {
+                let reason = reason.unwrap_or_else(|| b.default_reason());
+                b.block(reason, BlockFrom::Json);
+            }
+            ("ask", _) => b.ask(reason),
+            // Claude Code: `defer` hands the call to the normal permission flow, as if the hook had not decided.
+            ("defer", Protocol::Claude) => {}
+            (other, protocol) => {
+                let words = if protocol == Protocol::Claude {
+                    "\"allow\", \"deny\", \"ask\", \"defer\""
+                } else {
+                    "\"allow\", \"deny\", \"ask\""
+                };
+                return Err(invalid(format!(
+                    "field `hookSpecificOutput.permissionDecision` must be one of {words}, got \"{}\"",
+                    sanitize_text(other)
+                )));
+            }
+        }
+    }
+    if let Some(input) = &s.updated_input {
+        let Value::Object(input) = input else {
+            return Err(invalid(format!(
+                "field `hookSpecificOutput.updatedInput` must be an object, got {}",
+                super::wire::type_name(input)
+            )));
+        };
+        b.rewrite(input.clone());
+    }
+    Ok(())
+}
+
+/// `hookSpecificOutput.decision` on a permission request (Claude Code "PermissionRequest decision control").
+fn permission_request(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> {
+    let Some(decision) = &s.decision else { return Ok(()) };
+    let message = decision.message.as_deref().and_then(clean);
+    match decision.behavior.as_str() {
+        "allow" => {
+            b.allow(message);
+            if let Some(input) = &decision.updated_input {
+                let Value::Object(input) = input else {
+                    return Err(invalid("field `hookSpecificOutput.decision.updatedInput` must be an object"));
+                };
+                b.rewrite(input.clone());
+            }
+        }
+        "deny" => {
+            // Codex's default when the message is missing: "PermissionRequest hook denied approval"
+            // (engine/output_parser.rs `permission_request_decision`).
+            let reason = message.unwrap_or_else(|| match b.hook.protocol {
+                Protocol::Codex => "PermissionRequest hook denied approval".into(),
+                _ => b.default_reason(),
+            });
+            b.block(reason.clone(), BlockFrom::Json);
+            // Claude Code: `interrupt: true` with deny also stops Claude.
+            if decision.interrupt {
+                b.halt(Some(reason));
+            }
+        }
+        other => {
+            return Err(invalid(format!(
+                "field `hookSpecificOutput.decision.behavior` must be \"allow\" or \"deny\", got \"{}\"",
+                sanitize_text(other)
+            )));
+        }
+    }
+    if decision.updated_permissions {
+        b.entry(hook_types::EntryKind::Warning, "`updatedPermissions` is not supported by this engine; ignored".into());
+    }
+    Ok(())
+}
+
+/// Cursor hooks docs: `permission: allow | deny | ask` with `user_message` (shown to the user) and `agent_message`
+/// (sent to the agent); `continue: false` stops (on beforeSubmitPrompt: the prompt is not sent);
+/// `followup_message` on stop sends a follow-up.
+fn cursor(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
+    let user = out.user_message.as_deref().and_then(clean);
+    let agent = out.agent_message.as_deref().and_then(clean);
+    let mut agent_used = false;
+    if let Some(word) = out.permission.as_deref() {
+        match word {
+            "allow" => b.allow(agent.clone()),
+            "ask" => b.ask(agent.clone().or_else(|| user.clone())),
+            "deny" => {
+                agent_used = agent.is_some();
+                let reason = agent.clone().or_else(|| user.clone()).unwrap_or_else(|| b.default_reason());
+                b.block(reason, BlockFrom::Json);
+            }
+            other => {
+                return Err(invalid(format!(
+                    "field `permission` must be one of \"allow\", \"deny\", \"ask\", got \"{}\"",
+                    sanitize_text(other)
+                )));
+            }
+        }
+    }
+    if let Some(user) = &user {
+        b.entry(hook_types::EntryKind::Feedback, user.clone());
+    }
+    if let Some(agent) = agent.filter(|_| !agent_used) {
+        b.context(agent);
+    }
+    if let Some(followup) = out.followup_message.as_deref().and_then(clean)
+        && *b.event == Event::TurnEnd
+    {
+        b.effect(Effect::RequestContinuation { message: followup });
+    }
+    if out.continue_ == Some(false) {
+        b.halt(user);
+    }
+    Ok(())
+}
+
+/// Codex's extra rules (codex-rs/hooks/src/engine/output_parser.rs): combinations its parsers reject as
+/// unsupported, each a failure of the run. The messages are Codex's own.
+fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
+    let name = match event {
+        Event::PreTool => "PreToolUse",
+        Event::PermissionRequest => "PermissionRequest",
+        Event::PostTool => "PostToolUse",
+        Event::TurnStart => "UserPromptSubmit",
+        Event::TurnEnd => "Stop",
+        Event::SessionStart => "SessionStart",
+        _ => "",
+    };
+    if let Some(s) = &out.specific
+        && s.hook_event_name.is_none()
+    {
+        return Some("field `hookSpecificOutput.hookEventName` is required".into());
+    }
+    let continues = out.continue_ != Some(false);
+    let universal = || {
+        if !continues {
+            Some(format!("{name} hook returned unsupported continue:false"))
+        } else if out.stop_reason.is_some() {
+            Some(format!("{name} hook returned unsupported stopReason"))
+        } else if out.suppress_output == Some(true) {
+            Some(format!("{name} hook returned unsupported suppressOutput"))
+        } else {
+            None
+        }
+    };
+    let has_reason = out.reason.as_deref().and_then(clean).is_some();
+    let block_without_reason = out.decision.as_deref() == Some("block") && !has_reason;
+    let block_message = format!("{name} hook returned decision:block without a non-empty reason");
+    match event {
+        Event::PreTool => {
+            if let Some(message) = universal() {
+                return Some(message);
+            }
+            let specific = out.specific.as_ref().filter(|s| {
+                s.permission_decision.is_some() || s.permission_decision_reason.is_some() || s.updated_input.is_some()
+            });
+            if let Some(s) = specific {
+                let allow = s.permission_decision.as_deref() == Some("allow");
+                if s.updated_input.is_some() && !allow {
+                    return Some("PreToolUse hook returned updatedInput without permissionDecision:allow".into());
+                }
+                return match s.permission_decision.as_deref() {
+                    Some("allow") if s.updated_input.is_none() => {
+                        Some("PreToolUse hook returned unsupported permissionDecision:allow".into())
+                    }
+                    Some("ask") => Some("PreToolUse hook returned unsupported permissionDecision:ask".into()),
+                    Some("deny") if s.permission_decision_reason.as_deref().and_then(clean).is_none() => Some(
+                        "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason"
+                            .into(),
+                    ),
+                    None => Some("PreToolUse hook returned permissionDecisionReason without permissionDecision".into()),
+                    _ => None,
+                };
+            }
+            match out.decision.as_deref() {
+                Some("approve") => Some("PreToolUse hook returned unsupported decision:approve".into()),
+                Some("block") if !has_reason => Some(block_message),
+                None if out.reason.is_some() => Some("PreToolUse hook returned reason without decision".into()),
+                _ => None,
+            }
+        }
+        Event::PermissionRequest => {
+            if let Some(message) = universal() {
+                return Some(message);
+            }
+            let decision = out.specific.as_ref().and_then(|s| s.decision.as_ref())?;
+            if decision.updated_input.is_some() {
+                Some("PermissionRequest hook returned unsupported updatedInput".into())
+            } else if decision.updated_permissions {
+                Some("PermissionRequest hook returned unsupported updatedPermissions".into())
+            } else if decision.interrupt {
+                Some("PermissionRequest hook returned unsupported interrupt:true".into())
+            } else {
+                None
+            }
+        }
+        Event::PostTool => {
+            if out.suppress_output == Some(true) {
+                Some("PostToolUse hook returned unsupported suppressOutput".into())
+            } else if out.specific.as_ref().is_some_and(|s| s.updated_mcp_tool_output) {
+                Some("PostToolUse hook returned unsupported updatedMCPToolOutput".into())
+            } else if block_without_reason {
+                Some(block_message)
+            } else if out.decision.is_none() && continues && out.reason.is_some() {
+                Some("PostToolUse hook returned reason without decision".into())
+            } else {
+                None
+            }
+        }
+        Event::TurnStart | Event::TurnEnd if block_without_reason => Some(block_message),
+        _ => None,
+    }
+}
+
+/// Strips control characters from the text fields of a hook-supplied effect. Tool input is left alone: it is data
+/// for the tool, and the host's guards re-check it.
+fn sanitize_effect(effect: Effect) -> Effect {
+    let s = |text: String| sanitize_text(&text);
+    match effect {
+        Effect::InjectReminder { message, severity } => Effect::InjectReminder { message: s(message), severity },
+        Effect::AnnotateToolResult { message, severity } => {
+            Effect::AnnotateToolResult { message: s(message), severity }
+        }
+        Effect::BlockTool { reason, severity } => Effect::BlockTool { reason: s(reason), severity },
+        Effect::AllowTool { reason } => Effect::AllowTool { reason: reason.map(s) },
+        Effect::AskUser { reason } => Effect::AskUser { reason: reason.map(s) },
+        Effect::ProtectPath { path, reason } => Effect::ProtectPath { path: s(path), reason: s(reason) },
+        Effect::RequireTool { tool_name } => Effect::RequireTool { tool_name: s(tool_name) },
+        Effect::RequestContinuation { message } => Effect::RequestContinuation { message: s(message) },
+        Effect::BlockTurn { reason } => Effect::BlockTurn { reason: s(reason) },
+        Effect::Halt { reason } => Effect::Halt { reason: s(reason) },
+        Effect::NotifyOperator { message, key } => Effect::NotifyOperator { message: s(message), key: s(key) },
+        other @ (Effect::RewriteToolInput { .. } | Effect::LockTools {}) => other,
+    }
+}

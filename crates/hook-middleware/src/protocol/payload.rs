@@ -1,0 +1,107 @@
+//! The stdin payload of a command hook (DESIGN §6 "Input").
+
+use hook_types::{Event, Protocol};
+use serde_json::{Map, Value};
+
+use super::names::event_name;
+use crate::EventInput;
+
+/// How many characters of a post_tool result's `content` the payload carries.
+pub const CONTENT_LIMIT_CHARS: usize = 4_000;
+
+/// The stdin payload for a hook of `protocol`: one compact JSON object (no whitespace between tokens, as Claude Code
+/// sends it, because real hooks grep for `"transcript_path":"`), then `\n`.
+///
+/// Fields carry both the native and the Claude/Codex names: `event` and `hook_event_name` (the event in the protocol's
+/// spelling, see [`event_name`]), `session_id`, `turn_id`, `transcript_path`, `cwd`, `model`, `permission_mode`;
+/// on tool events `tool` and `tool_name`, `input` and `tool_input`, `tool_use_id`; on post_tool `tool_response`,
+/// `is_error` and `content` (its first [`CONTENT_LIMIT_CHARS`] characters); `prompt` on turn_start, `source` on
+/// session_start, `trigger` on compaction, `stop_hook_active` on turn_end; `agent_id` and `agent_type` for a subagent.
+///
+/// `session_id`, `transcript_path` and `cwd` are always present (`null` when the host gave none), as Claude Code and
+/// Codex always send them; every other field is left out when the host gave no value, so a hook can test presence.
+/// Key order is fixed, so the same input gives the same bytes.
+///
+/// ```
+/// use hook_middleware::{EventInput, protocol::payload};
+/// use hook_types::{Event, Protocol};
+/// let mut input = EventInput::new(Event::PreTool).with_tool("shell", serde_json::json!({"command": "ls"}));
+/// input.transcript_path = Some("/tmp/t.jsonl".into());
+/// let bytes = payload(Protocol::Claude, &input);
+/// let text = std::str::from_utf8(&bytes).unwrap();
+/// assert!(text.starts_with(r#"{"event":"PreToolUse","hook_event_name":"PreToolUse","session_id":null,"#));
+/// assert!(text.contains(r#""transcript_path":"/tmp/t.jsonl""#) && text.ends_with("}\n"));
+/// ```
+pub fn payload(protocol: Protocol, input: &EventInput) -> Vec<u8> {
+    let object = payload_object(protocol, input);
+    // Serializing a map of JSON values cannot fail: every key is a string.
+    let mut bytes = serde_json::to_vec(&Value::Object(object)).unwrap_or_else(|_| b"{}".to_vec());
+    bytes.push(b'\n');
+    bytes
+}
+
+/// The payload as a JSON object, before serialization (what [`payload`] writes).
+pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Value> {
+    let name = event_name(protocol, input).into_owned();
+    let mut out = Map::new();
+    out.insert("event".into(), Value::String(name.clone()));
+    out.insert("hook_event_name".into(), Value::String(name));
+    out.insert("session_id".into(), opt_str(&input.session_id));
+    put(&mut out, "turn_id", &input.turn_id);
+    out.insert("transcript_path".into(), opt_str(&input.transcript_path));
+    out.insert("cwd".into(), opt_str(&input.cwd));
+    put(&mut out, "model", &input.model);
+    put(&mut out, "permission_mode", &input.permission_mode);
+
+    let event = &input.event;
+    if event.is_tool_event() {
+        if let Some(tool) = &input.tool_name {
+            out.insert("tool".into(), Value::String(tool.clone()));
+            out.insert("tool_name".into(), Value::String(tool.clone()));
+        }
+        if let Some(tool_input) = &input.tool_input {
+            out.insert("input".into(), tool_input.clone());
+            out.insert("tool_input".into(), tool_input.clone());
+        }
+        put(&mut out, "tool_use_id", &input.tool_use_id);
+    }
+    match event {
+        Event::PostTool => {
+            if let Some(response) = &input.tool_response {
+                out.insert("tool_response".into(), response.clone());
+            }
+            out.insert("is_error".into(), Value::Bool(input.is_error));
+            if let Some(content) = &input.content {
+                out.insert("content".into(), Value::String(first_chars(content, CONTENT_LIMIT_CHARS)));
+            }
+        }
+        Event::TurnStart => put(&mut out, "prompt", &input.prompt),
+        Event::SessionStart => put(&mut out, "source", &input.source),
+        Event::Compaction => put(&mut out, "trigger", &input.trigger),
+        Event::TurnEnd => {
+            out.insert("stop_hook_active".into(), Value::Bool(input.stop_hook_active));
+        }
+        _ => {}
+    }
+    put(&mut out, "agent_id", &input.agent_id);
+    put(&mut out, "agent_type", &input.agent_type);
+    out
+}
+
+fn opt_str(value: &Option<String>) -> Value {
+    value.as_ref().map_or(Value::Null, |s| Value::String(s.clone()))
+}
+
+fn put(out: &mut Map<String, Value>, key: &str, value: &Option<String>) {
+    if let Some(value) = value {
+        out.insert(key.into(), Value::String(value.clone()));
+    }
+}
+
+/// The first `limit` characters (not bytes: a cut never splits a character).
+fn first_chars(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((end, _)) => text[..end].to_owned(),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,302 @@
+//! The per-protocol rule table: where the agents' documented rules differ, one row each. Everything else (how a run
+//! ended, what a failure becomes, what a block means on each event) is shared, in `classify` and `translate`.
+
+use hook_types::{Event, Protocol};
+
+use super::wire::Known;
+
+/// What an exit code other than 0 and the blocking code means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OtherExit {
+    /// The protocol does not define it: a hook failure ("exited with undefined code 7").
+    Undefined,
+    /// The protocol defines it as a non-blocking error (Claude Code, Gemini CLI): still a failure of the hook, so
+    /// `on_error` applies, but the message says the agent would have carried on.
+    NonBlocking,
+}
+
+/// Where the reason of a blocking exit comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReasonFrom {
+    /// stderr only; stdout is ignored on a blocking exit (Claude Code, Codex, Gemini CLI, Cursor).
+    Stderr,
+    /// stderr, else stdout (native: "stderr is text, never parsed").
+    StderrThenStdout,
+    /// stdout, else stderr (mecha).
+    StdoutThenStderr,
+}
+
+/// What plain (non-JSON) stdout of a successful run becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Plain {
+    /// The hook's `as` effect (native, clio): an `inject_reminder` or an `annotate_tool_result`; a Feedback entry
+    /// where neither is valid (session_end, foreign events).
+    AsDeclared,
+    /// Context for the model on turn_start and session_start, a Feedback entry elsewhere (Claude Code: "stdout is
+    /// shown in the transcript, except UserPromptSubmit and SessionStart, where it is added as context").
+    ContextOnPromptAndStart,
+    /// Codex: context on turn_start and session_start, invalid on turn_end (its Stop parser accepts JSON only),
+    /// ignored elsewhere (its `plain_stdout_is_ignored` tests).
+    Codex,
+    /// A `notify_operator` (Gemini CLI's `convertPlainTextToHookOutput` turns it into a `systemMessage`).
+    Notify,
+    /// A Feedback entry and nothing else (Cursor, which reads JSON only).
+    Feedback,
+    /// Ignored (mecha reads stdout only as a deny reason).
+    Ignored,
+}
+
+/// One protocol's row.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    /// The exit code that blocks, if the protocol has one.
+    pub block_exit: Option<i32>,
+    /// What other non-zero exit codes mean.
+    pub other_exit: OtherExit,
+    /// Where a blocking exit's reason comes from.
+    pub block_reason: ReasonFrom,
+    /// A block (exit code or JSON) without a non-empty reason is invalid output (Codex), rather than a block with
+    /// the default reason "blocked by hook `<id>`".
+    pub reason_required: bool,
+    /// Whether stdout of a successful run is read as JSON when it looks like JSON.
+    pub reads_json: bool,
+    /// The first non-space characters that make stdout JSON. Codex also treats `[` as JSON-looking, so a top-level
+    /// array is invalid output rather than plain text.
+    pub json_starts: &'static [char],
+    /// What plain stdout becomes.
+    pub plain: Plain,
+    /// Unknown JSON fields make the output invalid (Codex's `deny_unknown_fields` wire structs).
+    pub reject_unknown: bool,
+    /// Codex's extra rules: unsupported field combinations are invalid output (see `translate::codex_unsupported`).
+    pub codex_strict: bool,
+    /// A block on post_tool (exit code or `decision: block`) reaches the model as an annotation of the tool result
+    /// (Claude Code and Codex feed it to the model; Gemini CLI replaces the result with it); natively it is only a
+    /// Feedback entry (DESIGN §6).
+    pub post_tool_feedback: bool,
+    /// Gemini CLI: `additionalContext` on AfterTool is appended to the tool result, not to the context.
+    pub context_annotates_post_tool: bool,
+    /// The fields the dialect reads on an event.
+    pub known: fn(&Event) -> Known,
+}
+
+const NATIVE_TOP: &[&str] = &[
+    "effects",
+    "decision",
+    "reason",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "suppressOutput",
+    "hookSpecificOutput",
+];
+const CLAUDE_TOP: &[&str] =
+    &["decision", "reason", "continue", "stopReason", "systemMessage", "suppressOutput", "hookSpecificOutput"];
+const SPECIFIC: &[&str] = &[
+    "hookEventName",
+    "permissionDecision",
+    "permissionDecisionReason",
+    "updatedInput",
+    "additionalContext",
+    "decision",
+];
+const NATIVE_DECISION: &[&str] = &["behavior", "message", "updatedInput"];
+const CLAUDE_DECISION: &[&str] = &["behavior", "message", "updatedInput", "updatedPermissions", "interrupt"];
+const NONE: &[&str] = &[];
+
+fn native_known(_: &Event) -> Known {
+    Known { top: NATIVE_TOP, specific: SPECIFIC, decision: NATIVE_DECISION }
+}
+
+fn claude_known(_: &Event) -> Known {
+    Known { top: CLAUDE_TOP, specific: SPECIFIC, decision: CLAUDE_DECISION }
+}
+
+/// Codex's wire structs per event (codex-rs/hooks/src/schema.rs): the universal fields everywhere, `decision` and
+/// `reason` where the event can block, and each event's own `hookSpecificOutput`.
+fn codex_known(event: &Event) -> Known {
+    const UNIVERSAL: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage"];
+    const BLOCKING: &[&str] =
+        &["continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"];
+    const STOP: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason"];
+    const SPECIFIC_ONLY: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage", "hookSpecificOutput"];
+    match event {
+        Event::PreTool => Known {
+            top: BLOCKING,
+            specific: &[
+                "hookEventName",
+                "permissionDecision",
+                "permissionDecisionReason",
+                "updatedInput",
+                "additionalContext",
+            ],
+            decision: NONE,
+        },
+        Event::PermissionRequest => {
+            Known { top: SPECIFIC_ONLY, specific: &["hookEventName", "decision"], decision: CLAUDE_DECISION }
+        }
+        Event::PostTool => Known {
+            top: BLOCKING,
+            specific: &["hookEventName", "additionalContext", "updatedMCPToolOutput"],
+            decision: NONE,
+        },
+        Event::TurnStart => Known { top: BLOCKING, specific: &["hookEventName", "additionalContext"], decision: NONE },
+        Event::SessionStart => {
+            Known { top: SPECIFIC_ONLY, specific: &["hookEventName", "additionalContext"], decision: NONE }
+        }
+        Event::TurnEnd => Known { top: STOP, specific: NONE, decision: NONE },
+        _ => Known { top: UNIVERSAL, specific: NONE, decision: NONE },
+    }
+}
+
+/// Gemini CLI's common output fields plus the `hookSpecificOutput` fields this engine can act on.
+fn gemini_known(_: &Event) -> Known {
+    Known { top: CLAUDE_TOP, specific: &["hookEventName", "additionalContext", "tool_input"], decision: NONE }
+}
+
+/// Cursor's flat output fields (`permission`, `user_message`, `agent_message`, `continue`, `followup_message`,
+/// `additional_context`).
+fn cursor_known(_: &Event) -> Known {
+    Known {
+        top: &["permission", "user_message", "agent_message", "continue", "followup_message", "additional_context"],
+        specific: NONE,
+        decision: NONE,
+    }
+}
+
+fn nothing_known(_: &Event) -> Known {
+    Known { top: NONE, specific: NONE, decision: NONE }
+}
+
+/// DESIGN §6: exit 2 blocks with stderr, else stdout; other codes are undefined; `{`-first stdout is JSON; plain
+/// stdout is the `as` effect; unknown fields are accepted.
+static NATIVE: Rules = Rules {
+    block_exit: Some(2),
+    other_exit: OtherExit::Undefined,
+    block_reason: ReasonFrom::StderrThenStdout,
+    reason_required: false,
+    reads_json: true,
+    json_starts: &['{'],
+    plain: Plain::AsDeclared,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: false,
+    context_annotates_post_tool: false,
+    known: native_known,
+};
+
+/// Claude Code hooks reference, "Exit code output" and "JSON output": exit 2 feeds stderr back (stdout and JSON are
+/// ignored), other codes are non-blocking errors, unknown fields are ignored.
+static CLAUDE: Rules = Rules {
+    block_exit: Some(2),
+    other_exit: OtherExit::NonBlocking,
+    block_reason: ReasonFrom::Stderr,
+    reason_required: false,
+    reads_json: true,
+    json_starts: &['{'],
+    plain: Plain::ContextOnPromptAndStart,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: true,
+    context_annotates_post_tool: false,
+    known: claude_known,
+};
+
+/// codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason on stderr,
+/// other codes fail, `{` or `[` means JSON, unknown fields and unsupported combinations fail.
+static CODEX: Rules = Rules {
+    block_exit: Some(2),
+    other_exit: OtherExit::Undefined,
+    block_reason: ReasonFrom::Stderr,
+    reason_required: true,
+    reads_json: true,
+    json_starts: &['{', '['],
+    plain: Plain::Codex,
+    reject_unknown: true,
+    codex_strict: true,
+    post_tool_feedback: true,
+    context_annotates_post_tool: false,
+    known: codex_known,
+};
+
+/// Gemini CLI hooks reference, "Global hook mechanics": exit 2 blocks with stderr as the reason, other codes warn
+/// and continue. Its source (hookRunner.ts) goes further (any code ≥ 2 blocks, JSON is honoured on exit 1); the
+/// documented rule is the contract its users write to, so it is the one kept.
+static GEMINI: Rules = Rules {
+    block_exit: Some(2),
+    other_exit: OtherExit::NonBlocking,
+    block_reason: ReasonFrom::Stderr,
+    reason_required: false,
+    reads_json: true,
+    json_starts: &['{'],
+    plain: Plain::Notify,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: true,
+    context_annotates_post_tool: true,
+    known: gemini_known,
+};
+
+/// Cursor hooks docs: JSON `permission` / `user_message` / `agent_message`; exit 2 blocks like `permission: deny`;
+/// other codes are a failed hook (fail open unless `failClosed`, which loading turns into `on_error: deny`).
+static CURSOR: Rules = Rules {
+    block_exit: Some(2),
+    other_exit: OtherExit::Undefined,
+    block_reason: ReasonFrom::Stderr,
+    reason_required: false,
+    reads_json: true,
+    json_starts: &['{'],
+    plain: Plain::Feedback,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: false,
+    context_annotates_post_tool: false,
+    known: cursor_known,
+};
+
+/// mecha (DESIGN §4.3): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
+/// failure; stdout is never parsed.
+static MECHA: Rules = Rules {
+    block_exit: Some(2),
+    other_exit: OtherExit::Undefined,
+    block_reason: ReasonFrom::StdoutThenStderr,
+    reason_required: false,
+    reads_json: false,
+    json_starts: &[],
+    plain: Plain::Ignored,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: false,
+    context_annotates_post_tool: false,
+    known: nothing_known,
+};
+
+/// clio-coder (DESIGN §4.3): native JSON with camelCase aliases; a hook speaks through effects, so any non-zero exit
+/// — 2 included — is a failed command, and a failed command emits nothing. clio-coder documents no blocking exit code;
+/// treating 2 as a deny would turn a crashing script into a policy decision its author never wrote.
+static CLIO: Rules = Rules {
+    block_exit: None,
+    other_exit: OtherExit::Undefined,
+    block_reason: ReasonFrom::StderrThenStdout,
+    reason_required: false,
+    reads_json: true,
+    json_starts: &['{'],
+    plain: Plain::AsDeclared,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: false,
+    context_annotates_post_tool: false,
+    known: native_known,
+};
+
+/// The row of `protocol`.
+pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
+    match protocol {
+        Protocol::Native => &NATIVE,
+        Protocol::Claude => &CLAUDE,
+        Protocol::Codex => &CODEX,
+        Protocol::Gemini => &GEMINI,
+        Protocol::Cursor => &CURSOR,
+        Protocol::Mecha => &MECHA,
+        Protocol::Clio => &CLIO,
+    }
+}
