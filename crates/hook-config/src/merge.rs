@@ -75,7 +75,8 @@ pub(crate) fn merge(
     // Slots keep the precedence order; a displaced hook leaves a hole, and the winner takes its own later slot.
     let mut slots: Vec<Option<LoadedHook>> = Vec::with_capacity(hooks.len());
     let mut by_id: HashMap<String, usize> = HashMap::with_capacity(hooks.len());
-    let mut losers: Vec<LoadedHook> = Vec::new();
+    // (position in precedence order, hook): the overridden list is reported in precedence order too.
+    let mut losers: Vec<(usize, LoadedHook)> = Vec::new();
     let mut shadowed = Vec::new();
     for hook in hooks {
         let Some(&at) = by_id.get(hook.decl.id.as_str()) else {
@@ -89,16 +90,17 @@ pub(crate) fn merge(
             shadowed.push(ShadowAttempt { id: hook.decl.id.clone(), kept: current.clone(), attempted: hook });
             continue;
         }
-        losers.push(slots[at].take().expect("an indexed slot holds its hook"));
+        losers.push((at, slots[at].take().expect("an indexed slot holds its hook")));
         by_id.insert(hook.decl.id.clone(), slots.len());
         slots.push(Some(hook));
     }
     let hooks: Vec<LoadedHook> = slots.into_iter().flatten().collect();
     // Point every loser at the hook finally in force for its id, not at whichever hook beat it first.
     let winners: HashMap<&str, &LoadedHook> = hooks.iter().map(|h| (h.decl.id.as_str(), h)).collect();
+    losers.sort_by_key(|(at, _)| *at);
     let overridden = losers
         .into_iter()
-        .map(|hook| {
+        .map(|(_, hook)| {
             let winner = winners[hook.decl.id.as_str()];
             Overridden { winner_source: winner.decl.source.clone(), winner_origin: winner.decl.origin, hook }
         })
