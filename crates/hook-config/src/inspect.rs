@@ -246,7 +246,7 @@ impl InspectReport {
             out.push('\n');
             section(out, &format!("issues ({})", self.issues.len()));
             for issue in &self.issues {
-                line(out, format!("  {issue}"));
+                wrapped(out, &issue.to_string(), "  ", "      ");
             }
         }
         let found: Vec<&SourceFile> = self.sources.iter().filter(|s| s.found).collect();
@@ -334,6 +334,25 @@ fn trust_word(trust: TrustStatus) -> &'static str {
 fn line(out: &mut String, text: String) {
     out.extend(text.chars().map(|c| if c.is_control() { '\u{FFFD}' } else { c }));
     out.push('\n');
+}
+
+/// Appends `text` wrapped at 80 columns on spaces, the first line after `first`, the others after `rest`. A word
+/// longer than a line (a path) stays whole.
+fn wrapped(out: &mut String, text: &str, first: &str, rest: &str) {
+    let mut current = first.to_owned();
+    let mut empty = true;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !empty && current.chars().count() + 1 + word.chars().count() > 80 {
+            line(out, std::mem::replace(&mut current, rest.to_owned()));
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        current.push_str(word);
+        empty = false;
+    }
+    line(out, current);
 }
 
 /// A section heading padded with a rule to 80 columns.
