@@ -6,6 +6,13 @@
 #![forbid(unsafe_code)]
 
 mod discover;
+mod file;
+mod formats;
+mod hash;
+mod issues;
+mod matcher;
+mod normalize;
+mod parse;
 mod fingerprint;
 mod inspect;
 mod layout;
@@ -19,6 +26,8 @@ pub use model::{
     MatcherRule, Program, TrustStatus,
 };
 pub use discover::SourceFile;
+pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
+pub use hash::{canonical_hash_input, content_hash};
 pub use fingerprint::{fingerprint, recheck};
 pub use inspect::{INSPECT_VERSION, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport, InspectShadow};
 pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};

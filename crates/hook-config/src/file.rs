@@ -1,0 +1,227 @@
+//! Loading one declaration file: read, parse, hand to its format's reader, normalize every hook, check ids.
+//!
+//! Expected bad input is data: [`load_file`] and [`parse_str`] never fail and never panic. A file that cannot be
+//! read or parsed is one issue and no hooks; a malformed hook is dropped with its issues while its siblings load;
+//! a file with nothing in it (or only comments) gives no issue and no hooks. A host that wants mecha's rule — any
+//! error refuses to start — calls [`FileLoad::strict`].
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+use hook_types::Origin;
+use serde_json::Value;
+
+use crate::formats::{self, hook_field};
+use crate::issues::{Place, Reporter, describe};
+use crate::model::{Format, HookDecl, Issue, IssueSeverity};
+use crate::normalize::{NormalizeCx, id_prefix, normalize};
+use crate::parse::{self, Syntax, Target};
+
+/// What loading one file needs to know about where it sits.
+#[derive(Debug, Clone, Copy)]
+pub struct FileContext<'a> {
+    /// The origin the file belongs to.
+    pub origin: Origin,
+    /// The canonical workspace root: every hook's `cwd` is resolved against it and must stay inside it.
+    pub workspace: &'a Path,
+    /// The origin root: the workspace for project and project.local origins, the declaring file's directory for
+    /// user, managed and extension origins. Relative program paths (`./scripts/guard.sh`) resolve against it.
+    pub root: &'a Path,
+    /// The prefix of default ids (an extension's name); `None` uses the origin's name.
+    pub source_id: Option<&'a str>,
+}
+
+/// One file's result. Never an error for bad content: what is wrong is in `issues`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileLoad {
+    /// The valid declarations, in file order.
+    pub hooks: Vec<HookDecl>,
+    /// What was wrong, in file order.
+    pub issues: Vec<Issue>,
+    /// The managed file's `only_managed: true` (always `false` for other origins, which get a warning instead).
+    pub only_managed: bool,
+}
+
+/// The error returned by [`FileLoad::strict`]: the load had error-level issues.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub struct StrictError {
+    /// Every error-level issue, in file order.
+    pub errors: Vec<Issue>,
+}
+
+impl fmt::Display for StrictError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.errors.len();
+        write!(f, "{count} error{} in hook declarations", if count == 1 { "" } else { "s" })?;
+        for issue in &self.errors {
+            write!(f, "\n  {issue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FileLoad {
+    /// The load itself if it has no error-level issue (warnings are fine), else every error.
+    ///
+    /// ```
+    /// # use hook_config::{parse_str, FileContext, Format};
+    /// # use hook_types::Origin;
+    /// # use std::path::Path;
+    /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/ws"), root: Path::new("/ws"), source_id: None };
+    /// let load = parse_str("- {on: pre_tol, kind: prompt, message: hi}", Path::new("hooks.yaml"), Format::Native, &cx);
+    /// let err = load.strict().unwrap_err();
+    /// assert!(err.to_string().contains("unknown event `pre_tol` (did you mean `pre_tool`?)"));
+    /// ```
+    pub fn strict(self) -> Result<FileLoad, StrictError> {
+        let errors: Vec<Issue> = self.issues.iter().filter(|i| i.severity == IssueSeverity::Error).cloned().collect();
+        if errors.is_empty() { Ok(self) } else { Err(StrictError { errors }) }
+    }
+}
+
+/// Reads and loads one declaration file of `format`. A missing file gives an empty load with no issue (most origins
+/// have no file); an unreadable or non-UTF-8 file is one issue.
+///
+/// ```
+/// # use hook_config::{load_file, FileContext, Format};
+/// # use hook_types::Origin;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("hooks.yaml");
+/// std::fs::write(&path, "- {id: fmt, on: post_tool, kind: command, argv: [cargo, fmt]}\n").unwrap();
+/// let cx = FileContext { origin: Origin::Project, workspace: dir.path(), root: dir.path(), source_id: None };
+/// let load = load_file(&path, Format::Native, &cx);
+/// assert!(load.issues.is_empty());
+/// assert_eq!(load.hooks[0].id, "fmt");
+/// assert!(load_file(&dir.path().join("absent.yaml"), Format::Native, &cx) == Default::default());
+/// ```
+pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return FileLoad::default(),
+        Err(err) => {
+            let mut reporter = Reporter::new(path, None);
+            reporter.at_position(IssueSeverity::Error, (None, None), format!("cannot read the file: {err}"));
+            return FileLoad { issues: reporter.into_issues(), ..FileLoad::default() };
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => parse_str(&text, path, format, cx),
+        Err(err) => {
+            let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
+            // Valid up to here, so this prefix is text: count lines and characters in it.
+            let prefix = String::from_utf8_lossy(valid);
+            let line = prefix.matches('\n').count() + 1;
+            let column = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let mut reporter = Reporter::new(path, None);
+            reporter.at_position(
+                IssueSeverity::Error,
+                (Some(line), Some(column)),
+                format!("the file is not valid UTF-8 (byte offset {}); nothing in it was loaded", valid.len()),
+            );
+            FileLoad { issues: reporter.into_issues(), ..FileLoad::default() }
+        }
+    }
+}
+
+/// Loads declarations from `text`, as if read from `path` (its extension picks JSON or YAML; issues name it).
+///
+/// ```
+/// # use hook_config::{parse_str, FileContext, Format, IssueSeverity};
+/// # use hook_types::Origin;
+/// # use std::path::Path;
+/// let cx = FileContext { origin: Origin::User, workspace: Path::new("/ws"), root: Path::new("/home/me/.config/hooks"), source_id: None };
+/// let yaml = "
+/// - on: turn_start
+///   kind: prompt
+///   message: Run the tests before you commit.
+/// - on: pre_tool
+///   kind: effect
+///   effect: {kind: block_tol, reason: nope}
+/// ";
+/// let load = parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
+/// assert_eq!(load.hooks.len(), 1);
+/// assert_eq!(load.hooks[0].id, "user.prompt.3d272c794c1ca3aa");
+/// let issue = &load.issues[0];
+/// assert_eq!((issue.field.as_deref(), issue.line), (Some("hooks[1].effect.kind"), Some(7)));
+/// assert_eq!(issue.message, "unknown effect kind `block_tol` (did you mean `block_tool`?)");
+/// ```
+pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let root = match parse::parse(text, Syntax::of(path)) {
+        Ok(Some(root)) => root,
+        Ok(None) => return FileLoad::default(),
+        Err(err) => {
+            let mut reporter = Reporter::new(path, None);
+            reporter.at_position(
+                IssueSeverity::Error,
+                (err.line, err.column),
+                format!("syntax error: {}; nothing in this file was loaded", err.message),
+            );
+            return FileLoad { issues: reporter.into_issues(), ..FileLoad::default() };
+        }
+    };
+    let mut reporter = Reporter::new(path, Some(text));
+    let Some(wire) = formats::read(format, &root, &mut reporter) else {
+        return FileLoad { issues: reporter.into_issues(), ..FileLoad::default() };
+    };
+
+    let only_managed = match wire.only_managed {
+        None => false,
+        Some(field) => {
+            let place = Place {
+                field: Some(field.written.clone()),
+                node: Some((field.node, Target::Node)),
+                ..Place::default()
+            };
+            match field.value {
+                Value::Bool(value) if cx.origin == Origin::Managed => value,
+                Value::Bool(_) => {
+                    reporter
+                        .warn(place, format!("`{}` only has an effect in the managed file; ignored", field.written));
+                    false
+                }
+                ref other => {
+                    reporter.error(place, format!("expected `true` or `false`, found {}", describe(other)));
+                    false
+                }
+            }
+        }
+    };
+
+    let cx = NormalizeCx {
+        origin: cx.origin,
+        workspace: std::fs::canonicalize(cx.workspace).unwrap_or_else(|_| cx.workspace.to_path_buf()),
+        root: cx.root,
+        source: path,
+        format,
+        id_prefix: id_prefix(cx.source_id.unwrap_or(cx.origin.as_str())),
+    };
+    let mut hooks: Vec<HookDecl> = Vec::with_capacity(wire.hooks.len());
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    for hook in wire.hooks {
+        let node = hook.node.clone();
+        let Some(decl) = normalize(hook, &cx, &mut reporter) else { continue };
+        if let Some(&first) = ids.get(&decl.id) {
+            // Two default ids collide only when prefix, kind and hash are equal: the same hook written twice.
+            let explicit = decl.id != format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash);
+            let place = Place {
+                index: Some(decl.index),
+                hook_id: Some(decl.id.clone()),
+                field: Some(hook_field(decl.index, explicit.then_some("id"))),
+                node: Some((if explicit { node.key("id") } else { node }, Target::Node)),
+            };
+            if explicit {
+                reporter.error(
+                    place,
+                    format!("duplicate id `{}` (first used by hooks[{first}]); this hook was dropped", decl.id),
+                );
+            } else {
+                reporter.warn(place, format!("identical to hooks[{first}]; this copy was dropped"));
+            }
+            continue;
+        }
+        ids.insert(decl.id.clone(), decl.index);
+        hooks.push(decl);
+    }
+    FileLoad { hooks, issues: reporter.into_issues(), only_managed }
+}

@@ -1,0 +1,264 @@
+//! Format readers: each turns one parsed file into the shared intermediate form, [`WireFile`], that the one
+//! normalizer ([`crate::normalize`]) turns into declarations.
+//!
+//! A reader knows its format's shape and spelling — where the hooks are, what its keys are called, which values it
+//! implies — and nothing about validation: it reports keys it does not know and hands every known field over with
+//! the key as written and the node it came from, so every issue can name the user's own spelling and position.
+
+mod clio;
+mod native;
+
+use serde_json::Value;
+
+use crate::issues::{Place, Reporter, describe, hint};
+use crate::model::Format;
+use crate::parse::{NodePath, Target};
+
+/// One field of a hook, as a reader found it.
+#[derive(Debug, Clone)]
+pub(crate) struct WireField {
+    /// The canonical (native, snake_case) name of the field.
+    pub(crate) key: &'static str,
+    /// The key as written in the file (`timeoutMs`), for field paths in issues.
+    pub(crate) written: String,
+    /// The value.
+    pub(crate) value: Value,
+    /// Where the value is in the file.
+    pub(crate) node: NodePath,
+}
+
+/// One hook in the intermediate form.
+#[derive(Debug, Clone)]
+pub(crate) struct WireHook {
+    /// Its position among the file's hooks (the `N` of `hooks[N]`).
+    pub(crate) index: usize,
+    /// Where the hook is in the file.
+    pub(crate) node: NodePath,
+    /// Its known fields, in file order.
+    pub(crate) fields: Vec<WireField>,
+    /// The reader already reported an error-level problem (an unknown key): the normalizer still reports what else
+    /// is wrong, then drops the hook.
+    pub(crate) malformed: bool,
+}
+
+/// One file in the intermediate form.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WireFile {
+    /// The hooks, in file order.
+    pub(crate) hooks: Vec<WireHook>,
+    /// `only_managed`, if the file says it.
+    pub(crate) only_managed: Option<WireField>,
+}
+
+/// How a format spells the keys of a hook list file: which spelling issues suggest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    /// `timeout_ms` (native).
+    Snake,
+    /// `timeoutMs` (clio-coder).
+    Camel,
+}
+
+/// A key of the hook-list shape: its canonical name and its camelCase alias (the same word for one-word keys).
+pub(crate) type Key = (&'static str, &'static str);
+
+/// Every key a hook of the hook-list shape (native, clio-coder) may have.
+pub(crate) const HOOK_KEYS: &[Key] = &[
+    ("id", "id"),
+    ("on", "on"),
+    ("tools", "tools"),
+    ("matcher", "matcher"),
+    ("only_errors", "onlyErrors"),
+    ("scope", "scope"),
+    ("sequential", "sequential"),
+    ("enabled", "enabled"),
+    ("kind", "kind"),
+    ("protocol", "protocol"),
+    ("on_error", "onError"),
+    ("argv", "argv"),
+    ("shell", "shell"),
+    ("cwd", "cwd"),
+    ("timeout_ms", "timeoutMs"),
+    ("as", "as"),
+    ("env", "env"),
+    ("message", "message"),
+    ("severity", "severity"),
+    ("effect", "effect"),
+];
+
+/// The keys of a hook-list file's top-level mapping.
+const FILE_KEYS: &[Key] = &[("version", "version"), ("hooks", "hooks"), ("only_managed", "onlyManaged")];
+
+/// Reads a parsed file of `format` into the intermediate form. `None` when the file as a whole is unusable (it was
+/// reported).
+pub(crate) fn read(format: Format, root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+    match format {
+        Format::Native => native::read(root, reporter),
+        Format::Clio => clio::read(root, reporter),
+        Format::Claude | Format::Codex | Format::Gemini | Format::Cursor | Format::Mecha => {
+            reporter.error(Place::default(), format!("reading the {format} format is not supported by this version"));
+            None
+        }
+    }
+}
+
+/// Reads the shape native and clio-coder files share: a list of hooks, or `{ version: 1, hooks: [...] }` (the
+/// managed file may add `only_managed`).
+pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+    let root_path = NodePath::default();
+    let mut file = WireFile::default();
+    let (items, items_path) = match root {
+        Value::Array(items) => (items, root_path),
+        Value::Object(object) => {
+            let mut hooks = None;
+            for (written, value) in object {
+                let node = root_path.key(written);
+                match lookup(FILE_KEYS, written) {
+                    Some("version") => {
+                        if value.as_u64() != Some(1) {
+                            let found = value.as_u64().map_or_else(|| describe(value).to_owned(), |v| v.to_string());
+                            reporter.error(
+                                Place { field: Some(written.clone()), node: Some((node, Target::Node)), ..Place::default() },
+                                format!("unsupported version {found}: this engine reads version 1; nothing in this file was loaded"),
+                            );
+                            return None;
+                        }
+                    }
+                    Some("hooks") => hooks = Some((value, node)),
+                    Some(key) => {
+                        file.only_managed =
+                            Some(WireField { key, written: written.clone(), value: value.clone(), node });
+                    }
+                    None => {
+                        let suggestion = suggest(FILE_KEYS, written, spelling);
+                        reporter.error(
+                            Place { field: Some(written.clone()), node: Some((node, Target::Key)), ..Place::default() },
+                            format!(
+                                "unknown top-level key `{written}`{}; expected `version`, `hooks` or `{}`",
+                                hint(suggestion),
+                                spell(FILE_KEYS[2], spelling)
+                            ),
+                        );
+                    }
+                }
+            }
+            match hooks {
+                Some((Value::Array(items), node)) => (items, node),
+                Some((Value::Null, _)) => return Some(file),
+                Some((other, node)) => {
+                    reporter.error(
+                        Place { field: Some("hooks".into()), node: Some((node, Target::Node)), ..Place::default() },
+                        format!("expected a list of hooks, found {}", describe(other)),
+                    );
+                    return None;
+                }
+                None => {
+                    reporter.error(
+                        Place { node: Some((root_path, Target::Node)), ..Place::default() },
+                        "expected a `hooks` list in this mapping (a file is a list of hooks or `{ version: 1, hooks: [...] }`)",
+                    );
+                    return None;
+                }
+            }
+        }
+        other => {
+            reporter.error(
+                Place { node: Some((root_path, Target::Node)), ..Place::default() },
+                format!("expected a list of hooks or `{{ version: 1, hooks: [...] }}`, found {}", describe(other)),
+            );
+            return None;
+        }
+    };
+    for (index, item) in items.iter().enumerate() {
+        let node = items_path.index(index);
+        let Value::Object(object) = item else {
+            reporter.error(
+                Place {
+                    index: Some(index),
+                    field: Some(hook_field(index, None)),
+                    node: Some((node, Target::Node)),
+                    ..Place::default()
+                },
+                format!(
+                    "expected a hook (a mapping with `on` and `kind`), found {}; this entry was skipped",
+                    describe(item)
+                ),
+            );
+            continue;
+        };
+        let mut hook =
+            WireHook { index, node: node.clone(), fields: Vec::with_capacity(object.len()), malformed: false };
+        for (written, value) in object {
+            let value_node = node.key(written);
+            match lookup(HOOK_KEYS, written) {
+                Some(key) => {
+                    if let Some(earlier) = hook.fields.iter().find(|f| f.key == key) {
+                        // `timeout_ms` and `timeoutMs` in one hook: the parser cannot see that these are one key.
+                        reporter.error(
+                            Place {
+                                index: Some(index),
+                                field: Some(hook_field(index, Some(written))),
+                                node: Some((value_node, Target::Key)),
+                                ..Place::default()
+                            },
+                            format!(
+                                "`{written}` repeats `{}` (the same field spelled twice); set it once",
+                                earlier.written
+                            ),
+                        );
+                        hook.malformed = true;
+                        continue;
+                    }
+                    hook.fields.push(WireField {
+                        key,
+                        written: written.clone(),
+                        value: value.clone(),
+                        node: value_node,
+                    });
+                }
+                None => {
+                    let suggestion = suggest(HOOK_KEYS, written, spelling);
+                    reporter.error(
+                        Place {
+                            index: Some(index),
+                            field: Some(hook_field(index, Some(written))),
+                            node: Some((value_node, Target::Key)),
+                            ..Place::default()
+                        },
+                        format!("unknown field `{written}`{}", hint(suggestion)),
+                    );
+                    hook.malformed = true;
+                }
+            }
+        }
+        file.hooks.push(hook);
+    }
+    Some(file)
+}
+
+/// The field path of a hook (`hooks[3]`) or of one of its fields (`hooks[3].timeout_ms`).
+pub(crate) fn hook_field(index: usize, field: Option<&str>) -> String {
+    match field {
+        Some(field) => format!("hooks[{index}].{field}"),
+        None => format!("hooks[{index}]"),
+    }
+}
+
+/// The canonical name of `written`, in either spelling.
+fn lookup(keys: &[Key], written: &str) -> Option<&'static str> {
+    keys.iter().find(|(snake, camel)| *snake == written || *camel == written).map(|(snake, _)| *snake)
+}
+
+fn spell(key: Key, spelling: Spelling) -> &'static str {
+    match spelling {
+        Spelling::Snake => key.0,
+        Spelling::Camel => key.1,
+    }
+}
+
+/// The nearest key in the format's own spelling; a key written in the other spelling's style still finds its match.
+fn suggest(keys: &[Key], written: &str, spelling: Spelling) -> Option<&'static str> {
+    let candidates = keys.iter().flat_map(|&(snake, camel)| [snake, camel]);
+    let nearest = hook_types::did_you_mean(written, candidates)?;
+    keys.iter().find(|(snake, camel)| *snake == nearest || *camel == nearest).map(|&key| spell(key, spelling))
+}

@@ -1,0 +1,105 @@
+//! Collecting [`Issue`]s while reading one file, with positions found on demand.
+
+use std::path::Path;
+
+use crate::model::{Issue, IssueSeverity};
+use crate::parse::{NodePath, Target, locate};
+
+/// Where an issue points: the hook, the field path as the user wrote it, and the node to place.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Place {
+    /// The hook's index in its file.
+    pub(crate) index: Option<usize>,
+    /// The hook's id, when known.
+    pub(crate) hook_id: Option<String>,
+    /// The field path (`hooks[3].timeout_ms`).
+    pub(crate) field: Option<String>,
+    /// The node whose line:column to report.
+    pub(crate) node: Option<(NodePath, Target)>,
+}
+
+/// The issues of one file.
+pub(crate) struct Reporter<'a> {
+    source: &'a Path,
+    /// The file's text, to place nodes; `None` when the text did not parse.
+    text: Option<&'a str>,
+    issues: Vec<Issue>,
+}
+
+impl<'a> Reporter<'a> {
+    /// A reporter for `source`, placing nodes in `text`.
+    pub(crate) fn new(source: &'a Path, text: Option<&'a str>) -> Self {
+        Reporter { source, text, issues: Vec::new() }
+    }
+
+    /// Records an issue at a known position (a syntax error, an invalid byte).
+    pub(crate) fn at_position(
+        &mut self,
+        severity: IssueSeverity,
+        position: (Option<usize>, Option<usize>),
+        message: impl Into<String>,
+    ) {
+        self.issues.push(Issue {
+            source: self.source.to_path_buf(),
+            index: None,
+            hook_id: None,
+            field: None,
+            line: position.0,
+            column: position.1,
+            severity,
+            message: message.into(),
+        });
+    }
+
+    /// Records an issue, placing its node in the text.
+    pub(crate) fn report(&mut self, severity: IssueSeverity, place: Place, message: impl Into<String>) {
+        let position = match (&place.node, self.text) {
+            (Some((path, target)), Some(text)) => locate(text, path, *target),
+            _ => None,
+        };
+        self.issues.push(Issue {
+            source: self.source.to_path_buf(),
+            index: place.index,
+            hook_id: place.hook_id,
+            field: place.field,
+            line: position.map(|p| p.0),
+            column: position.map(|p| p.1),
+            severity,
+            message: message.into(),
+        });
+    }
+
+    /// An error-level [`Reporter::report`].
+    pub(crate) fn error(&mut self, place: Place, message: impl Into<String>) {
+        self.report(IssueSeverity::Error, place, message);
+    }
+
+    /// A warning-level [`Reporter::report`].
+    pub(crate) fn warn(&mut self, place: Place, message: impl Into<String>) {
+        self.report(IssueSeverity::Warning, place, message);
+    }
+
+    /// The issues recorded so far.
+    pub(crate) fn into_issues(self) -> Vec<Issue> {
+        self.issues
+    }
+}
+
+/// "a string", "a list", … for "expected X, found Y" messages.
+pub(crate) fn describe(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a decimal number",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+/// " (did you mean `x`?)" or nothing.
+pub(crate) fn hint(suggestion: Option<&str>) -> String {
+    suggestion.map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
+}

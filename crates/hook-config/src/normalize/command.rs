@@ -1,0 +1,265 @@
+//! `kind: command` (DESIGN §4.1): argv xor shell, the program's origin-relative resolution, a confined `cwd`, the
+//! timeout as declared, `as` and `env`.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use hook_types::{Event, Limits, Protocol};
+use serde_json::Value;
+
+use super::NormalizeCx;
+use super::fields::HookReader;
+use crate::formats::WireField;
+use crate::issues::describe;
+use crate::model::{AsMode, CommandSpec, Program};
+use crate::parse::Target;
+
+pub(super) fn read(
+    hook: &mut HookReader<'_, '_>,
+    event: &Event,
+    protocol: Protocol,
+    cx: &NormalizeCx<'_>,
+) -> Option<CommandSpec> {
+    let program = read_program(hook);
+    let (cwd, resolved_cwd) = read_cwd(hook, cx);
+    let timeout_ms = read_timeout(hook, protocol);
+    let as_mode = match hook.choice("as", &["annotate", "reminder"]) {
+        Some(("annotate", _)) => AsMode::Annotate,
+        Some(_) => AsMode::Reminder,
+        None => AsMode::default_for(event),
+    };
+    let env = read_env(hook);
+    let (program, field) = program?;
+    let resolved_program = match &program {
+        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, cx.root),
+        Program::Shell(_) => None,
+    };
+    Some(CommandSpec {
+        program,
+        cwd,
+        resolved_cwd: resolved_cwd?,
+        resolved_program,
+        timeout_ms: timeout_ms?,
+        as_mode,
+        env: env?,
+    })
+}
+
+fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
+    let argv = hook.take("argv");
+    let shell = hook.take("shell");
+    match (argv, shell) {
+        (Some(_), Some(shell)) => {
+            hook.error(Some(&shell), "`argv` and `shell` are both set; a command hook has exactly one of them");
+            None
+        }
+        (None, None) => {
+            hook.error(
+                None,
+                "a command hook needs `argv` (a list: program and arguments) or `shell` (a string run by `sh -c`)",
+            );
+            None
+        }
+        (Some(field), None) => {
+            let Value::Array(items) = &field.value else {
+                hook.wrong_type(&field, "a list (the program and its arguments)");
+                return None;
+            };
+            if items.is_empty() {
+                hook.error(
+                    Some(&field),
+                    "`argv` is empty; expected the program and its arguments, e.g. `[./scripts/check.sh, --fast]`",
+                );
+                return None;
+            }
+            let mut argv = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::String(s) => argv.push(s.clone()),
+                    other => {
+                        let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
+                        let place = hook.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
+                        hook.error_at(place, format!("expected a string, found {}{quote}", describe(other)));
+                    }
+                }
+            }
+            if argv.len() != items.len() {
+                return None;
+            }
+            if argv[0].trim().is_empty() {
+                let place = hook.place_within(&field, "[0]", field.node.index(0), Target::Node);
+                hook.error_at(place, "the program (the first element of `argv`) is empty");
+                return None;
+            }
+            Some((Program::Argv(argv), field))
+        }
+        (None, Some(field)) => match &field.value {
+            Value::String(s) if !s.trim().is_empty() => Some((Program::Shell(s.clone()), field)),
+            Value::String(_) => {
+                hook.error(Some(&field), "`shell` is empty; expected a command line for `sh -c`");
+                None
+            }
+            _ => {
+                hook.wrong_type(&field, "a string (a command line for `sh -c`)");
+                None
+            }
+        },
+    }
+}
+
+/// A program path with a `/` that is relative resolves against the origin root (DESIGN §4.1); a bare name is looked
+/// up on `PATH` at run time and an absolute path stays as it is, so neither has a resolved form.
+fn resolve_program(hook: &mut HookReader<'_, '_>, program: &str, argv: &WireField, root: &Path) -> Option<PathBuf> {
+    let path = Path::new(program);
+    if !program.contains('/') || path.is_absolute() {
+        return None;
+    }
+    let resolved = lexical_join(root, path);
+    if !resolved.exists() {
+        let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
+        hook.warn_at(place, format!("the program `{program}` does not exist (resolved to `{}`)", resolved.display()));
+    }
+    Some(resolved)
+}
+
+/// `cwd` as written (`"."` by default) and resolved: symlinks followed, confined to the workspace.
+fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Option<PathBuf>) {
+    let Some((cwd, field)) = hook.string("cwd") else {
+        // Absent (or of the wrong type, reported): the workspace root itself, which needs no checking.
+        return (".".to_owned(), Some(cx.workspace.clone()));
+    };
+    if cwd.trim().is_empty() {
+        hook.error(
+            Some(&field),
+            "`cwd` is empty; omit it for the workspace root or write a workspace-relative directory",
+        );
+        return (cwd, None);
+    }
+    let joined = lexical_join(&cx.workspace, Path::new(&cwd));
+    let resolved = match std::fs::canonicalize(&joined) {
+        Ok(resolved) => resolved,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            hook.error(
+                Some(&field),
+                format!("the directory `{cwd}` does not exist (resolved to `{}`)", joined.display()),
+            );
+            return (cwd, None);
+        }
+        Err(err) => {
+            hook.error(Some(&field), format!("cannot resolve `{cwd}` (`{}`): {err}", joined.display()));
+            return (cwd, None);
+        }
+    };
+    if !resolved.starts_with(&cx.workspace) {
+        let how = if joined.starts_with(&cx.workspace) { " through a symlink" } else { "" };
+        hook.error(
+            Some(&field),
+            format!(
+                "`{cwd}` leads outside the workspace{how} (to `{}`); a hook's cwd must stay inside `{}`",
+                resolved.display(),
+                cx.workspace.display()
+            ),
+        );
+        return (cwd, None);
+    }
+    if !resolved.is_dir() {
+        hook.error(Some(&field), format!("`{cwd}` is not a directory (resolved to `{}`)", resolved.display()));
+        return (cwd, None);
+    }
+    (cwd, Some(resolved))
+}
+
+/// The timeout as declared (or the protocol's default). A protocol with its own bounds (clio-coder: 100 … 5 000 ms)
+/// clamps here, because that clamp is part of what the declaration means in that agent; the host's [`Limits`] clamp
+/// at run time and are only reported now.
+fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64> {
+    let Some(field) = hook.take("timeout_ms") else {
+        return Some(protocol.default_timeout_ms());
+    };
+    let Some(mut timeout) = field.value.as_u64() else {
+        let message = match &field.value {
+            Value::Number(n) if n.is_i64() => {
+                "expected a positive whole number of milliseconds, found a negative number".to_owned()
+            }
+            other => format!("expected a whole number of milliseconds, found {}", describe(other)),
+        };
+        hook.error(Some(&field), message);
+        return None;
+    };
+    if let Some((min, max)) = protocol.timeout_bounds_ms() {
+        let clamped = timeout.clamp(min, max);
+        if clamped != timeout {
+            hook.warn(
+                Some(&field),
+                format!(
+                    "{timeout} ms is outside the {protocol} protocol's bounds ({min} … {max} ms); using {clamped} ms"
+                ),
+            );
+            timeout = clamped;
+        }
+    }
+    let limits = Limits::default();
+    let (run_with, clamped) = limits.clamp_timeout_ms(timeout);
+    if clamped {
+        hook.warn(
+            Some(&field),
+            format!(
+                "{timeout} ms is outside the default host limits ({} … {} ms); the hook will run with {run_with} ms",
+                limits.timeout_min_ms, limits.timeout_max_ms
+            ),
+        );
+    }
+    Some(timeout)
+}
+
+fn read_env(hook: &mut HookReader<'_, '_>) -> Option<BTreeMap<String, String>> {
+    let Some(field) = hook.take("env") else {
+        return Some(BTreeMap::new());
+    };
+    let Value::Object(object) = &field.value else {
+        hook.wrong_type(&field, "a mapping of variable names to strings");
+        return None;
+    };
+    let mut env = BTreeMap::new();
+    let mut ok = true;
+    for (name, value) in object {
+        let place = || (format!(".{name}"), field.node.key(name));
+        if name.is_empty() || name.contains('=') || name.contains('\0') {
+            let (suffix, node) = place();
+            let place = hook.place_within(&field, &suffix, node, Target::Key);
+            hook.error_at(place, format!("`{name}` is not a valid variable name (it must be non-empty, without `=`)"));
+            ok = false;
+            continue;
+        }
+        match value {
+            Value::String(s) if !s.contains('\0') => {
+                env.insert(name.clone(), s.clone());
+            }
+            other => {
+                let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
+                let (suffix, node) = place();
+                let place = hook.place_within(&field, &suffix, node, Target::Node);
+                hook.error_at(place, format!("expected a string, found {}{quote}", describe(other)));
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(env)
+}
+
+/// `base` joined with `path`, with `.` and `..` applied lexically (no filesystem access): `..` never climbs above
+/// the root of `base`.
+pub(crate) fn lexical_join(base: &Path, path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in base.join(path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}

@@ -1,0 +1,158 @@
+//! Reading one hook's fields with typed accessors that report what was expected.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::formats::{WireField, WireHook, hook_field};
+use crate::issues::{Place, Reporter, describe};
+use crate::parse::{NodePath, Target};
+
+/// One hook being normalized: its remaining fields and whether anything so far makes it unusable.
+pub(super) struct HookReader<'r, 'a> {
+    pub(super) index: usize,
+    pub(super) node: NodePath,
+    fields: BTreeMap<&'static str, WireField>,
+    reporter: &'r mut Reporter<'a>,
+    /// An error-level issue was reported: the hook is dropped once every other issue has been found.
+    pub(super) failed: bool,
+    /// The declared id, once read, so later issues name it.
+    pub(super) hook_id: Option<String>,
+}
+
+impl<'r, 'a> HookReader<'r, 'a> {
+    pub(super) fn new(wire: WireHook, reporter: &'r mut Reporter<'a>) -> Self {
+        let fields = wire.fields.into_iter().map(|f| (f.key, f)).collect();
+        HookReader { index: wire.index, node: wire.node, fields, reporter, failed: wire.malformed, hook_id: None }
+    }
+
+    /// Removes and returns a field.
+    pub(super) fn take(&mut self, key: &str) -> Option<WireField> {
+        self.fields.remove(key)
+    }
+
+    /// Whether the hook has this field (not taken yet).
+    pub(super) fn has(&self, key: &str) -> bool {
+        self.fields.contains_key(key)
+    }
+
+    /// The fields not taken yet.
+    pub(super) fn remaining(&mut self) -> Vec<WireField> {
+        std::mem::take(&mut self.fields).into_values().collect()
+    }
+
+    /// Where an issue about `field` (or, with `None`, the whole hook) points.
+    pub(super) fn place(&self, field: Option<&WireField>, target: Target) -> Place {
+        Place {
+            index: Some(self.index),
+            hook_id: self.hook_id.clone(),
+            field: Some(hook_field(self.index, field.map(|f| f.written.as_str()))),
+            node: Some((field.map_or_else(|| self.node.clone(), |f| f.node.clone()), target)),
+        }
+    }
+
+    /// Where an issue about a part of `field` (`argv[0]`, `env.PATH`) points.
+    pub(super) fn place_within(&self, field: &WireField, suffix: &str, node: NodePath, target: Target) -> Place {
+        Place {
+            index: Some(self.index),
+            hook_id: self.hook_id.clone(),
+            field: Some(format!("{}{suffix}", hook_field(self.index, Some(&field.written)))),
+            node: Some((node, target)),
+        }
+    }
+
+    /// Reports an error about `field` (the whole hook with `None`); the hook will be dropped.
+    pub(super) fn error(&mut self, field: Option<&WireField>, message: impl Into<String>) {
+        let place = self.place(field, Target::Node);
+        self.error_at(place, message);
+    }
+
+    /// Reports an error at an explicit place; the hook will be dropped.
+    pub(super) fn error_at(&mut self, place: Place, message: impl Into<String>) {
+        self.failed = true;
+        self.reporter.error(place, message);
+    }
+
+    /// Reports a warning about `field`; the hook still loads.
+    pub(super) fn warn(&mut self, field: Option<&WireField>, message: impl Into<String>) {
+        let place = self.place(field, Target::Node);
+        self.reporter.warn(place, message);
+    }
+
+    /// Reports a warning at an explicit place; the hook still loads.
+    pub(super) fn warn_at(&mut self, place: Place, message: impl Into<String>) {
+        self.reporter.warn(place, message);
+    }
+
+    /// Reports that `field` has the wrong type.
+    pub(super) fn wrong_type(&mut self, field: &WireField, expected: &str) {
+        let message = format!("expected {expected}, found {}", describe(&field.value));
+        self.error(Some(field), message);
+    }
+
+    /// A string field; `None` (after reporting) when it has another type.
+    pub(super) fn string(&mut self, key: &str) -> Option<(String, WireField)> {
+        let field = self.take(key)?;
+        match &field.value {
+            Value::String(s) => Some((s.clone(), field)),
+            _ => {
+                self.wrong_type(&field, "a string");
+                None
+            }
+        }
+    }
+
+    /// A boolean field; `None` when absent or (after reporting) of another type.
+    pub(super) fn bool(&mut self, key: &str) -> Option<(bool, WireField)> {
+        let field = self.take(key)?;
+        match field.value {
+            Value::Bool(b) => Some((b, field)),
+            _ => {
+                self.wrong_type(&field, "`true` or `false`");
+                None
+            }
+        }
+    }
+
+    /// A field whose string value must be one of `choices` (a closed vocabulary); suggests the nearest.
+    pub(super) fn choice(&mut self, key: &str, choices: &[&'static str]) -> Option<(&'static str, WireField)> {
+        let list = choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+        let (value, field) = self.string(key)?;
+        match choices.iter().find(|c| **c == value) {
+            Some(choice) => Some((choice, field)),
+            None => {
+                let hint = crate::issues::hint(hook_types::did_you_mean(&value, choices.iter().copied()));
+                self.error(Some(&field), format!("unknown {} `{value}`{hint}; expected one of {list}", field.key));
+                None
+            }
+        }
+    }
+
+    /// A list of non-empty strings.
+    pub(super) fn string_list(&mut self, key: &str, what: &str) -> Option<(Vec<String>, WireField)> {
+        let field = self.take(key)?;
+        let Value::Array(items) = &field.value else {
+            self.wrong_type(&field, &format!("a list of {what}"));
+            return None;
+        };
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Value::String(s) if !s.is_empty() => out.push(s.clone()),
+                Value::String(_) => {
+                    let place = self.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
+                    self.error_at(place, format!("expected {what}, found an empty string"));
+                    ok = false;
+                }
+                other => {
+                    let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
+                    let place = self.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
+                    self.error_at(place, format!("expected a string, found {}{quote}", describe(other)));
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some((out, field))
+    }
+}

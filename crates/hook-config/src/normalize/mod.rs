@@ -1,0 +1,340 @@
+//! The one normalizer (DESIGN §4.1): a hook in the intermediate form in, a validated [`HookDecl`] out.
+//!
+//! Every rule of §4.1 is enforced here, for every format: a reader only says what the file holds. A hook with any
+//! error-level issue is dropped — after all its issues are reported, so one pass over a file shows everything to
+//! fix — and its siblings load. Warnings never drop a hook.
+//!
+//! Event filters: an alias can imply a filter (`PostToolUseFailure` is `post_tool` with `only_errors`,
+//! `SubagentStop` is `turn_end` with `scope: subagent`); an explicit field may restate it but not contradict it.
+
+mod command;
+mod fields;
+
+use std::path::{Path, PathBuf};
+
+use hook_types::{Effect, Event, EventFilters, HookKind, OnError, Origin, Protocol, Scope, Severity};
+use serde_json::Value;
+
+use crate::formats::WireHook;
+use crate::issues::Reporter;
+use crate::model::{Format, HookDecl, HookSpec, Matcher};
+use fields::HookReader;
+
+/// The longest prompt message kept (DESIGN §4.1); longer ones are cut with a warning.
+pub(crate) const PROMPT_MAX_CHARS: usize = 2_000;
+
+/// What normalizing the hooks of one file needs.
+pub(crate) struct NormalizeCx<'c> {
+    pub(crate) origin: Origin,
+    /// The workspace root, canonical (symlinks resolved) so confinement checks compare like with like.
+    pub(crate) workspace: PathBuf,
+    /// The origin root (relative program paths resolve against it).
+    pub(crate) root: &'c Path,
+    pub(crate) source: &'c Path,
+    pub(crate) format: Format,
+    /// Prefix of default ids.
+    pub(crate) id_prefix: String,
+}
+
+/// Normalizes one hook; `None` when it has an error-level issue (reported).
+pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Reporter<'_>) -> Option<HookDecl> {
+    let mut hook = HookReader::new(wire, reporter);
+
+    let id = read_id(&mut hook);
+    let protocol = read_protocol(&mut hook, cx.format);
+    let parsed = read_event(&mut hook, protocol);
+    let kind = read_kind(&mut hook);
+    let (event, alias_filters) = match parsed {
+        Some((event, filters)) => (Some(event), filters),
+        None => (None, EventFilters::default()),
+    };
+    let filters = read_filters(&mut hook, event.as_ref(), alias_filters);
+    let (tools, matcher) = read_targets(&mut hook, event.as_ref());
+    let sequential = hook.bool("sequential").is_some_and(|(b, _)| b);
+    let enabled = hook.bool("enabled").is_none_or(|(b, _)| b);
+    let on_error = hook.choice("on_error", &["deny", "ignore"]).map(|(choice, _)| match choice {
+        "deny" => OnError::Deny,
+        _ => OnError::Ignore,
+    });
+
+    let spec = match (kind, event.as_ref()) {
+        (Some(HookKind::Command), Some(event)) => command::read(&mut hook, event, protocol, cx).map(HookSpec::Command),
+        (Some(HookKind::Prompt), Some(event)) => read_prompt(&mut hook, event),
+        (Some(HookKind::Effect), Some(event)) => read_effect(&mut hook, event),
+        _ => None,
+    };
+    if let Some(kind) = kind {
+        reject_fields_of_other_kinds(&mut hook, kind);
+    }
+
+    let (Some(event), Some(spec), false) = (event, spec, hook.failed) else {
+        return None;
+    };
+    let on_error = on_error.unwrap_or_else(|| protocol.default_on_error(&event));
+    let mut decl = HookDecl {
+        id: String::new(),
+        origin: cx.origin,
+        source: cx.source.to_path_buf(),
+        format: cx.format,
+        index: hook.index,
+        root: cx.root.to_path_buf(),
+        event,
+        filters,
+        tools,
+        matcher,
+        sequential,
+        enabled,
+        protocol,
+        on_error,
+        spec,
+        hash: String::new(),
+    };
+    decl.hash = crate::hash::content_hash(&decl);
+    decl.id = id.unwrap_or_else(|| format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash));
+    Some(decl)
+}
+
+/// Whether `id` is a valid hook id: non-empty, lowercase `[a-z0-9._-]`.
+pub(crate) fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// `name` made into a valid id prefix: lowercased, other characters replaced by `-`.
+pub(crate) fn id_prefix(name: &str) -> String {
+    let prefix: String = name
+        .chars()
+        .map(|c| {
+            let c = c.to_ascii_lowercase();
+            if c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-') { c } else { '-' }
+        })
+        .collect();
+    if prefix.is_empty() { "hook".to_owned() } else { prefix }
+}
+
+fn read_id(hook: &mut HookReader<'_, '_>) -> Option<String> {
+    let (id, field) = hook.string("id")?;
+    if !is_valid_id(&id) {
+        hook.error(
+            Some(&field),
+            format!("invalid id `{id}`: expected lowercase letters, digits, `.`, `_` and `-` only"),
+        );
+        return None;
+    }
+    hook.hook_id = Some(id.clone());
+    Some(id)
+}
+
+fn read_protocol(hook: &mut HookReader<'_, '_>, format: Format) -> Protocol {
+    let names = Protocol::ALL.map(Protocol::as_str);
+    match hook.choice("protocol", &names) {
+        Some((name, _)) => Protocol::ALL.into_iter().find(|p| p.as_str() == name).unwrap_or(format.protocol()),
+        None => format.protocol(),
+    }
+}
+
+fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<(Event, EventFilters)> {
+    let Some(field) = hook.take("on") else {
+        hook.error(None, "missing required field `on` (the event, e.g. `pre_tool`)");
+        return None;
+    };
+    let Value::String(name) = &field.value else {
+        hook.wrong_type(&field, "an event name (e.g. `pre_tool`)");
+        return None;
+    };
+    match Event::parse(name) {
+        Ok(parsed) if parsed.event.is_foreign() && protocol == Protocol::Native => {
+            hook.error(
+                Some(&field),
+                format!(
+                    "`{name}` is another agent's event; it is allowed only on a hook whose `protocol` is not native \
+                     (set `protocol` to that agent's)"
+                ),
+            );
+            None
+        }
+        Ok(parsed) => Some((parsed.event, parsed.filters)),
+        Err(err) => {
+            hook.error(Some(&field), err.to_string());
+            None
+        }
+    }
+}
+
+fn read_kind(hook: &mut HookReader<'_, '_>) -> Option<HookKind> {
+    if !hook.has("kind") {
+        hook.error(None, "missing required field `kind` (`command`, `prompt` or `effect`)");
+        return None;
+    }
+    hook.choice("kind", &["command", "prompt", "effect"]).map(|(kind, _)| match kind {
+        "command" => HookKind::Command,
+        "prompt" => HookKind::Prompt,
+        _ => HookKind::Effect,
+    })
+}
+
+fn read_filters(hook: &mut HookReader<'_, '_>, event: Option<&Event>, implied: EventFilters) -> EventFilters {
+    let mut filters = implied;
+    if let Some((only_errors, field)) = hook.bool("only_errors") {
+        if implied.only_errors && !only_errors {
+            hook.error(Some(&field), "contradicts the event alias, which implies `only_errors: true`");
+        } else if only_errors && event.is_some_and(|e| *e != Event::PostTool) {
+            hook.error(
+                Some(&field),
+                format!(
+                    "`only_errors` applies to post_tool only, not {}",
+                    event.map(Event::to_string).unwrap_or_default()
+                ),
+            );
+        }
+        filters.only_errors |= only_errors;
+    }
+    if let Some((scope, field)) = hook.choice("scope", &["main", "subagent", "any"]) {
+        let scope = match scope {
+            "main" => Scope::Main,
+            "subagent" => Scope::Subagent,
+            _ => Scope::Any,
+        };
+        if implied.scope != Scope::Main && scope != implied.scope {
+            hook.error(Some(&field), "contradicts the event alias, which implies `scope: subagent`");
+        } else if scope != Scope::Main && event.is_some_and(|e| *e != Event::TurnEnd) {
+            hook.error(
+                Some(&field),
+                format!("`scope` applies to turn_end only, not {}", event.map(Event::to_string).unwrap_or_default()),
+            );
+        }
+        if implied.scope == Scope::Main {
+            filters.scope = scope;
+        }
+    }
+    filters
+}
+
+/// `tools` and `matcher`: what the event's own match value (tool name, `source`, `trigger`) must be.
+fn read_targets(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> (Option<Vec<String>>, Option<Matcher>) {
+    let tools = hook.string_list("tools", "a tool name");
+    if let (Some((_, field)), Some(event)) = (&tools, event)
+        && !event.is_tool_event()
+    {
+        let field = field.clone();
+        hook.error(
+            Some(&field),
+            format!("`tools` applies to tool events (pre_tool, permission_request, post_tool), not {event}"),
+        );
+    }
+    let mut matcher = None;
+    if let Some((pattern, field)) = hook.string("matcher") {
+        if tools.is_some() {
+            hook.error(Some(&field), "`tools` and `matcher` are both set; use one of them");
+        }
+        if let Some(event) = event
+            && !(event.is_tool_event()
+                || event.is_foreign()
+                || matches!(event, Event::SessionStart | Event::Compaction))
+        {
+            hook.error(
+                Some(&field),
+                format!(
+                    "`matcher` applies to tool events, session_start (source) and compaction (trigger), not {event}"
+                ),
+            );
+        }
+        match Matcher::parse(&pattern) {
+            Ok(compiled) => matcher = compiled,
+            Err(err) => hook.error(Some(&field), format!("invalid regex `{pattern}`: {}", one_line(&err.to_string()))),
+        }
+    }
+    (tools.map(|(tools, _)| tools), matcher)
+}
+
+fn read_prompt(hook: &mut HookReader<'_, '_>, event: &Event) -> Option<HookSpec> {
+    if !hook.has("message") {
+        hook.error(None, "a prompt hook needs `message`");
+        return None;
+    }
+    let (mut message, field) = hook.string("message")?;
+    if message.trim().is_empty() {
+        hook.error(Some(&field), "expected a non-empty message");
+    }
+    let count = message.chars().count();
+    if count > PROMPT_MAX_CHARS {
+        let cut = message.char_indices().nth(PROMPT_MAX_CHARS).map_or(message.len(), |(at, _)| at);
+        message.truncate(cut);
+        hook.warn(Some(&field), format!("the message has {count} characters; it was cut to {PROMPT_MAX_CHARS}"));
+    }
+    let severity = match hook.choice("severity", &["info", "advisory", "warn", "hard-block"]) {
+        Some((name, _)) => serde_json::from_value::<Severity>(Value::String(name.into())).unwrap_or_default(),
+        None => Severity::Info,
+    };
+    let reminder = Effect::InjectReminder { message: String::new(), severity };
+    if !reminder.valid_on(event) {
+        hook.error(None, format!("a prompt hook adds an `inject_reminder`, which is not valid on {event}"));
+    }
+    Some(HookSpec::Prompt { message, severity })
+}
+
+fn read_effect(hook: &mut HookReader<'_, '_>, event: &Event) -> Option<HookSpec> {
+    let Some(field) = hook.take("effect") else {
+        hook.error(None, "an effect hook needs `effect` (e.g. `effect: { kind: block_tool, reason: ... }`)");
+        return None;
+    };
+    match Effect::from_json(&field.value) {
+        Ok(effect) if effect.valid_on(event) => Some(HookSpec::Effect(effect)),
+        Ok(effect) => {
+            let valid: Vec<String> =
+                hook_types::CANONICAL_EVENTS.iter().filter(|e| effect.valid_on(e)).map(Event::to_string).collect();
+            hook.error(
+                Some(&field),
+                format!("effect `{}` is not valid on {event}; it is valid on {}", effect.kind(), valid.join(", ")),
+            );
+            None
+        }
+        Err(err) => {
+            let place = match &err {
+                hook_types::EffectError::UnknownField { field: key, .. } => {
+                    hook.place_within(&field, &format!(".{key}"), field.node.key(key), crate::parse::Target::Key)
+                }
+                hook_types::EffectError::UnknownKind { .. } => {
+                    let node = field.node.key("kind");
+                    hook.place_within(&field, ".kind", node, crate::parse::Target::Node)
+                }
+                _ => hook.place(Some(&field), crate::parse::Target::Node),
+            };
+            hook.error_at(place, err.to_string());
+            None
+        }
+    }
+}
+
+/// Which kind each kind-specific field belongs to.
+const KIND_FIELDS: &[(&str, HookKind)] = &[
+    ("argv", HookKind::Command),
+    ("shell", HookKind::Command),
+    ("cwd", HookKind::Command),
+    ("timeout_ms", HookKind::Command),
+    ("as", HookKind::Command),
+    ("env", HookKind::Command),
+    ("message", HookKind::Prompt),
+    ("severity", HookKind::Prompt),
+    ("effect", HookKind::Effect),
+];
+
+fn reject_fields_of_other_kinds(hook: &mut HookReader<'_, '_>, kind: HookKind) {
+    for field in hook.remaining() {
+        let owner = KIND_FIELDS.iter().find(|(key, _)| *key == field.key).map(|(_, owner)| *owner);
+        let message = match owner {
+            Some(owner) if owner != kind => {
+                format!("`{}` belongs to {} hooks; this is a {} hook", field.written, owner.as_str(), kind.as_str())
+            }
+            // Not reachable for known kinds (every common field is read above); say something true anyway.
+            _ => format!("`{}` is not used by {} hooks", field.written, kind.as_str()),
+        };
+        hook.error(Some(&field), message);
+    }
+}
+
+/// The first line of a multi-line message (regex errors draw a caret diagram).
+fn one_line(message: &str) -> String {
+    let last = message.lines().rfind(|l| !l.trim().is_empty()).unwrap_or(message).trim();
+    last.strip_prefix("error: ").unwrap_or(last).to_owned()
+}
