@@ -184,7 +184,8 @@ impl Budgets {
             budget: config.budget,
             slow,
             window,
-            median: sorted[(window - 1) / 2],
+            // The usual median: the mean of the two middle values of an even window.
+            median: (sorted[(window - 1) / 2] + sorted[window / 2]) / 2,
             max: sorted[window - 1],
         })
     }

@@ -1,0 +1,181 @@
+//! The sinks and the fan-out: the ring keeps the newest receipts, the tracing sink emits every field, a file sink
+//! whose path cannot be created (or whose lock is held) fails without hanging, and the fan-out turns each failing
+//! sink into exactly one diagnostic per dispatch. Also the dispatch and hook spans.
+
+mod receipts_support;
+
+use std::fs::{self, File};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hook_middleware::receipts::{
+    FileSink, FileSinkOptions, RECEIPT_TARGET, ReceiptSink, RingSink, SinkError, Sinks, TracingSink, verify,
+};
+use hook_middleware::{EventInput, spans};
+use hook_types::{Event, Outcome, Receipt, RunStatus, Verdict};
+use receipts_support::{Capture, receipt};
+use rustix::fs::{FlockOperation, flock};
+
+/// A workspace state directory where `hooks` is a regular file: the log's directory can never be created, even
+/// by root.
+fn blocked_path() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("hooks"), "a file where a directory should be").unwrap();
+    let log = dir.path().join("hooks/receipts/ws.jsonl");
+    (dir, log)
+}
+
+/// Records `receipts` through `sinks` and checks the diagnostics: one `(sink name fragment, failed, message
+/// fragment)` per failing sink, in sink order.
+fn check(sinks: &Sinks, receipts: &[Receipt], expected: &[(&str, usize, &str)]) {
+    let diagnostics = sinks.record_all(receipts);
+    assert_eq!(diagnostics.len(), expected.len(), "{diagnostics:#?}");
+    for (diagnostic, (sink, failed, message)) in diagnostics.iter().zip(expected) {
+        assert!(diagnostic.sink.contains(sink), "{} vs {sink}", diagnostic.sink);
+        assert_eq!((diagnostic.failed, diagnostic.attempted), (*failed, receipts.len()));
+        let text = diagnostic.to_string();
+        assert!(text.contains(message), "{text:?} lacks {message:?}");
+    }
+}
+
+#[test]
+fn ring_keeps_the_newest_receipts_in_order() {
+    let ring = RingSink::new(3);
+    for i in 1..=5 {
+        ring.record(&receipt(i)).unwrap();
+    }
+    let ids: Vec<String> = ring.snapshot().into_iter().map(|r| r.hook_id).collect();
+    assert_eq!(ids, ["project.guard-3", "project.guard-4", "project.guard-5"]);
+    assert_eq!((ring.capacity(), ring.dropped()), (3, 2));
+}
+
+#[test]
+fn uncreatable_receipt_path_fails_record_with_the_path_and_the_action() {
+    let (_dir, log) = blocked_path();
+    let err = FileSink::new(&log).record(&receipt(1)).unwrap_err();
+    let SinkError::Io { action, path, .. } = &err else { panic!("{err:?}") };
+    assert_eq!((*action, path), ("creating the directory", &log.parent().unwrap().to_owned()));
+    let text = err.to_string();
+    assert!(text.contains(&format!("file:{}", log.display())) && text.contains("creating the directory"), "{text}");
+}
+
+#[test]
+fn uncreatable_receipt_path_gives_one_diagnostic_per_dispatch_while_the_other_sinks_record() {
+    let (dir, log) = blocked_path();
+    let ring = Arc::new(RingSink::new(64));
+    let sinks = Sinks::new().with(ring.clone()).with(Arc::new(FileSink::new(&log))).with(Arc::new(TracingSink));
+    let dispatch: Vec<Receipt> = (1..=3).map(receipt).collect();
+    check(&sinks, &dispatch, &[("file:", 3, "3 of 3 receipts not recorded")]);
+    check(&sinks, &dispatch, &[("file:", 3, "creating the directory")]);
+    assert_eq!(ring.snapshot().len(), 6, "the ring recorded every receipt of both dispatches");
+    assert_eq!(sinks.failing(), [format!("file:{}", log.display())]);
+
+    // Once the obstacle is gone the sink recovers: no diagnostic, and a chain that verifies.
+    fs::remove_file(dir.path().join("hooks")).unwrap();
+    check(&sinks, &dispatch, &[]);
+    assert!(sinks.failing().is_empty());
+    assert!(verify(&log, None).unwrap().is_intact());
+}
+
+#[test]
+fn held_lock_fails_the_append_after_the_lock_timeout_instead_of_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("ws.jsonl");
+    let options = FileSinkOptions { lock_timeout: Duration::from_millis(100), ..FileSinkOptions::default() };
+    let sink = FileSink::with_options(&log, options);
+    sink.record(&receipt(1)).unwrap();
+
+    let holder = File::open(format!("{}.lock", log.display())).unwrap();
+    flock(&holder, FlockOperation::LockExclusive).unwrap();
+    let start = Instant::now();
+    let err = sink.record(&receipt(2)).unwrap_err();
+    assert!(start.elapsed() < Duration::from_secs(5), "waited {:?}", start.elapsed());
+    assert!(err.to_string().contains("locking") && err.to_string().contains("held the lock"), "{err}");
+
+    drop(holder);
+    sink.record(&receipt(3)).unwrap();
+    let report = verify(&log, None).unwrap();
+    assert!(report.is_intact() && report.lines == 2, "{report:#?}");
+}
+
+/// A sink that breaks its contract by panicking.
+struct Panics;
+
+impl ReceiptSink for Panics {
+    fn name(&self) -> String {
+        "panics".into()
+    }
+
+    fn record(&self, _: &Receipt) -> Result<(), SinkError> {
+        panic!("disk on fire")
+    }
+}
+
+#[test]
+fn panicking_sink_becomes_a_diagnostic_not_a_crash() {
+    let ring = Arc::new(RingSink::new(8));
+    let sinks = Sinks::new().with(Arc::new(Panics)).with(ring.clone());
+    check(&sinks, &[receipt(1), receipt(2)], &[("panics", 2, "panicked: disk on fire")]);
+    assert_eq!(ring.snapshot().len(), 2);
+}
+
+#[test]
+fn tracing_sink_emits_one_event_per_receipt_with_every_field() {
+    let capture = Capture::default();
+    let mut failed = receipt(4);
+    failed.outcome = Outcome::CommandFailed;
+    failed.exit_code = None;
+    capture.run(|| {
+        TracingSink.record(&receipt(3)).unwrap();
+        TracingSink.record(&failed).unwrap();
+    });
+    let events = capture.events();
+    assert_eq!(events.len(), 2);
+    assert!(events.iter().all(|e| e.target == RECEIPT_TARGET));
+    assert_eq!((events[0].level.as_str(), events[1].level.as_str()), ("INFO", "WARN"));
+    let fields = &events[0].fields;
+    let expected = [
+        ("time", "2026-11-30T04:35:23.003Z"),
+        ("hook_id", "project.guard-3"),
+        ("origin", "project"),
+        ("source", ".hooks/hooks.yaml"),
+        ("hash", "8edef845af953d62"),
+        ("event", "pre_tool"),
+        ("kind", "command"),
+        ("outcome", "blocked"),
+        ("effects", "inject_reminder"),
+        ("exit_code", "2"),
+        ("output_bytes", "30"),
+        ("tool_name", "shell"),
+        ("duration_ms", "3"),
+        ("session_id", "sess-1"),
+    ];
+    for (name, value) in expected {
+        assert_eq!(fields.get(name).map(String::as_str), Some(value), "field {name}: {fields:?}");
+    }
+    assert!(!events[1].fields.contains_key("exit_code"), "an absent exit code is left out");
+}
+
+#[test]
+fn dispatch_and_hook_spans_carry_event_hook_id_status_and_duration() {
+    let capture = Capture::default();
+    capture.run(|| {
+        let input = EventInput::new(Event::PreTool).with_tool("shell", serde_json::json!({})).with_session("s1");
+        let dispatch = spans::dispatch_span(&input);
+        dispatch.in_scope(|| {
+            let hook = spans::hook_span("project.guard", &Event::PreTool);
+            spans::record_run(&hook, RunStatus::Blocked, Some(2), Duration::from_millis(12));
+        });
+        spans::record_dispatch(&dispatch, Verdict::Deny, 1, Duration::from_millis(15));
+    });
+    let spans = capture.spans();
+    let [dispatch, hook] = &spans[..] else { panic!("{spans:#?}") };
+    assert_eq!((dispatch.name.as_str(), dispatch.level.as_str()), ("hook_dispatch", "INFO"));
+    let fields =
+        |c: &receipts_support::Captured| c.fields.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+    assert_eq!(fields(dispatch), "duration_ms=15 event=pre_tool hooks=1 session_id=s1 tool_name=shell verdict=deny");
+    assert_eq!(hook.name, "hook_run");
+    assert_eq!(hook.parent.as_deref(), Some("hook_dispatch"), "the hook span is the dispatch span's child");
+    assert_eq!(fields(hook), "duration_ms=12 event=pre_tool exit_code=2 hook_id=project.guard status=blocked");
+}
