@@ -1,6 +1,94 @@
-//! The `hook` binary: thin composition and rendering over the library crates.
+//! The `hook` binary: thin composition and rendering over the library crates (DESIGN §9).
+//!
+//! Every subcommand is one module: it builds what a host would build (a `Layout`, a loaded `Config`, a `Pipeline`
+//! with a receipt sink), calls the library, and renders the result as text for 80 columns or as versioned JSON.
+//! Logic a host would also need lives in the libraries, not here.
+//!
+//! ```text
+//! $ hook --workspace examples/demo run pre_tool --tool shell --input '{"command":"rm -rf /"}' --trust-workspace
+//! ```
+//!
+//! Exit codes: 0 success (and the verdicts allow, pass, none), 2 deny, 3 ask, 1 any error — usage errors included.
+//! An error is one line on stderr, `hook: error: …`, naming what and where.
+#![forbid(unsafe_code)]
 
-fn main() {
-    eprintln!("hook: the command-line interface is planned (see ARCHITECTURE.md)");
-    std::process::exit(1);
+mod cli;
+mod context;
+mod exit;
+mod inspect;
+mod render;
+mod trust;
+mod validate;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Parser;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+use cli::{Cli, Command};
+use context::Context;
+
+fn main() -> ExitCode {
+    // A bug must still end as one line and exit 1, never as a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("hook: error: internal error (a bug in hook; please report it): {}{at}", exit::one_line(&message));
+    }));
+    match std::panic::catch_unwind(run) {
+        Ok(code) => code,
+        Err(_) => ExitCode::from(exit::ERROR),
+    }
+}
+
+fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
+    match dispatch(&cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => exit::report(&err),
+    }
+}
+
+fn dispatch(cli: &Cli) -> Result<u8> {
+    let ctx = Context::new(&cli.global)?;
+    match &cli.command {
+        Command::Inspect => inspect::run(&ctx),
+        Command::Validate => validate::run(&ctx),
+        Command::Trust(args) => trust::run(&ctx, args),
+    }
+}
+
+/// clap's errors as one line and exit 1 (never clap's own exit 2, which means "deny" here); `--help` and
+/// `--version` print as usual and exit 0.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            return ExitCode::from(exit::SUCCESS);
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            let _ = err.print();
+            return ExitCode::from(exit::ERROR);
+        }
+        _ => {}
+    }
+    let rendered = err.render().to_string();
+    let first = rendered.lines().next().unwrap_or("invalid arguments");
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+    if let Some(ContextValue::String(suggested)) = err.get(ContextKind::SuggestedArg) {
+        line.push_str(&format!(" (did you mean `{suggested}`?)"));
+    } else if let Some(ContextValue::Strings(suggested)) = err.get(ContextKind::SuggestedSubcommand) {
+        line.push_str(&format!(" (did you mean `{}`?)", suggested.join("` or `")));
+    }
+    line.push_str("; see `hook --help`");
+    exit::report(&anyhow::anyhow!(line))
 }

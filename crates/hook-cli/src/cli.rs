@@ -1,0 +1,185 @@
+//! The command line, as clap derive types: global flags, one subcommand each, and their arguments.
+//!
+//! Parsing only. Every flag that names a file is kept as given; the subcommand modules check and use it, so a bad
+//! value is reported by what it is for ("managed file `…` is a directory"), not by clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use hook_types::{Event, ParsedEvent};
+
+/// Inspect, validate, run and trust lifecycle hooks for coding agents.
+///
+/// Exit codes: 0 success (and the verdicts allow, pass, none), 2 deny, 3 ask, 1 any error.
+#[derive(Debug, Parser)]
+#[command(name = "hook", version, max_term_width = 100, disable_help_subcommand = true)]
+pub struct Cli {
+    /// Flags every subcommand takes, before or after its name.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags every subcommand takes (`global = true`: before or after the subcommand).
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// The workspace (repository root) whose hooks to use [default: the current directory].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// The config home: the user's hooks.yaml and the trust store trusted.json [default: $XDG_CONFIG_HOME/hooks,
+    /// else ~/.config/hooks].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub config_home: Option<PathBuf>,
+    /// The managed policy file [default: /etc/hooks/hooks.yaml].
+    #[arg(long, global = true, value_name = "FILE")]
+    pub managed_file: Option<PathBuf>,
+    /// Print the versioned JSON form (`"version": 1`) instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// When to color text output; `auto` colors a terminal unless NO_COLOR is set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Color a terminal, unless NO_COLOR is set to a non-empty value.
+    Auto,
+    /// Always color.
+    Always,
+    /// Never color.
+    Never,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show the merged configuration: every hook by origin, its hash, trust, and whether a gate fails open.
+    Inspect,
+    /// Check every hook file; print issues as `file:line:column: severity: message`; exit 1 on any error.
+    Validate,
+    /// Show untrusted or modified hooks and trust exactly what was shown; list or revoke trust.
+    Trust(TrustArgs),
+}
+
+/// `hook run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The event: a canonical name (pre_tool) or an agent alias (PreToolUse).
+    #[arg(value_parser = parse_event)]
+    pub event: ParsedEvent,
+    /// The tool of a tool event (pre_tool, permission_request, post_tool).
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+    /// The tool's input object on tool events (or a payload with `tool_input` and other event fields); the event
+    /// fields (`prompt`, `source`, …) otherwise. `@FILE` reads it from a file, `@-` from stdin.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub input: Option<String>,
+    /// The session id the hooks and receipts see.
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// Write no receipts (by default they go to $XDG_STATE_HOME/hooks/receipts/<workspace id>.jsonl).
+    #[arg(long)]
+    pub no_receipts: bool,
+    /// Trust this workspace's hooks for this run only, in memory: nothing is written to trusted.json.
+    #[arg(long)]
+    pub trust_workspace: bool,
+}
+
+/// `hook preview`.
+#[derive(Debug, Args)]
+pub struct PreviewArgs {
+    /// The event: a canonical name or an agent alias.
+    #[arg(value_parser = parse_event)]
+    pub event: ParsedEvent,
+    /// The tool of a tool event; `source` on session_start, `trigger` on compaction.
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+}
+
+/// `hook trust`.
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// The hook ids to trust.
+    #[arg(value_name = "ID", conflicts_with_all = ["all", "list", "revoke"])]
+    pub ids: Vec<String>,
+    /// Trust every untrusted or modified hook of the workspace.
+    #[arg(long, conflicts_with_all = ["list", "revoke"])]
+    pub all: bool,
+    /// Do not ask: trust what is shown (needed when stdin is not a terminal).
+    #[arg(long, short = 'y', conflicts_with_all = ["list", "revoke"])]
+    pub yes: bool,
+    /// List what is trusted in this workspace.
+    #[arg(long, conflicts_with = "revoke")]
+    pub list: bool,
+    /// Forget the trust of one hook.
+    #[arg(long, value_name = "ID")]
+    pub revoke: Option<String>,
+}
+
+/// `hook test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The YAML file of cases: a list of `{name, event, tool?, input, expect: {verdict, reason_contains?,
+    /// effects?}}`.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Trust this workspace's hooks for this run only, in memory: nothing is written to trusted.json.
+    #[arg(long)]
+    pub trust_workspace: bool,
+}
+
+/// `hook receipts`.
+#[derive(Debug, Args)]
+pub struct ReceiptsArgs {
+    /// What to do; `tail` when omitted.
+    #[command(subcommand)]
+    pub action: Option<ReceiptsAction>,
+}
+
+/// `hook receipts tail | verify`.
+#[derive(Debug, Subcommand)]
+pub enum ReceiptsAction {
+    /// Print the newest receipts, oldest first.
+    Tail {
+        /// How many.
+        #[arg(short = 'n', long = "lines", value_name = "N", default_value_t = 20)]
+        n: usize,
+    },
+    /// Check the hash chain; exit 1 and name the first broken line if it is broken.
+    Verify,
+}
+
+/// `hook schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The schema of hooks.yaml / hooks.json (the default).
+    #[arg(long, group = "which")]
+    pub config: bool,
+    /// The schema of the JSON payload a command hook reads on stdin.
+    #[arg(long, group = "which")]
+    pub payload: bool,
+    /// The schema of the JSON a command hook may print on stdout.
+    #[arg(long, group = "which")]
+    pub output: bool,
+}
+
+/// Parses an event name or alias (keeping what the alias implies: `PostToolUseFailure` is a failed post_tool); the
+/// error names the nearest valid name.
+fn parse_event(name: &str) -> Result<ParsedEvent, String> {
+    Event::parse(name).map_err(|err| err.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

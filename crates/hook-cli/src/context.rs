@@ -1,0 +1,84 @@
+//! From the global flags to a loaded configuration: the [`Layout`] a host would build, the checks that turn a bad
+//! path into one clear error, and [`load`].
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use hook_config::{Config, Layout, LoadOptions, load};
+
+use crate::cli::GlobalArgs;
+use crate::render::Painter;
+
+/// What every subcommand starts from.
+#[derive(Debug)]
+pub struct Context {
+    /// The workspace as given (`--workspace`) or the current directory.
+    pub workspace: PathBuf,
+    /// Where the hook files are.
+    pub layout: Layout,
+    /// `--json`.
+    pub json: bool,
+    /// Colors for text output.
+    pub painter: Painter,
+}
+
+impl Context {
+    /// Builds the layout from the global flags, refusing paths that cannot be what they are for.
+    pub fn new(global: &GlobalArgs) -> Result<Context> {
+        let workspace = match &global.workspace {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().context("cannot read the current directory (pass --workspace DIR)")?,
+        };
+        check_dir(&workspace, "workspace", "--workspace")?;
+        let mut layout = Layout::new(&workspace);
+        if let Some(home) = &global.config_home {
+            if home.exists() {
+                check_dir(home, "config home", "--config-home")?;
+            }
+            layout = layout.with_config_home(home);
+        }
+        if let Some(file) = &global.managed_file {
+            if file.is_dir() {
+                bail!(
+                    "managed file `{}` (--managed-file) is a directory; expected a YAML file of hooks",
+                    file.display()
+                );
+            }
+            layout = layout.with_managed_file(file);
+        }
+        Ok(Context { workspace, layout, json: global.json, painter: Painter::new(global.color) })
+    }
+
+    /// Loads every origin, leniently (what is valid runs; issues are data). A hook file that exists but is not a
+    /// regular file (a directory where `hooks.yaml` should be) is an error here: loading would otherwise pass it by
+    /// as "not found", and a policy file that silently does not load is worse than a refusal.
+    pub fn load(&self) -> Result<Config> {
+        let config = load(&self.layout, &LoadOptions::default())?;
+        if let Some(source) = config.sources.iter().find(|s| !s.found && s.path.exists()) {
+            bail!(
+                "{} hook file `{}` is not a regular file (a directory?); expected a {} file of hooks",
+                source.origin,
+                source.path.display(),
+                if source.path.extension().is_some_and(|e| e == "json") { "JSON" } else { "YAML" },
+            );
+        }
+        Ok(config)
+    }
+}
+
+fn check_dir(path: &Path, what: &str, flag: &str) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => bail!("{what} `{}` ({flag}) is not a directory", path.display()),
+        Err(err) => bail!("{what} `{}` ({flag}) cannot be used: {err}", path.display()),
+    }
+}
+
+/// `path` relative to the current directory when it lies under it, as compilers print file names; else as is.
+pub fn display_path(path: &Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
+        .filter(|p| !p.as_os_str().is_empty());
+    relative.as_deref().unwrap_or(path).display().to_string()
+}

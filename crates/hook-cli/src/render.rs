@@ -1,0 +1,195 @@
+//! Rendering helpers shared by the subcommands: color, terminal-safe text, 80-column wrapping, and writing to
+//! stdout (a closed pipe, as in `hook inspect | head`, ends the output quietly instead of panicking).
+
+use std::io::{self, IsTerminal, Write};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::cli::ColorChoice;
+
+/// The width human output is laid out for.
+pub const WIDTH: usize = 80;
+
+/// The version every `--json` form carries at its top.
+pub const JSON_VERSION: u32 = 1;
+
+/// A text style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Headings and verdict words.
+    Bold,
+    /// Deny, failures, untrusted.
+    Red,
+    /// Ask, warnings, skipped.
+    Yellow,
+    /// Allow, pass, completed.
+    Green,
+    /// Secondary facts: paths, hashes, durations.
+    Dim,
+}
+
+/// Applies styles when color is on, and passes text through unchanged when it is off.
+#[derive(Debug, Clone, Copy)]
+pub struct Painter {
+    color: bool,
+}
+
+impl Painter {
+    /// Resolves `--color` for stdout: `always` and `never` are absolute; `auto` colors a terminal unless
+    /// `NO_COLOR` is set to a non-empty value (no-color.org: an explicit flag wins over the variable) or `TERM` is
+    /// `dumb`.
+    pub fn new(choice: ColorChoice) -> Painter {
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                let dumb = std::env::var_os("TERM").is_some_and(|v| v == "dumb");
+                !no_color && !dumb && io::stdout().is_terminal()
+            }
+        };
+        Painter { color }
+    }
+
+    /// `text` in `style`.
+    pub fn paint(&self, style: Style, text: &str) -> String {
+        if !self.color {
+            return text.to_owned();
+        }
+        let code = match style {
+            Style::Bold => "1",
+            Style::Red => "1;31",
+            Style::Yellow => "33",
+            Style::Green => "32",
+            Style::Dim => "2",
+        };
+        format!("\x1b[{code}m{text}\x1b[0m")
+    }
+}
+
+/// Text from a hook or a file, made safe for a terminal and for one line: every control character (escape
+/// sequences, carriage returns, bells) is removed, line breaks and tabs become spaces.
+pub fn clean_line(text: &str) -> String {
+    let safe = terminal_text(text);
+    let mut out = String::with_capacity(safe.len());
+    for word in safe.split([' ', '\n', '\t']).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Text from a hook or a file, made safe for a terminal but keeping its lines: control characters other than the
+/// line break are removed.
+pub fn clean_lines(text: &str) -> Vec<String> {
+    terminal_text(text).replace('\t', "    ").lines().map(str::to_owned).collect()
+}
+
+/// Removes whole escape sequences first (CSI `ESC [ … final`, OSC `ESC ] … BEL` or `ESC \\`, and two-byte
+/// `ESC x`), so `\x1b[31m` leaves nothing behind rather than a stray `[31m`, then every remaining control character
+/// but the line break and tab ([`hook_exec::terminal_safe`]).
+fn terminal_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\x1b', Some('[')) => {
+                chars.next();
+                // Parameters and intermediates, then one final byte in @..~.
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            ('\x1b', Some(']')) => {
+                chars.next();
+                while let Some(c) = chars.next() {
+                    if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
+                        break;
+                    }
+                }
+            }
+            ('\x1b', Some(_)) => {
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    hook_exec::terminal_safe(out.as_bytes())
+}
+
+/// Wraps `text` (already clean) to `WIDTH` columns: the first line starts with `first`, the following ones with
+/// `rest`. Words longer than a line (a path, a hash) stay whole rather than being cut.
+pub fn wrap(text: &str, first: &str, rest: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = first.to_owned();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        let fits = current.chars().count() + 1 + word.chars().count() <= WIDTH;
+        if !empty && !fits {
+            lines.push(std::mem::replace(&mut current, rest.to_owned()));
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        current.push_str(word);
+        empty = false;
+    }
+    if !empty || lines.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+/// Writes `text` to stdout. A reader that went away (a closed pipe) is not an error: the output simply ends.
+pub fn emit(text: &str) -> Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to stdout"),
+    }
+}
+
+/// Writes `value` as pretty JSON and a line break to stdout.
+pub fn emit_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value).context("the JSON output could not be built")?;
+    text.push('\n');
+    emit(&text)
+}
+
+/// A short, human duration: `12 ms`, `1.5 s`.
+pub fn duration(ms: u64) -> String {
+    if ms < 1000 { format!("{ms} ms") } else { format!("{:.1} s", ms as f64 / 1000.0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_line_drops_escape_sequences_and_flattens_lines() {
+        assert_eq!(clean_line("\x1b[31mred\x1b[0m\nnext\tcol\x07"), "red next col");
+        assert_eq!(clean_line("a\x1b]0;title\x07b\x1b]8;;x\x1b\\c\x1bMd\r"), "abcd");
+        assert_eq!(clean_lines("one\x1b[2K\r\ntwo\x1b[1;31m"), ["one", "two"]);
+    }
+
+    #[test]
+    fn wrap_keeps_lines_within_the_width_and_indents_continuations() {
+        let text = "word ".repeat(40);
+        let lines = wrap(&text, "  reason ", "         ");
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.chars().count() <= WIDTH), "{lines:#?}");
+        assert!(lines[0].starts_with("  reason word") && lines[1].starts_with("         word"));
+    }
+
+    #[test]
+    fn painter_off_leaves_text_alone() {
+        assert_eq!(Painter::new(ColorChoice::Never).paint(Style::Red, "deny"), "deny");
+        assert_eq!(Painter::new(ColorChoice::Always).paint(Style::Red, "deny"), "\x1b[1;31mdeny\x1b[0m");
+    }
+}

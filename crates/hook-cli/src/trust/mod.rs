@@ -1,0 +1,223 @@
+//! `hook trust [--all | ID…] [--yes] | --list | --revoke ID` (DESIGN §4.6, §9).
+//!
+//! Trusting shows every selected hook — origin, source, the full command, the files it names with their digests,
+//! the fingerprint — then asks. It records exactly what it showed: after the confirmation the workspace is loaded
+//! again and each hook re-fingerprinted, and a hook whose declaration or files changed in between is not recorded
+//! (and the user is told). Without `--yes`, a stdin that is not a terminal means nobody can have read what was
+//! shown, so it refuses.
+
+mod manage;
+mod show;
+
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use anyhow::{Context as _, Result, bail};
+use hook_config::{Config, LoadedHook, TrustStatus, TrustStore, trust_value};
+use hook_types::did_you_mean;
+use serde::Serialize;
+
+use crate::cli::TrustArgs;
+use crate::context::Context;
+use crate::exit;
+use crate::render::{JSON_VERSION, Style, emit, emit_json};
+
+pub use show::Shown;
+
+/// Runs `hook trust`.
+pub fn run(ctx: &Context, args: &TrustArgs) -> Result<u8> {
+    if args.list {
+        return manage::list(ctx);
+    }
+    if let Some(id) = &args.revoke {
+        return manage::revoke(ctx, id);
+    }
+    trust(ctx, args)
+}
+
+/// The `--json` form of a trust run.
+#[derive(Debug, Serialize)]
+struct TrustJson<'a> {
+    version: u32,
+    workspace: &'a std::path::Path,
+    /// The hooks shown (the ones selected that need trust).
+    shown: &'a [Shown],
+    /// Ids recorded in the store.
+    trusted: Vec<&'a str>,
+    /// Ids not recorded because what they run changed between showing and confirming.
+    changed: Vec<&'a str>,
+}
+
+/// Every hook that needs trust to run: untrusted or modified, in force or blocked from displacing a trusted hook.
+fn candidates(config: &Config) -> Vec<&LoadedHook> {
+    let needs = |h: &&LoadedHook| matches!(h.trust, TrustStatus::Untrusted | TrustStatus::Modified);
+    config.hooks.iter().filter(needs).chain(config.shadowed.iter().map(|s| &s.attempted).filter(needs)).collect()
+}
+
+fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
+    let config = ctx.load()?;
+    let store_path = match &config.trust_store {
+        Some(path) => path.clone(),
+        None if !config.user_trusted => bail!(
+            "cannot record trust: the config home `{}` lies inside the workspace, and a repository never supplies \
+             its own trust; pass --config-home DIR outside it",
+            ctx.layout.config_home().display()
+        ),
+        None => {
+            bail!("cannot record trust: no config home is known (no $XDG_CONFIG_HOME or $HOME); pass --config-home DIR")
+        }
+    };
+    let pending = candidates(&config);
+    let selected: Vec<&LoadedHook> = if args.all {
+        pending
+    } else if args.ids.is_empty() {
+        return nothing_selected(ctx, &pending);
+    } else {
+        select(&config, &pending, &args.ids)?
+    };
+    let shown: Vec<Shown> = selected.iter().map(|h| Shown::of(h)).collect();
+    if shown.is_empty() {
+        if ctx.json {
+            emit_json(&TrustJson {
+                version: JSON_VERSION,
+                workspace: &config.workspace,
+                shown: &shown,
+                trusted: vec![],
+                changed: vec![],
+            })?;
+        } else {
+            emit("nothing to trust: every selected hook is already trusted or needs no trust\n")?;
+        }
+        return Ok(exit::SUCCESS);
+    }
+    if !ctx.json {
+        let mut text = String::new();
+        for item in &shown {
+            text.push_str(&item.render(&config.workspace, &ctx.painter));
+            text.push('\n');
+        }
+        emit(&text)?;
+    }
+    confirm(args.yes, shown.len(), &config.workspace)?;
+
+    // Record exactly what was shown: load again, and keep only the hooks whose trust value is unchanged.
+    let now = ctx.load()?;
+    let current = |item: &Shown| {
+        now.hooks
+            .iter()
+            .chain(now.shadowed.iter().map(|s| &s.attempted))
+            .find(|h| h.decl.id == item.id && h.decl.source == item.source)
+            .map(|h| trust_value(&h.decl, h.fingerprint.as_ref()).to_owned())
+    };
+    let (mut trusted, mut changed) = (Vec::new(), Vec::new());
+    let (mut store, issue) = TrustStore::open(&store_path);
+    if let Some(issue) = issue {
+        eprintln!("hook: warning: {}", crate::exit::one_line(&issue.to_string()));
+    }
+    for item in &shown {
+        if current(item).as_deref() == Some(item.fingerprint.as_str()) {
+            store.trust(&config.workspace, &item.id, &item.fingerprint);
+            trusted.push(item.id.as_str());
+        } else {
+            changed.push(item.id.as_str());
+        }
+    }
+    if !trusted.is_empty() {
+        store
+            .save()
+            .with_context(|| format!("nothing was trusted: the store `{}` could not be saved", store_path.display()))?;
+    }
+    if ctx.json {
+        emit_json(&TrustJson {
+            version: JSON_VERSION,
+            workspace: &config.workspace,
+            shown: &shown,
+            trusted: trusted.clone(),
+            changed: changed.clone(),
+        })?;
+    } else {
+        let mut text = String::new();
+        for id in &trusted {
+            text.push_str(&format!("{} {id}\n", ctx.painter.paint(Style::Green, "trusted")));
+        }
+        for id in &changed {
+            text.push_str(&format!(
+                "{} {id}: it changed after it was shown (its file or declaration); nothing recorded for it, run \
+                 `hook trust {id}` to review the new version\n",
+                ctx.painter.paint(Style::Red, "NOT trusted")
+            ));
+        }
+        emit(&text)?;
+    }
+    Ok(if changed.is_empty() { exit::SUCCESS } else { exit::ERROR })
+}
+
+/// The hooks named on the command line that need trust; an id that is not a hook of the workspace is an error.
+fn select<'a>(config: &'a Config, pending: &[&'a LoadedHook], ids: &[String]) -> Result<Vec<&'a LoadedHook>> {
+    let mut selected: Vec<&LoadedHook> = Vec::new();
+    for id in ids {
+        let matching: Vec<&LoadedHook> = pending.iter().copied().filter(|h| h.decl.id == *id).collect();
+        if !matching.is_empty() {
+            for hook in matching {
+                if !selected.iter().any(|s| std::ptr::eq(*s, hook)) {
+                    selected.push(hook);
+                }
+            }
+        } else if let Some(hook) = config.get(id) {
+            let why = match hook.trust {
+                TrustStatus::Managed => "it is managed policy",
+                _ => "it is already trusted or needs no trust",
+            };
+            eprintln!("hook: note: `{id}` is not shown: {why}");
+        } else {
+            let all = config.hooks.iter().map(|h| h.decl.id.as_str());
+            let hint = did_you_mean(id, all).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+            bail!("no hook `{id}` in workspace `{}`{hint}; `hook inspect` lists them", config.workspace.display());
+        }
+    }
+    Ok(selected)
+}
+
+/// No `--all` and no id: list what needs trust and say how to trust it.
+fn nothing_selected(ctx: &Context, pending: &[&LoadedHook]) -> Result<u8> {
+    if ctx.json {
+        let shown: Vec<Shown> = pending.iter().map(|h| Shown::of(h)).collect();
+        emit_json(&serde_json::json!({"version": JSON_VERSION, "needs_trust": shown}))?;
+        return Ok(exit::SUCCESS);
+    }
+    if pending.is_empty() {
+        emit("every hook of this workspace is trusted or needs no trust\n")?;
+        return Ok(exit::SUCCESS);
+    }
+    let mut text = format!("{} hook(s) need trust to run:\n", pending.len());
+    for hook in pending {
+        let word = if hook.trust == TrustStatus::Modified { "modified " } else { "untrusted" };
+        text.push_str(&format!("  {word}  {}\n", crate::render::clean_line(&hook.decl.id)));
+    }
+    text.push_str("review and trust them with `hook trust --all` or `hook trust ID…`\n");
+    emit(&text)?;
+    Ok(exit::SUCCESS)
+}
+
+/// Asks on the terminal, unless `--yes`. A stdin that is not a terminal cannot have a reader: refuse.
+fn confirm(yes: bool, count: usize, workspace: &std::path::Path) -> Result<()> {
+    if yes {
+        return Ok(());
+    }
+    let stdin = io::stdin();
+    if !stdin.is_terminal() {
+        bail!(
+            "not trusting without confirmation: stdin is not a terminal; review what is shown above, then re-run \
+             with --yes to trust exactly that"
+        );
+    }
+    let mut err = io::stderr().lock();
+    write!(err, "Trust {count} hook(s) shown above in {}? [y/N] ", workspace.display())?;
+    err.flush()?;
+    let mut answer = String::new();
+    stdin.lock().read_line(&mut answer).context("cannot read the answer from stdin")?;
+    if matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES") {
+        Ok(())
+    } else {
+        bail!("not confirmed: nothing was trusted")
+    }
+}

@@ -1,0 +1,68 @@
+//! `hook validate`: every issue found while loading, one per line as `file:line:column: severity: message` (or
+//! `file: severity: message` where the parser gives no position), then a summary; exit 1 on any error-level issue.
+
+use anyhow::Result;
+use hook_config::{Issue, IssueSeverity};
+use serde::Serialize;
+
+use crate::context::{Context, display_path};
+use crate::exit;
+use crate::render::{JSON_VERSION, Style, clean_line, emit, emit_json};
+
+/// The `--json` form.
+#[derive(Debug, Serialize)]
+struct ValidateJson<'a> {
+    version: u32,
+    /// No error-level issue.
+    ok: bool,
+    errors: usize,
+    warnings: usize,
+    /// How many hooks are in force.
+    hooks: usize,
+    issues: &'a [Issue],
+}
+
+/// Checks the workspace's configuration.
+pub fn run(ctx: &Context) -> Result<u8> {
+    let config = ctx.load()?;
+    let errors = config.issues.iter().filter(|i| i.severity == IssueSeverity::Error).count();
+    let warnings = config.issues.len() - errors;
+    let code = if errors > 0 { exit::ERROR } else { exit::SUCCESS };
+    if ctx.json {
+        let json = ValidateJson {
+            version: JSON_VERSION,
+            ok: errors == 0,
+            errors,
+            warnings,
+            hooks: config.hooks.len(),
+            issues: &config.issues,
+        };
+        emit_json(&json)?;
+        return Ok(code);
+    }
+    let mut out = String::new();
+    for issue in &config.issues {
+        // Paths as a compiler prints them, so an editor can jump to them; the rest of the line is hook-config's.
+        let shown = Issue { source: display_path(&issue.source).into(), ..issue.clone() };
+        out.push_str(&clean_line(&shown.to_string()));
+        out.push('\n');
+    }
+    let files = config.sources.iter().filter(|s| s.found).count();
+    let summary = format!(
+        "{} hook{} in {files} file{}: {errors} error{}, {warnings} warning{}",
+        config.hooks.len(),
+        plural(config.hooks.len()),
+        plural(files),
+        plural(errors),
+        plural(warnings)
+    );
+    let style = if errors > 0 { Style::Red } else { Style::Green };
+    out.push_str(&ctx.painter.paint(style, &summary));
+    out.push('\n');
+    emit(&out)?;
+    Ok(code)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
