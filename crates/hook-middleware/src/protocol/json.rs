@@ -142,6 +142,9 @@ fn pre_tool_specific(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> {
     let reason = s.permission_decision_reason.as_deref().and_then(clean);
     if let Some(word) = s.permission_decision.as_deref() {
         match (word, b.hook.protocol) {
+            // Codex's PreToolUse has no approval to skip: `allow` only carries `updatedInput`
+            // (events/pre_tool_use.rs `permission_decision_allow_can_update_input` records no allow).
+            ("allow", Protocol::Codex) => {}
             ("allow", _) => b.allow(reason),
             ("deny", _) => {
                 let reason = reason.unwrap_or_else(|| b.default_reason());
@@ -222,12 +225,14 @@ fn cursor(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
     let user = out.user_message.as_deref().and_then(clean);
     let agent = out.agent_message.as_deref().and_then(clean);
     let mut agent_used = false;
+    let mut user_used = out.continue_ == Some(false) && *b.event == Event::TurnStart;
     if let Some(word) = out.permission.as_deref() {
         match word {
             "allow" => b.allow(agent.clone()),
             "ask" => b.ask(agent.clone().or_else(|| user.clone())),
             "deny" => {
                 agent_used = agent.is_some();
+                user_used |= agent.is_none();
                 let reason = agent.clone().or_else(|| user.clone()).unwrap_or_else(|| b.default_reason());
                 b.block(reason, BlockFrom::Json);
             }
@@ -239,7 +244,7 @@ fn cursor(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
             }
         }
     }
-    if let Some(user) = &user {
+    if let Some(user) = user.as_ref().filter(|_| !user_used) {
         b.entry(hook_types::EntryKind::Feedback, user.clone());
     }
     if let Some(agent) = agent.filter(|_| !agent_used) {
@@ -251,7 +256,13 @@ fn cursor(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
         b.effect(Effect::RequestContinuation { message: followup });
     }
     if out.continue_ == Some(false) {
-        b.halt(user);
+        if *b.event == Event::TurnStart {
+            // beforeSubmitPrompt: `continue: false` keeps the prompt from being sent; the agent itself goes on.
+            let reason = user.unwrap_or_else(|| b.default_reason());
+            b.block(reason, BlockFrom::Json);
+        } else {
+            b.halt(user);
+        }
     }
     Ok(())
 }

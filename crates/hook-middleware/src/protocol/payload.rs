@@ -20,7 +20,8 @@ pub const CONTENT_LIMIT_CHARS: usize = 4_000;
 ///
 /// `session_id`, `transcript_path` and `cwd` are always present (`null` when the host gave none), as Claude Code and
 /// Codex always send them; every other field is left out when the host gave no value, so a hook can test presence.
-/// Key order is fixed, so the same input gives the same bytes.
+/// Key order is fixed, so the same input gives the same bytes. For `cursor`, Cursor's own names follow (see
+/// [`payload_object`]).
 ///
 /// ```
 /// use hook_middleware::{EventInput, protocol::payload};
@@ -41,6 +42,10 @@ pub fn payload(protocol: Protocol, input: &EventInput) -> Vec<u8> {
 }
 
 /// The payload as a JSON object, before serialization (what [`payload`] writes).
+///
+/// For a `cursor` hook it also carries Cursor's names for the same facts, since Cursor hooks read them:
+/// `conversation_id` (the session id), `generation_id` (the turn id), `workspace_roots` (`[cwd]`), and on tool events
+/// `command` and `file_path` lifted from the tool input.
 pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Value> {
     let name = event_name(protocol, input).into_owned();
     let mut out = Map::new();
@@ -85,7 +90,30 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
     }
     put(&mut out, "agent_id", &input.agent_id);
     put(&mut out, "agent_type", &input.agent_type);
+    if protocol == Protocol::Cursor {
+        cursor_fields(&mut out, input);
+    }
     out
+}
+
+/// Cursor's own names for what the payload already carries, so a hook written for Cursor finds what it reads:
+/// `conversation_id`, `generation_id`, `workspace_roots`, and on tool events `command` (shell) and `file_path`.
+fn cursor_fields(out: &mut Map<String, Value>, input: &EventInput) {
+    put(out, "conversation_id", &input.session_id);
+    put(out, "generation_id", &input.turn_id);
+    if let Some(cwd) = &input.cwd {
+        out.insert("workspace_roots".into(), Value::Array(vec![Value::String(cwd.clone())]));
+    }
+    if !input.event.is_tool_event() {
+        return;
+    }
+    let tool_input = input.tool_input.as_ref().and_then(Value::as_object);
+    for (field, keys) in [("command", &["command"][..]), ("file_path", &["file_path", "path"][..])] {
+        let found = keys.iter().find_map(|key| tool_input.and_then(|t| t.get(*key)).and_then(Value::as_str));
+        if let Some(found) = found {
+            out.insert(field.into(), Value::String(found.to_owned()));
+        }
+    }
 }
 
 fn opt_str(value: &Option<String>) -> Value {
