@@ -13,6 +13,7 @@ use crate::layout::Layout;
 use crate::merge::{self, Overridden, ShadowAttempt};
 use crate::model::{Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
 use crate::trust::{TrustStore, trust_status, trust_value};
+use crate::{FileContext, FileLoad, load_file};
 
 /// How to load.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -118,6 +119,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     if !workspace.is_dir() {
         return Err(LoadError::NotADirectory { path: layout.workspace.clone() });
     }
+    let layout = &absolute(layout);
     let mut issues = Vec::new();
 
     // A repository never supplies its own trust (DESIGN §4.2).
@@ -145,8 +147,6 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         _ => false,
     };
 
-    issues.extend(crate::trust::managed_file_issue(&layout.managed_file));
-
     let mut sources = Vec::new();
     let mut only_managed = false;
     let mut loaded = Vec::new();
@@ -154,6 +154,9 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         let found = slot.path.is_file();
         let mut source =
             SourceFile { path: slot.path.clone(), origin: slot.origin, format: slot.format, found, read: false };
+        if found && slot.origin == Origin::Managed {
+            issues.extend(crate::trust::managed_file_issue(&slot.path));
+        }
         if found {
             if let Some(yaml) = &slot.json_beside
                 && yaml.is_file()
@@ -168,17 +171,8 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
                 Some(file) => {
                     source.read = true;
                     issues.extend(file.issues);
-                    if file.only_managed {
-                        if slot.origin == Origin::Managed {
-                            only_managed = true;
-                        } else {
-                            issues.push(file_issue(
-                                &slot.path,
-                                IssueSeverity::Warning,
-                                "`only_managed` is read only from the managed file; ignored here".to_owned(),
-                            ));
-                        }
-                    }
+                    // The reader honours `only_managed` in the managed file only (and warns elsewhere).
+                    only_managed |= file.only_managed && slot.origin == Origin::Managed;
                     loaded.extend(file.hooks);
                 }
                 None => issues.push(file_issue(
@@ -223,29 +217,41 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     Ok(config)
 }
 
+/// The layout with every path made absolute against the current directory, so sources and issues name files a
+/// reader can find whatever directory they run in. Not canonical: symlinked config homes keep the name they were
+/// given.
+fn absolute(layout: &Layout) -> Layout {
+    let abs = |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    Layout {
+        app_dir: layout.app_dir.clone(),
+        workspace: layout.workspace.clone(),
+        config_home: layout.config_home.as_deref().map(abs),
+        home: layout.home.as_deref().map(abs),
+        extension_roots: layout.extension_roots.iter().map(|root| abs(root)).collect(),
+        managed_file: abs(&layout.managed_file),
+    }
+}
+
 /// Reads one found file with its format's reader; `None` when the format has no reader yet. A new reader plugs in
 /// here as one more arm.
 fn read_slot(slot: &Slot, workspace: &Path) -> Option<FileLoad> {
-    // Part 1's `load_file` is not published yet: until it is, every format reads as "not read yet".
-    let _: (&Slot, &Path, Format) = (slot, workspace, slot.format);
-    None
+    let cx = FileContext { origin: slot.origin, workspace, root: &slot.root, source_id: slot.source_id.as_deref() };
+    match slot.format {
+        Format::Native | Format::Clio => Some(load_file(&slot.path, slot.format, &cx)),
+        Format::Claude | Format::Codex | Format::Gemini | Format::Cursor | Format::Mecha => None,
+    }
 }
 
-/// Stand-in for part 1's `FileLoad` until it is published.
-struct FileLoad {
-    hooks: Vec<HookDecl>,
-    issues: Vec<Issue>,
-    only_managed: bool,
-}
-
-/// Declared timeouts outside the host's limits: they run clamped, which the author should know.
+/// Declared timeouts that this host's limits clamp differently from the default limits, which the reader already
+/// reported against: they run clamped, which the author should know.
 fn timeout_issues(hooks: &[HookDecl], limits: &Limits) -> Vec<Issue> {
+    let defaults = Limits::default();
     hooks
         .iter()
         .filter_map(|decl| {
             let HookSpec::Command(spec) = &decl.spec else { return None };
             let (clamped, changed) = limits.clamp_timeout_ms(spec.timeout_ms);
-            changed.then(|| Issue {
+            (changed && clamped != defaults.clamp_timeout_ms(spec.timeout_ms).0).then(|| Issue {
                 source: decl.source.clone(),
                 index: Some(decl.index),
                 hook_id: Some(decl.id.clone()),
@@ -254,7 +260,7 @@ fn timeout_issues(hooks: &[HookDecl], limits: &Limits) -> Vec<Issue> {
                 column: None,
                 severity: IssueSeverity::Warning,
                 message: format!(
-                    "timeout_ms {} is outside the host's limits ({} … {} ms): it runs with {clamped}",
+                    "timeout_ms {} is outside this host's limits ({} … {} ms): it runs with {clamped}",
                     spec.timeout_ms, limits.timeout_min_ms, limits.timeout_max_ms
                 ),
             })
