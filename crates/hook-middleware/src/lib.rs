@@ -6,10 +6,15 @@
 
 mod budget;
 mod input;
+pub mod pipeline;
 pub mod protocol;
 pub mod receipts;
 pub mod spans;
 
 pub use budget::{BudgetConfig, BudgetDiagnostic, Budgets};
 pub use input::EventInput;
+pub use pipeline::{
+    BuildError, Concurrency, DispatchResult, EvalError, Evaluate, Evaluation, Pipeline, PipelineBuilder, PreviewEntry,
+    Registration, Reload,
+};
 pub use protocol::{HookRules, Interpretation, interpret, payload, sanitize_text};

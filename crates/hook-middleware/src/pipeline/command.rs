@@ -1,0 +1,243 @@
+//! Command hooks: what is checked right before a run, how the run is set up, and what its result means.
+//!
+//! Before every run of a user command hook (DESIGN §4.6, §5):
+//! 1. its `cwd` is resolved again, symlinks included, from the workspace; if it now lands outside the workspace (a
+//!    symlink swapped after load), is gone or is not a directory, the hook is refused: status `failed`, an Error
+//!    entry, and its `on_error` applies (a native gate hook fails closed);
+//! 2. for a hook from a non-trusted origin (extension, project, project.local), its fingerprint is re-checked with
+//!    [`hook_config::recheck`] (only files whose size or modification time changed are hashed again); if it no longer
+//!    equals the fingerprint it was trusted with, the hook is not run: status `untrusted`, as at load.
+//!
+//! The run gets the payload of its protocol on stdin, the environment of [`super::env`], the hook's `cwd` (else
+//! the workspace) as working directory, and a relative argv program resolved at load (`CommandSpec::resolved_program`).
+//! Its timeout is first held to its protocol's own bounds (clio-coder: 100 … 5 000 ms), then clamped by the host's
+//! [`Limits`](hook_types::Limits); a clamp leaves a Warning entry. The capture limit and the grace come from the
+//! `Limits` too.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use hook_config::{AsMode, CommandSpec, LoadedHook, Program};
+use hook_exec::{EnvPolicy, Invocation, RunOptions, RunResult};
+use hook_types::{EntryKind, Limits, OnError, OutputEntry, Protocol, RunStatus};
+
+use super::env::hook_env;
+use super::record::Record;
+use super::registration::CommandAction;
+use crate::EventInput;
+use crate::protocol::{self, HookRules};
+
+/// The stdin payloads of one input, built once per protocol.
+#[derive(Default)]
+pub(crate) struct Payloads {
+    by_protocol: [OnceLock<Vec<u8>>; Protocol::ALL.len()],
+}
+
+impl Payloads {
+    fn get(&self, protocol: Protocol, input: &EventInput) -> Vec<u8> {
+        let slot = Protocol::ALL.iter().position(|p| *p == protocol).expect("every protocol is in ALL");
+        self.by_protocol[slot].get_or_init(|| protocol::payload(protocol, input)).clone()
+    }
+}
+
+/// What a dispatch gives every command run.
+pub(crate) struct RunContext<'a> {
+    pub input: &'a EventInput,
+    pub limits: &'a Limits,
+    pub workspace: &'a Path,
+    pub env_policy: &'a EnvPolicy,
+    pub payloads: &'a Payloads,
+}
+
+/// A run ready to start.
+pub(crate) struct Prepared {
+    pub invocation: Invocation,
+    pub options: RunOptions,
+    pub timeout_ms: u64,
+    pub protocol: Protocol,
+    pub on_error: OnError,
+    pub as_mode: AsMode,
+    /// Entries from the setup (a clamped timeout), put before the run's own.
+    pub notes: Vec<OutputEntry>,
+}
+
+/// Why a user command hook was not run.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// What it runs changed since it was trusted.
+    Untrusted(String),
+    /// Its working directory is no longer usable.
+    Failed(String),
+}
+
+/// Checks and sets up one run of a user command hook.
+pub(crate) fn prepare_user(cx: &RunContext<'_>, hook: &LoadedHook, spec: &CommandSpec) -> Result<Prepared, Refusal> {
+    let decl = &hook.decl;
+    let cwd = confined_cwd(cx.workspace, spec).map_err(Refusal::Failed)?;
+    if !decl.origin.trusted_by_default()
+        && let Some(trusted) = &hook.fingerprint
+    {
+        let now = hook_config::recheck(trusted, decl, cx.workspace);
+        if now.value != trusted.value {
+            return Err(Refusal::Untrusted(changed_files(trusted, &now)));
+        }
+    }
+    let program = match &spec.program {
+        Program::Argv(argv) => {
+            let mut argv: Vec<std::ffi::OsString> = argv.iter().map(Into::into).collect();
+            if let (Some(resolved), Some(first)) = (&spec.resolved_program, argv.first_mut()) {
+                *first = resolved.as_os_str().to_owned();
+            }
+            hook_exec::Program::Argv(argv)
+        }
+        Program::Shell(line) => hook_exec::Program::Shell(line.clone()),
+    };
+    let source_dir = decl.source.parent().filter(|p| !p.as_os_str().is_empty());
+    let mut invocation = Invocation::new(program).cwd(cwd).env_policy(cx.env_policy.clone());
+    invocation.env_add = hook_env(cx.input, decl.protocol, cx.workspace, source_dir, &spec.env);
+    invocation.stdin = cx.payloads.get(decl.protocol, cx.input);
+    let (timeout_ms, notes) = clamp(cx.limits, decl.protocol, spec.timeout_ms);
+    Ok(Prepared {
+        invocation,
+        options: options(cx.limits, timeout_ms),
+        timeout_ms,
+        protocol: decl.protocol,
+        on_error: decl.on_error,
+        as_mode: spec.as_mode,
+        notes,
+    })
+}
+
+/// Sets up one run of a host command registration: its own invocation (cwd, environment policy) plus the payload
+/// and the pipeline's variables.
+pub(crate) fn prepare_guard(cx: &RunContext<'_>, action: &CommandAction, on_error: Option<OnError>) -> Prepared {
+    let event = &cx.input.event;
+    let mut invocation = action.invocation.clone();
+    if invocation.cwd.is_none() {
+        invocation.cwd = Some(cx.workspace.to_path_buf());
+    }
+    invocation.env_add.extend(hook_env(cx.input, action.protocol, cx.workspace, None, &Default::default()));
+    invocation.stdin = cx.payloads.get(action.protocol, cx.input);
+    let declared = u64::try_from(action.timeout.as_millis()).unwrap_or(u64::MAX);
+    let (timeout_ms, notes) = clamp(cx.limits, action.protocol, declared);
+    Prepared {
+        invocation,
+        options: options(cx.limits, timeout_ms),
+        timeout_ms,
+        protocol: action.protocol,
+        on_error: on_error.unwrap_or_else(|| action.protocol.default_on_error(event)),
+        as_mode: action.as_mode.unwrap_or_else(|| AsMode::default_for(event)),
+        notes,
+    }
+}
+
+/// Fills `record` from a finished (not cancelled) run.
+pub(crate) fn interpret(record: &mut Record, prepared: &Prepared, input: &EventInput, run: &RunResult) {
+    let rules = HookRules {
+        hook_id: &record.meta.hook_id,
+        protocol: prepared.protocol,
+        on_error: prepared.on_error,
+        as_mode: prepared.as_mode,
+        timeout_ms: Some(prepared.timeout_ms),
+    };
+    let interpretation = protocol::interpret(&rules, input, run);
+    record.summary.status = interpretation.status;
+    record.summary.exit_code = protocol::exit_code(run);
+    record.summary.entries = prepared.notes.clone();
+    record.summary.entries.extend(interpretation.entries);
+    record.set_duration(run.duration);
+    record.output_bytes = (run.stdout.len() + run.stderr.len()) as u64;
+    record.emitted = interpretation.effects.iter().map(hook_types::Effect::kind).collect();
+    record.effects = interpretation.effects;
+    record.decision = interpretation.decision;
+}
+
+/// Fills `record` for a hook refused before its run.
+pub(crate) fn refuse(record: &mut Record, input: &EventInput, on_error: OnError, refusal: Refusal) {
+    match refusal {
+        Refusal::Untrusted(what) => {
+            record.summary.status = RunStatus::Untrusted;
+            record.entry(
+                EntryKind::Feedback,
+                format!("not run: {what} since it was trusted; run `hook trust` to trust it again"),
+            );
+        }
+        Refusal::Failed(what) => record.fail(&input.event, on_error == OnError::Deny, &what),
+    }
+}
+
+fn options(limits: &Limits, timeout_ms: u64) -> RunOptions {
+    RunOptions {
+        timeout: Duration::from_millis(timeout_ms),
+        capture_limit: limits.capture_limit_bytes,
+        grace: Duration::from_millis(limits.grace_ms),
+    }
+}
+
+/// The protocol's own bounds, then the host's clamp; a Warning entry when the timeout changed.
+fn clamp(limits: &Limits, protocol: Protocol, declared: u64) -> (u64, Vec<OutputEntry>) {
+    let mut timeout = declared;
+    let mut notes = Vec::new();
+    if let Some((low, high)) = protocol.timeout_bounds_ms() {
+        timeout = timeout.clamp(low, high);
+        if timeout != declared {
+            notes.push(OutputEntry::new(
+                EntryKind::Warning,
+                format!("timeout {declared} ms held to {timeout} ms ({protocol} allows {low} … {high} ms)"),
+            ));
+        }
+    }
+    let (clamped, changed) = limits.clamp_timeout_ms(timeout);
+    if changed {
+        notes.push(OutputEntry::new(
+            EntryKind::Warning,
+            format!(
+                "timeout {timeout} ms clamped to {clamped} ms by the host's limits ({} … {} ms)",
+                limits.timeout_min_ms, limits.timeout_max_ms
+            ),
+        ));
+    }
+    (clamped, notes)
+}
+
+/// Resolves the hook's `cwd` again and checks it is a directory inside the (canonical) workspace.
+fn confined_cwd(workspace: &Path, spec: &CommandSpec) -> Result<PathBuf, String> {
+    let resolved = fs::canonicalize(workspace.join(&spec.cwd))
+        .map_err(|e| format!("was refused: its cwd `{}` does not resolve: {e}", spec.cwd))?;
+    if !resolved.starts_with(workspace) {
+        return Err(format!(
+            "was refused: its cwd `{}` now resolves to {}, outside the workspace {}",
+            spec.cwd,
+            resolved.display(),
+            workspace.display()
+        ));
+    }
+    if !resolved.is_dir() {
+        return Err(format!("was refused: its cwd `{}` ({}) is not a directory", spec.cwd, resolved.display()));
+    }
+    Ok(resolved)
+}
+
+/// "`scripts/guard.sh` changed" for the files whose digest differs (or the declaration, if no file did).
+fn changed_files(trusted: &hook_config::Fingerprint, now: &hook_config::Fingerprint) -> String {
+    let mut changed: Vec<String> = now
+        .files
+        .iter()
+        .filter(|f| !trusted.files.iter().any(|t| t.path == f.path && t.sha256 == f.sha256))
+        .map(|f| format!("`{}`", f.path.display()))
+        .collect();
+    changed.extend(
+        trusted
+            .files
+            .iter()
+            .filter(|t| !now.files.iter().any(|f| f.path == t.path))
+            .map(|t| format!("`{}` (now missing)", t.path.display())),
+    );
+    match changed.len() {
+        0 => "what it runs changed".to_owned(),
+        1 => format!("{} changed", changed[0]),
+        _ => format!("{} changed", changed.join(", ")),
+    }
+}

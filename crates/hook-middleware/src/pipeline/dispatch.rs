@@ -1,0 +1,460 @@
+//! One dispatch: guards, user hooks (in process, then commands), cancellation, fold, re-check, receipts.
+
+use std::time::Duration;
+
+use hook_config::HookSpec;
+use hook_types::{Decision, Effect, EntryKind, Event, EventClass, HookKind, RunStatus, Verdict};
+use tokio::time::Instant;
+use tracing::Instrument;
+
+use super::command::{self, Payloads, RunContext};
+use super::continuation::Admission;
+use super::fold;
+use super::inprocess;
+use super::record::{Cancel, Meta, Record};
+use super::registration::Action;
+use super::result::{DispatchResult, deny_decides};
+use super::routing::Probe;
+use super::schedule::{Coordinator, HookFuture, join_into};
+use super::table::{Guard, Table, UserHook};
+use super::{Inner, Pipeline};
+use crate::{EventInput, spans};
+
+/// How long past the dispatch deadline the runs it cancelled get to be killed and reaped before their futures are
+/// dropped (which kills their process groups synchronously but loses their results).
+const BACKSTOP: Duration = Duration::from_secs(1);
+
+impl Pipeline {
+    /// Runs every hook that matches `input` and folds their answers (see the [module docs](super)).
+    ///
+    /// Never panics (a panicking in-process hook is caught), never returns an error (failures are run statuses,
+    /// entries and diagnostics), and returns within [`Limits::dispatch_deadline_ms`](hook_types::Limits) plus the
+    /// time to kill what still runs — provided the host's own in-process registrations and receipt sinks return
+    /// promptly, since they run on this task. Must be awaited inside a Tokio runtime with IO and time enabled.
+    ///
+    /// ```
+    /// use hook_middleware::pipeline::Pipeline;
+    /// use hook_middleware::EventInput;
+    /// use hook_types::{Event, Verdict};
+    /// let workspace = tempfile::tempdir().unwrap();
+    /// let pipeline = Pipeline::builder().workspace(workspace.path()).build().unwrap();
+    /// let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// let result = rt.block_on(pipeline.dispatch(&EventInput::new(Event::TurnStart)));
+    /// assert_eq!(result.verdict, Verdict::Pass);
+    /// assert!(result.runs.is_empty());
+    /// ```
+    pub async fn dispatch(&self, input: &EventInput) -> DispatchResult {
+        let inner = &*self.inner;
+        let table = inner.current();
+        if input.event == Event::TurnStart {
+            inner.continuations.turn_started(input.session_id.as_deref());
+        }
+        let probe = Probe::of(input);
+        let guards = &table.guards;
+        if !guards.index.any_match(&guards.list, &probe) && !table.user_index.any_match(&table.user, &probe) {
+            let mut nothing = DispatchResult::nothing(&input.event);
+            nothing.generation = table.generation;
+            return nothing;
+        }
+        let span = spans::dispatch_span(input);
+        let started = std::time::Instant::now();
+        let dispatch = Dispatch {
+            inner,
+            table: &table,
+            input,
+            deadline: Instant::now() + Duration::from_millis(inner.limits.dispatch_deadline_ms),
+            diagnostics: Vec::new(),
+        };
+        let mut result = dispatch.run().instrument(span.clone()).await;
+        let elapsed = started.elapsed();
+        spans::record_dispatch(&span, result.verdict, result.runs.len(), elapsed);
+        if let Some(diagnostic) = inner.budgets.as_ref().and_then(|b| b.observe(&input.event, elapsed)) {
+            result.diagnostics.push(diagnostic.to_string());
+        }
+        result
+    }
+}
+
+struct Dispatch<'a> {
+    inner: &'a Inner,
+    table: &'a Table,
+    input: &'a EventInput,
+    deadline: Instant,
+    diagnostics: Vec<String>,
+}
+
+impl Dispatch<'_> {
+    async fn run(mut self) -> DispatchResult {
+        let event = &self.input.event;
+        let mut guards = self.run_guards(self.input, None).await;
+        let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.clone());
+        let prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
+        let mut users = self.run_users(guard_denial.as_deref(), prior).await;
+
+        let guard_count = guards.len();
+        let mut all: Vec<&mut Record> = guards.iter_mut().chain(users.iter_mut()).collect();
+        let folded = fold::fold(event, &mut all);
+        let (mut verdict, mut reason) = (folded.verdict, folded.reason);
+
+        let mut rechecks = Vec::new();
+        if let Some(writer) = folded.rewrite_from.filter(|&w| w >= guard_count && verdict != Verdict::Deny) {
+            let rewrite = all[writer].effects.iter().find_map(|e| match e {
+                Effect::RewriteToolInput { input } => Some(input.clone()),
+                _ => None,
+            });
+            if let Some(rewrite) = rewrite {
+                let mut rewritten = self.input.clone();
+                rewritten.tool_input = Some(serde_json::Value::Object(rewrite));
+                let writer_id = all[writer].meta.hook_id.clone();
+                rechecks = self.run_guards(&rewritten, Some(&writer_id)).await;
+                if let Some(denial) = rechecks.iter().rev().find(|r| r.denies(event)) {
+                    verdict = Verdict::Deny;
+                    reason = match &denial.decision {
+                        Decision::Deny { reason } => Some(reason.clone()),
+                        _ => None,
+                    };
+                    fold::drop_widening(&mut all);
+                } else if event.class() == EventClass::Gate
+                    && matches!(verdict, Verdict::Allow | Verdict::Pass)
+                    && let Some(ask) = rechecks.iter().rev().find_map(|r| match &r.decision {
+                        Decision::Ask { reason } => Some(reason.clone()),
+                        _ => None,
+                    })
+                {
+                    verdict = Verdict::Ask;
+                    reason = ask;
+                }
+            }
+        }
+
+        let late: Vec<String> = all
+            .iter()
+            .map(|r| &**r)
+            .chain(rechecks.iter())
+            .filter(|r| r.cancelled == Some(Cancel::Deadline))
+            .map(|r| format!("`{}`", r.meta.hook_id))
+            .collect();
+        if !late.is_empty() {
+            let ms = self.inner.limits.dispatch_deadline_ms;
+            let late = late.join(", ");
+            self.diagnostics.push(format!("the dispatch deadline of {ms} ms passed; cancelled {late}"));
+            if event.class() == EventClass::Gate && verdict != Verdict::Deny {
+                verdict = Verdict::Deny;
+                reason = Some(format!("the dispatch deadline of {ms} ms passed before {late} finished"));
+                fold::drop_widening(&mut all);
+            }
+        }
+
+        let mut effects: Vec<Effect> = all.iter().flat_map(|r| r.effects.iter().cloned()).collect();
+        if *event == Event::TurnEnd {
+            self.cap_continuations(&mut all, &mut effects);
+        }
+        let halted = effects.iter().any(|e| matches!(e, Effect::Halt { .. }));
+        drop(all);
+
+        let records: Vec<Record> = guards.into_iter().chain(users).chain(rechecks).collect();
+        self.record_receipts(&records);
+        DispatchResult {
+            verdict,
+            reason,
+            effects,
+            runs: records.into_iter().map(|r| r.summary).collect(),
+            halted,
+            diagnostics: self.diagnostics,
+            generation: self.table.generation,
+        }
+    }
+
+    /// The guards, one after another; on an event a deny decides, the first deny skips the rest. `rechecking`
+    /// names the hook whose rewritten input this is.
+    async fn run_guards(&self, input: &EventInput, rechecking: Option<&str>) -> Vec<Record> {
+        let event = &input.event;
+        let guards = &self.table.guards;
+        let positions = guards.index.matching(&guards.list, &Probe::of(input));
+        let payloads = Payloads::default();
+        let cx = self.context(input, &payloads);
+        let mut records: Vec<Record> = Vec::with_capacity(positions.len());
+        let mut prior: Vec<Effect> = Vec::new();
+        let mut denied_by: Option<String> = None;
+        for position in positions {
+            let guard = &guards.list[position];
+            let meta = guard_meta(guard);
+            let mut record = if let Some(by) = &denied_by {
+                Record::not_run(meta, event, RunStatus::Skipped, format!("not run: guard `{by}` denied first"))
+            } else if Instant::now() >= self.deadline {
+                self.deadline_cancelled(meta, event)
+            } else {
+                let span = spans::hook_span(&guard.registration.id, event);
+                let record = match &guard.registration.action {
+                    Action::InProcess(evaluate) => {
+                        let deny = guard.registration.on_error.unwrap_or_else(|| event.default_on_error())
+                            == hook_types::OnError::Deny;
+                        span.in_scope(|| inprocess::evaluate(meta, evaluate.as_ref(), deny, input, &prior))
+                    }
+                    Action::Command(action) => {
+                        let prepared = command::prepare_guard(&cx, action, guard.registration.on_error);
+                        let run = hook_exec::run_cancellable(
+                            &prepared.invocation,
+                            &prepared.options,
+                            tokio::time::sleep_until(self.deadline),
+                        )
+                        .instrument(span.clone())
+                        .await;
+                        if run.cancelled {
+                            self.deadline_cancelled(meta, event)
+                        } else {
+                            let mut record = Record::bare(meta, event, RunStatus::Completed);
+                            command::interpret(&mut record, &prepared, input, &run);
+                            record
+                        }
+                    }
+                };
+                spans::record_hook(&span, &record.summary);
+                record
+            };
+            if let Some(writer) = rechecking {
+                record.entry(EntryKind::Feedback, format!("re-checked the tool input as rewritten by `{writer}`"));
+                // Only the re-check's decision counts; its effects were already given on the original input.
+                record.effects.clear();
+            }
+            prior.extend(record.effects.iter().cloned());
+            if denied_by.is_none() && record.denies(event) {
+                denied_by = Some(record.meta.hook_id.clone());
+            }
+            records.push(record);
+        }
+        records
+    }
+
+    /// The user tier: skips, in-process hooks, then command hooks; then every hook below the highest-precedence
+    /// deny is cancelled and discarded.
+    async fn run_users(&self, guard_denial: Option<&str>, mut prior: Vec<Effect>) -> Vec<Record> {
+        let event = &self.input.event;
+        let table = self.table;
+        let positions = table.user_index.matching(&table.user, &Probe::of(self.input));
+        let hooks: Vec<&UserHook> = positions.iter().map(|&p| &table.user[p]).collect();
+        let mut records: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
+        // Decided without running: they keep their status whatever denies.
+        let mut settled = vec![false; hooks.len()];
+        for (k, hook) in hooks.iter().enumerate() {
+            let why = match (guard_denial, hook.skip) {
+                (Some(guard), _) if deny_decides(event) => {
+                    Some((RunStatus::Skipped, format!("not run: guard `{guard}` denied first")))
+                }
+                (_, Some(skip)) => Some((skip.status(), skip.describe().to_owned())),
+                _ => None,
+            };
+            if let Some((status, why)) = why {
+                records[k] = Some(Record::not_run(user_meta(hook), event, status, why));
+                settled[k] = true;
+            }
+        }
+
+        let mut denied: Option<usize> = None;
+        for (k, hook) in hooks.iter().enumerate() {
+            if records[k].is_some() || !hook.in_process() {
+                continue;
+            }
+            let record = if Instant::now() >= self.deadline {
+                self.deadline_cancelled(user_meta(hook), event)
+            } else {
+                let span = spans::hook_span(&hook.decl().id, event);
+                let record = span.in_scope(|| inprocess::declared(user_meta(hook), hook.decl(), self.input));
+                spans::record_hook(&span, &record.summary);
+                record
+            };
+            prior.extend(record.effects.iter().cloned());
+            if record.denies(event) {
+                denied = Some(k);
+            }
+            records[k] = Some(record);
+        }
+        // In-process hooks saw `prior`; command hooks get the input only.
+        drop(prior);
+
+        let pending: Vec<usize> = (0..hooks.len()).filter(|&k| records[k].is_none()).collect();
+        if !pending.is_empty() {
+            let finished: Vec<bool> = records.iter().map(Option::is_some).collect();
+            let coordinator = Coordinator::new(finished, denied, self.inner.permits, self.deadline);
+            let payloads = Payloads::default();
+            let cx = self.context(self.input, &payloads);
+            let futures: Vec<(usize, HookFuture<'_, Record>)> = pending
+                .iter()
+                .map(|&k| (k, Box::pin(run_command(&coordinator, &cx, k, hooks[k])) as HookFuture<'_, Record>))
+                .collect();
+            let mut done: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
+            let backstop = self.deadline + Duration::from_millis(self.inner.limits.grace_ms) + BACKSTOP;
+            let _ = tokio::time::timeout_at(backstop, join_into(futures, &mut done)).await;
+            for k in pending {
+                records[k] =
+                    Some(done[k].take().unwrap_or_else(|| self.deadline_cancelled(user_meta(hooks[k]), event)));
+            }
+        }
+
+        let mut records: Vec<Record> = records.into_iter().map(|r| r.expect("every hook has a record")).collect();
+        if let Some(highest) = records.iter().rposition(|r| r.denies(event)) {
+            let by = records[highest].meta.hook_id.clone();
+            for (record, settled) in records[..highest].iter_mut().zip(&settled) {
+                if !settled {
+                    record.cancel(Cancel::Deny, format!("cancelled: `{by}` has higher precedence and denied"));
+                }
+            }
+        }
+        records
+    }
+
+    fn context<'c>(&'c self, input: &'c EventInput, payloads: &'c Payloads) -> RunContext<'c> {
+        RunContext {
+            input,
+            limits: &self.inner.limits,
+            workspace: &self.inner.workspace,
+            env_policy: &self.inner.env_policy,
+            payloads,
+        }
+    }
+
+    fn deadline_cancelled(&self, meta: Meta, event: &Event) -> Record {
+        let mut record = Record::bare(meta, event, RunStatus::Cancelled);
+        record.cancel(Cancel::Deadline, deadline_text(self.inner.limits.dispatch_deadline_ms));
+        record
+    }
+
+    /// Applies the continuation cap to a turn_end result.
+    fn cap_continuations(&mut self, all: &mut [&mut Record], effects: &mut Vec<Effect>) {
+        let requested = effects.iter().any(|e| matches!(e, Effect::RequestContinuation { .. }));
+        let input = self.input;
+        let cap = self.inner.limits.continuation_cap;
+        let admission =
+            self.inner.continuations.turn_ended(input.session_id.as_deref(), input.stop_hook_active, requested, cap);
+        if let Some(Admission::Refused(cap)) = admission {
+            effects.retain(|e| !matches!(e, Effect::RequestContinuation { .. }));
+            for record in all.iter_mut() {
+                if record.effects.iter().any(|e| matches!(e, Effect::RequestContinuation { .. })) {
+                    record.effects.retain(|e| !matches!(e, Effect::RequestContinuation { .. }));
+                    record.entry(
+                        EntryKind::Warning,
+                        format!(
+                            "its request_continuation was refused: the session already continued {cap} times in a row"
+                        ),
+                    );
+                }
+            }
+            let session = input.session_id.as_deref().unwrap_or("(none)");
+            self.diagnostics.push(format!(
+                "turn_end: refused a continuation for session {session}: the cap of {cap} in a row was reached"
+            ));
+        }
+    }
+
+    fn record_receipts(&mut self, records: &[Record]) {
+        let sinks = &self.inner.sinks;
+        if sinks.is_empty() || records.is_empty() {
+            return;
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+            .unwrap_or(0);
+        let time = hook_types::format_rfc3339_millis(now);
+        let tool = if self.input.event.is_tool_event() { self.input.tool_name.as_deref() } else { None };
+        let session = self.input.session_id.as_deref();
+        let receipts: Vec<_> = records.iter().map(|r| r.receipt(&time, tool, session)).collect();
+        for diagnostic in sinks.record_all(&receipts) {
+            self.diagnostics.push(diagnostic.to_string());
+        }
+    }
+}
+
+/// One command hook's whole life in a dispatch: wait its turn, get a permit, pass the checks, run, interpret.
+async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: usize, hook: &UserHook) -> Record {
+    let _finishing = coordinator.finishing(position);
+    let input = cx.input;
+    let event = &input.event;
+    let decl = hook.decl();
+    let mut record = Record::bare(user_meta(hook), event, RunStatus::Completed);
+    let HookSpec::Command(spec) = &decl.spec else {
+        unreachable!("only command hooks are scheduled");
+    };
+    if decl.sequential {
+        tokio::select! {
+            biased;
+            cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
+            () = coordinator.lower_finished(position) => {}
+        }
+    }
+    let _permit = tokio::select! {
+        biased;
+        cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
+        permit = coordinator.permit() => permit,
+    };
+    let prepared = match command::prepare_user(cx, &hook.hook, spec) {
+        Ok(prepared) => prepared,
+        Err(refusal) => {
+            command::refuse(&mut record, input, decl.on_error, refusal);
+            if record.denies(event) {
+                coordinator.denied(position);
+            }
+            return record;
+        }
+    };
+    let span = spans::hook_span(&decl.id, event);
+    let run = hook_exec::run_cancellable(&prepared.invocation, &prepared.options, async {
+        coordinator.cancelled(position).await;
+    })
+    .instrument(span.clone())
+    .await;
+    if run.cancelled {
+        let mut record = cancelled(record, coordinator.cause_now(), cx);
+        record.set_duration(run.duration);
+        spans::record_hook(&span, &record.summary);
+        return record;
+    }
+    command::interpret(&mut record, &prepared, input, &run);
+    spans::record_hook(&span, &record.summary);
+    if record.denies(event) {
+        coordinator.denied(position);
+    }
+    record
+}
+
+fn cancelled(mut record: Record, cause: Cancel, cx: &RunContext<'_>) -> Record {
+    let why = match cause {
+        Cancel::Deadline => deadline_text(cx.limits.dispatch_deadline_ms),
+        // Rewritten with the denying hook's id once every hook has finished.
+        Cancel::Deny => "cancelled: a hook of higher precedence denied".to_owned(),
+    };
+    record.cancel(cause, why);
+    record
+}
+
+fn deadline_text(ms: u64) -> String {
+    format!("cancelled: the dispatch deadline of {ms} ms passed")
+}
+
+fn guard_meta(guard: &Guard) -> Meta {
+    let registration = &guard.registration;
+    let (protocol, kind) = match &registration.action {
+        Action::InProcess(_) => (hook_types::Protocol::Native, HookKind::InProcess),
+        Action::Command(command) => (command.protocol, HookKind::Command),
+    };
+    Meta {
+        hook_id: registration.id.clone(),
+        origin: None,
+        source: registration.source.clone().unwrap_or_else(|| guard.tier.as_str().to_owned()),
+        hash: String::new(),
+        protocol,
+        kind,
+    }
+}
+
+fn user_meta(hook: &UserHook) -> Meta {
+    let decl = hook.decl();
+    Meta {
+        hook_id: decl.id.clone(),
+        origin: Some(decl.origin),
+        source: decl.source.display().to_string(),
+        hash: decl.hash.clone(),
+        protocol: decl.protocol,
+        kind: decl.kind(),
+    }
+}

@@ -1,0 +1,171 @@
+//! One hook's run inside a dispatch: its summary plus what the folds and receipts need.
+
+use std::time::Duration;
+
+use hook_types::{
+    Decision, Effect, EntryKind, Event, HookKind, Origin, OutputEntry, Protocol, Receipt, RunStatus, RunSummary,
+};
+
+use super::result::deny_decides;
+
+/// Who a record is about.
+#[derive(Debug, Clone)]
+pub(crate) struct Meta {
+    pub hook_id: String,
+    pub origin: Option<Origin>,
+    pub source: String,
+    pub hash: String,
+    pub protocol: Protocol,
+    pub kind: HookKind,
+}
+
+/// Why a hook was cancelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cancel {
+    /// A higher-precedence hook denied (its position in the user tier).
+    Deny,
+    /// The dispatch deadline passed.
+    Deadline,
+}
+
+/// One hook's run.
+#[derive(Debug, Clone)]
+pub(crate) struct Record {
+    pub meta: Meta,
+    pub summary: RunSummary,
+    /// Effects that count, after the conflict rules.
+    pub effects: Vec<Effect>,
+    /// The kinds of the effects the hook produced, before any rule dropped one (for the receipt).
+    pub emitted: Vec<&'static str>,
+    pub decision: Decision,
+    pub output_bytes: u64,
+    pub cancelled: Option<Cancel>,
+}
+
+impl Record {
+    /// A record with a status and no effect.
+    pub(crate) fn bare(meta: Meta, event: &Event, status: RunStatus) -> Record {
+        let summary = RunSummary {
+            hook_id: meta.hook_id.clone(),
+            origin: meta.origin,
+            source: meta.source.clone(),
+            hash: meta.hash.clone(),
+            event: event.clone(),
+            protocol: meta.protocol,
+            status,
+            exit_code: None,
+            duration_ms: 0,
+            entries: Vec::new(),
+        };
+        Record {
+            meta,
+            summary,
+            effects: Vec::new(),
+            emitted: Vec::new(),
+            decision: Decision::Pass,
+            output_bytes: 0,
+            cancelled: None,
+        }
+    }
+
+    /// A hook that was not run, with one entry saying why.
+    pub(crate) fn not_run(meta: Meta, event: &Event, status: RunStatus, why: impl Into<String>) -> Record {
+        let mut record = Record::bare(meta, event, status);
+        record.entry(EntryKind::Feedback, why);
+        record
+    }
+
+    /// A cancelled hook: every result it had is discarded, one entry says why.
+    pub(crate) fn cancel(&mut self, cause: Cancel, why: impl Into<String>) {
+        self.summary.status = RunStatus::Cancelled;
+        self.summary.exit_code = None;
+        self.summary.entries.clear();
+        self.effects.clear();
+        self.emitted.clear();
+        self.decision = Decision::Pass;
+        self.output_bytes = 0;
+        self.cancelled = Some(cause);
+        self.entry(EntryKind::Feedback, why);
+    }
+
+    /// A failure (panic, error, invalid effect, refused cwd): an Error entry, status `failed`, and the failure policy:
+    /// with `deny` on an event a deny decides, the decision is a deny whose reason names the failure.
+    pub(crate) fn fail(&mut self, event: &Event, deny: bool, what: &str) {
+        let text = format!("hook `{}` {what}", self.meta.hook_id);
+        self.summary.status = RunStatus::Failed;
+        self.effects.clear();
+        self.entry(EntryKind::Error, text.clone());
+        self.decision = if deny && deny_decides(event) { Decision::Deny { reason: text } } else { Decision::Pass };
+    }
+
+    pub(crate) fn entry(&mut self, kind: EntryKind, text: impl Into<String>) {
+        self.summary.entries.push(OutputEntry::new(kind, text));
+    }
+
+    pub(crate) fn set_duration(&mut self, duration: Duration) {
+        self.summary.duration_ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+    }
+
+    /// Whether this record's decision is a deny that decides `event`.
+    pub(crate) fn denies(&self, event: &Event) -> bool {
+        deny_decides(event) && matches!(self.decision, Decision::Deny { .. })
+    }
+
+    /// The receipt of this run (DESIGN §8).
+    pub(crate) fn receipt(&self, time: &str, tool_name: Option<&str>, session_id: Option<&str>) -> Receipt {
+        Receipt {
+            time: time.to_owned(),
+            hook_id: self.meta.hook_id.clone(),
+            origin: self.meta.origin,
+            source: self.meta.source.clone(),
+            hash: self.meta.hash.clone(),
+            event: self.summary.event.clone(),
+            kind: self.meta.kind,
+            outcome: hook_types::Outcome::from_status(self.meta.kind, self.summary.status),
+            effects: self.emitted.iter().map(|k| (*k).to_owned()).collect(),
+            exit_code: self.summary.exit_code,
+            output_bytes: self.output_bytes,
+            tool_name: tool_name.map(str::to_owned),
+            duration_ms: self.summary.duration_ms,
+            session_id: session_id.map(str::to_owned),
+            prev: None,
+        }
+    }
+}
+
+/// The decision an in-process hook's effects imply when it gives none: `block_tool`, `block_turn` and (on a gate)
+/// `halt` deny; else `ask_user` asks; else `allow_tool` allows; else pass.
+pub(crate) fn decision_from_effects(event: &Event, effects: &[Effect]) -> Decision {
+    let gate = event.class() == hook_types::EventClass::Gate;
+    for effect in effects {
+        match effect {
+            Effect::BlockTool { reason, .. } | Effect::BlockTurn { reason } => {
+                return Decision::Deny { reason: reason.clone() };
+            }
+            Effect::Halt { reason } if gate => return Decision::Deny { reason: reason.clone() },
+            _ => {}
+        }
+    }
+    if let Some(reason) = effects.iter().find_map(|e| match e {
+        Effect::AskUser { reason } => Some(reason.clone()),
+        _ => None,
+    }) {
+        return Decision::Ask { reason };
+    }
+    if let Some(reason) = effects.iter().find_map(|e| match e {
+        Effect::AllowTool { reason } => Some(reason.clone()),
+        _ => None,
+    }) {
+        return Decision::Allow { reason };
+    }
+    Decision::Pass
+}
+
+/// The status a decision gives a hook that ran to its end: `blocked` for a deny, else `completed`.
+pub(crate) fn status_of(event: &Event, decision: &Decision) -> RunStatus {
+    if deny_decides(event) && matches!(decision, Decision::Deny { .. }) {
+        RunStatus::Blocked
+    } else {
+        RunStatus::Completed
+    }
+}

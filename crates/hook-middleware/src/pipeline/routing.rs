@@ -1,0 +1,288 @@
+//! The routing index: event → match value (tool name and aliases, `source`, `trigger`) → hooks.
+//!
+//! A dispatch never scans every hook: it looks the event up (an array slot for the nine canonical events, a map
+//! for foreign ones), then each of the input's match values in a map of exact names, and tests only the regex
+//! matchers of hooks filed under that event. Every candidate is then checked against its full filter, so the index
+//! is a pre-selection that can only over-approximate, never miss.
+//!
+//! Filter rules (DESIGN §4.1): `tools` applies on tool events only; `matcher` applies to the event's own field
+//! where the event has one (tool events, session_start, compaction) and is ignored elsewhere, as Claude Code
+//! ignores it on `UserPromptSubmit` and `Stop`; with a field but no value in the input (a pre_tool without a tool
+//! name) a filtered hook does not fire; any of the dispatch's tool aliases matching is enough; `only_errors` applies
+//! on post_tool, `scope` on turn_end.
+//!
+//! Looking up and testing allocate nothing: [`Index::any_match`] is what lets a dispatch with no matching hook
+//! return without touching the heap.
+
+use std::collections::HashMap;
+
+use hook_config::MatcherRule;
+use hook_types::{CANONICAL_EVENTS, Event};
+
+use super::registration::Filter;
+use crate::EventInput;
+
+/// Something the index can file: its events and its filter.
+pub(crate) trait Routable {
+    /// The events it listens to.
+    fn events(&self) -> &[Event];
+    /// Its filters.
+    fn filter(&self) -> &Filter;
+}
+
+/// The hooks of one event, filed by how they filter.
+#[derive(Debug, Default)]
+struct Bucket {
+    /// No filter that applies to this event: always a candidate.
+    any: Vec<u32>,
+    /// Exact names (`tools`, or an exact-names matcher) → hooks.
+    by_value: HashMap<String, Vec<u32>>,
+    /// Regex matchers: tested one by one, only for this event.
+    patterns: Vec<u32>,
+}
+
+impl Bucket {
+    fn is_empty(&self) -> bool {
+        self.any.is_empty() && self.by_value.is_empty() && self.patterns.is_empty()
+    }
+}
+
+/// The routing index of one list of hooks (one tier list of a table).
+#[derive(Debug, Default)]
+pub(crate) struct Index {
+    canonical: [Bucket; CANONICAL_EVENTS.len()],
+    foreign: HashMap<String, Bucket>,
+}
+
+/// Whether the event has a field a matcher tests (DESIGN §4.1 `matcher`).
+pub(crate) fn has_match_field(event: &Event) -> bool {
+    event.is_tool_event() || matches!(event, Event::SessionStart | Event::Compaction)
+}
+
+fn slot(event: &Event) -> Option<usize> {
+    CANONICAL_EVENTS.iter().position(|e| e == event)
+}
+
+/// What a hook's filter is tested against: the input's values, and — outside a preview — whether the call failed
+/// and whether the run is a subagent's.
+pub(crate) struct Probe<'a> {
+    event: &'a Event,
+    value: Option<&'a str>,
+    aliases: &'a [String],
+    is_error: Option<bool>,
+    subagent: Option<bool>,
+}
+
+impl<'a> Probe<'a> {
+    /// The probe of a real dispatch.
+    pub(crate) fn of(input: &'a EventInput) -> Self {
+        Probe {
+            event: &input.event,
+            value: input.match_value(),
+            aliases: if input.event.is_tool_event() { &input.tool_aliases } else { &[] },
+            is_error: Some(input.is_error),
+            subagent: Some(input.subagent),
+        }
+    }
+
+    /// The probe of a preview: `only_errors` and `scope` are not known, so they do not exclude (the preview lists
+    /// them as conditions instead).
+    pub(crate) fn preview(event: &'a Event, value: Option<&'a str>) -> Self {
+        Probe { event, value, aliases: &[], is_error: None, subagent: None }
+    }
+
+    fn values(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.value.into_iter().chain(self.aliases.iter().map(String::as_str))
+    }
+
+    /// Whether `filter` lets the hook fire for this probe.
+    pub(crate) fn accepts(&self, filter: &Filter) -> bool {
+        if *self.event == Event::PostTool && filter.only_errors && self.is_error == Some(false) {
+            return false;
+        }
+        if *self.event == Event::TurnEnd
+            && let Some(subagent) = self.subagent
+            && !filter.scope.matches(subagent)
+        {
+            return false;
+        }
+        if self.event.is_tool_event()
+            && let Some(tools) = &filter.tools
+            && !self.values().any(|v| tools.iter().any(|t| t == v))
+        {
+            return false;
+        }
+        if has_match_field(self.event)
+            && let Some(matcher) = &filter.matcher
+            && !self.values().any(|v| matcher.matches(v))
+        {
+            return false;
+        }
+        true
+    }
+}
+
+impl Index {
+    /// Files every item under each of its events.
+    pub(crate) fn build<T: Routable>(items: &[T]) -> Index {
+        let mut index = Index::default();
+        for (position, item) in items.iter().enumerate() {
+            let position = u32::try_from(position).expect("fewer than 2^32 hooks");
+            let filter = item.filter();
+            let mut seen: Vec<&Event> = Vec::new();
+            for event in item.events() {
+                if seen.contains(&event) {
+                    continue;
+                }
+                seen.push(event);
+                let bucket = match (slot(event), event) {
+                    (Some(i), _) => &mut index.canonical[i],
+                    (None, Event::Foreign(name)) => index.foreign.entry(name.clone()).or_default(),
+                    (None, _) => unreachable!("every canonical event has a slot"),
+                };
+                let exact: Option<&[String]> = match (&filter.tools, &filter.matcher) {
+                    (Some(tools), _) if event.is_tool_event() => Some(tools),
+                    (_, Some(matcher)) if has_match_field(event) => match &matcher.rule {
+                        MatcherRule::Exact(names) => Some(names),
+                        MatcherRule::Regex(_) => {
+                            bucket.patterns.push(position);
+                            continue;
+                        }
+                    },
+                    _ => None,
+                };
+                match exact {
+                    Some(names) => {
+                        for name in names {
+                            let hooks = bucket.by_value.entry(name.clone()).or_default();
+                            if hooks.last() != Some(&position) {
+                                hooks.push(position);
+                            }
+                        }
+                    }
+                    None => bucket.any.push(position),
+                }
+            }
+        }
+        index
+    }
+
+    fn bucket(&self, event: &Event) -> Option<&Bucket> {
+        let bucket = match event {
+            Event::Foreign(name) => self.foreign.get(name.as_str()),
+            other => slot(other).map(|i| &self.canonical[i]),
+        };
+        bucket.filter(|b| !b.is_empty())
+    }
+
+    /// Candidate positions: possibly repeated, unordered, never missing a match.
+    fn candidates<'s>(&'s self, bucket: &'s Bucket, probe: &'s Probe<'_>) -> impl Iterator<Item = usize> + 's {
+        let exact = probe.values().filter_map(|v| bucket.by_value.get(v)).flatten();
+        bucket.any.iter().chain(exact).chain(bucket.patterns.iter()).map(|&p| p as usize)
+    }
+
+    /// Whether any item fires for the probe. Allocates nothing.
+    pub(crate) fn any_match<T: Routable>(&self, items: &[T], probe: &Probe<'_>) -> bool {
+        let Some(bucket) = self.bucket(probe.event) else {
+            return false;
+        };
+        self.candidates(bucket, probe).any(|p| probe.accepts(items[p].filter()))
+    }
+
+    /// The positions of the items that fire for the probe, in list order.
+    pub(crate) fn matching<T: Routable>(&self, items: &[T], probe: &Probe<'_>) -> Vec<usize> {
+        let Some(bucket) = self.bucket(probe.event) else {
+            return Vec::new();
+        };
+        let mut found: Vec<usize> =
+            self.candidates(bucket, probe).filter(|&p| probe.accepts(items[p].filter())).collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hook_config::Matcher;
+    use hook_types::Scope;
+
+    struct Item(Vec<Event>, Filter);
+
+    impl Routable for Item {
+        fn events(&self) -> &[Event] {
+            &self.0
+        }
+        fn filter(&self) -> &Filter {
+            &self.1
+        }
+    }
+
+    fn exact(names: &[&str]) -> Option<Matcher> {
+        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        Some(Matcher { pattern: names.join("|"), rule: MatcherRule::Exact(names) })
+    }
+
+    fn regex(pattern: &str) -> Option<Matcher> {
+        Some(Matcher { pattern: pattern.into(), rule: MatcherRule::Regex(regex::Regex::new(pattern).unwrap()) })
+    }
+
+    fn tool_input(tool: &str, aliases: &[&str]) -> EventInput {
+        let mut input = EventInput::new(Event::PreTool).with_tool(tool, serde_json::json!({}));
+        input.tool_aliases = aliases.iter().map(|s| s.to_string()).collect();
+        input
+    }
+
+    #[test]
+    fn routes_by_event_then_tool_name_alias_and_regex() {
+        let items = vec![
+            Item(vec![Event::PreTool], Filter { tools: Some(vec!["shell".into()]), ..Filter::default() }),
+            Item(vec![Event::PreTool], Filter { matcher: regex("^wr"), ..Filter::default() }),
+            Item(vec![Event::PreTool, Event::PostTool], Filter::default()),
+            Item(vec![Event::PostTool], Filter { matcher: exact(&["Bash", "shell"]), ..Filter::default() }),
+            Item(vec![Event::PreTool], Filter { matcher: exact(&["Bash"]), ..Filter::default() }),
+        ];
+        let index = Index::build(&items);
+        let input = tool_input("shell", &[]);
+        assert_eq!(index.matching(&items, &Probe::of(&input)), vec![0, 2]);
+        let input = tool_input("write", &[]);
+        assert_eq!(index.matching(&items, &Probe::of(&input)), vec![1, 2]);
+        // Codex's matcher aliases: `shell` is also known as `Bash`.
+        let input = tool_input("shell", &["Bash"]);
+        assert_eq!(index.matching(&items, &Probe::of(&input)), vec![0, 2, 4]);
+        let mut post = tool_input("Bash", &[]);
+        post.event = Event::PostTool;
+        assert_eq!(index.matching(&items, &Probe::of(&post)), vec![2, 3]);
+        let session = EventInput::new(Event::SessionEnd);
+        assert!(!index.any_match(&items, &Probe::of(&session)));
+    }
+
+    #[test]
+    fn only_errors_and_scope_filter_and_matchers_ignored_where_the_event_has_no_field() {
+        let items = vec![
+            Item(vec![Event::PostTool], Filter { only_errors: true, ..Filter::default() }),
+            Item(vec![Event::TurnEnd], Filter::default()),
+            Item(vec![Event::TurnEnd], Filter { scope: Scope::Subagent, ..Filter::default() }),
+            Item(vec![Event::TurnEnd], Filter { matcher: exact(&["x"]), ..Filter::default() }),
+        ];
+        let index = Index::build(&items);
+        let mut post = tool_input("shell", &[]);
+        post.event = Event::PostTool;
+        assert!(!index.any_match(&items, &Probe::of(&post)));
+        post.is_error = true;
+        assert_eq!(index.matching(&items, &Probe::of(&post)), vec![0]);
+        let mut stop = EventInput::new(Event::TurnEnd);
+        assert_eq!(index.matching(&items, &Probe::of(&stop)), vec![1, 3]);
+        stop.subagent = true;
+        assert_eq!(index.matching(&items, &Probe::of(&stop)), vec![2]);
+    }
+
+    #[test]
+    fn foreign_events_route_by_name() {
+        let items = vec![Item(vec![Event::Foreign("SubagentStart".into())], Filter::default())];
+        let index = Index::build(&items);
+        assert!(index.any_match(&items, &Probe::of(&EventInput::new(Event::Foreign("SubagentStart".into())))));
+        assert!(!index.any_match(&items, &Probe::of(&EventInput::new(Event::Foreign("WorktreeCreate".into())))));
+    }
+}
