@@ -17,7 +17,7 @@ use crate::parse::Target;
 
 pub(super) fn read(
     hook: &mut HookReader<'_, '_>,
-    event: &Event,
+    event: Option<&Event>,
     protocol: Protocol,
     cx: &NormalizeCx<'_>,
 ) -> Option<CommandSpec> {
@@ -27,7 +27,7 @@ pub(super) fn read(
     let as_mode = match hook.choice("as", &["annotate", "reminder"]) {
         Some(("annotate", _)) => AsMode::Annotate,
         Some(_) => AsMode::Reminder,
-        None => AsMode::default_for(event),
+        None => event.map_or(AsMode::Reminder, AsMode::default_for),
     };
     let env = read_env(hook);
     let (program, field) = program?;

@@ -57,11 +57,13 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
         _ => OnError::Ignore,
     });
 
-    let spec = match (kind, event.as_ref()) {
-        (Some(HookKind::Command), Some(event)) => command::read(&mut hook, event, protocol, cx).map(HookSpec::Command),
-        (Some(HookKind::Prompt), Some(event)) => read_prompt(&mut hook, event),
-        (Some(HookKind::Effect), Some(event)) => read_effect(&mut hook, event),
-        _ => None,
+    // The spec is read even when the event is unusable, so its own issues show in the same pass; checks that need
+    // the event are skipped then.
+    let spec = match kind {
+        Some(HookKind::Command) => command::read(&mut hook, event.as_ref(), protocol, cx).map(HookSpec::Command),
+        Some(HookKind::Prompt) => read_prompt(&mut hook, event.as_ref()),
+        Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref()),
+        Some(HookKind::InProcess) | None => None,
     };
     if let Some(kind) = kind {
         reject_fields_of_other_kinds(&mut hook, kind);
@@ -224,30 +226,33 @@ fn read_targets(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> (Option
     }
     let mut matcher = None;
     if let Some((pattern, field)) = hook.string("matcher") {
-        if tools.is_some() {
-            hook.error(Some(&field), "`tools` and `matcher` are both set; use one of them");
-        }
-        if let Some(event) = event
-            && !(event.is_tool_event()
-                || event.is_foreign()
-                || matches!(event, Event::SessionStart | Event::Compaction))
-        {
-            hook.error(
-                Some(&field),
-                format!(
-                    "`matcher` applies to tool events, session_start (source) and compaction (trigger), not {event}"
-                ),
-            );
-        }
         match Matcher::parse(&pattern) {
-            Ok(compiled) => matcher = compiled,
+            // `*` and empty match everything: the same as no matcher, so nothing below can conflict with it.
+            Ok(None) => {}
+            Ok(Some(compiled)) => {
+                if tools.is_some() {
+                    hook.error(Some(&field), "`tools` and `matcher` are both set; use one of them");
+                } else if let Some(event) = event
+                    && !(event.is_tool_event()
+                        || event.is_foreign()
+                        || matches!(event, Event::SessionStart | Event::Compaction))
+                {
+                    hook.error(
+                        Some(&field),
+                        format!(
+                            "`matcher` applies to tool events, session_start (source) and compaction (trigger), not {event}"
+                        ),
+                    );
+                }
+                matcher = Some(compiled);
+            }
             Err(err) => hook.error(Some(&field), format!("invalid regex `{pattern}`: {}", one_line(&err.to_string()))),
         }
     }
     (tools.map(|(tools, _)| tools), matcher)
 }
 
-fn read_prompt(hook: &mut HookReader<'_, '_>, event: &Event) -> Option<HookSpec> {
+fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
     if !hook.has("message") {
         hook.error(None, "a prompt hook needs `message`");
         return None;
@@ -267,20 +272,23 @@ fn read_prompt(hook: &mut HookReader<'_, '_>, event: &Event) -> Option<HookSpec>
         None => Severity::Info,
     };
     let reminder = Effect::InjectReminder { message: String::new(), severity };
-    if !reminder.valid_on(event) {
+    if let Some(event) = event
+        && !reminder.valid_on(event)
+    {
         hook.error(None, format!("a prompt hook adds an `inject_reminder`, which is not valid on {event}"));
     }
     Some(HookSpec::Prompt { message, severity })
 }
 
-fn read_effect(hook: &mut HookReader<'_, '_>, event: &Event) -> Option<HookSpec> {
+fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
     let Some(field) = hook.take("effect") else {
         hook.error(None, "an effect hook needs `effect` (e.g. `effect: { kind: block_tool, reason: ... }`)");
         return None;
     };
     match Effect::from_json(&field.value) {
-        Ok(effect) if effect.valid_on(event) => Some(HookSpec::Effect(effect)),
+        Ok(effect) if event.is_none_or(|event| effect.valid_on(event)) => Some(HookSpec::Effect(effect)),
         Ok(effect) => {
+            let event = event.map(Event::to_string).unwrap_or_default();
             let valid: Vec<String> =
                 hook_types::CANONICAL_EVENTS.iter().filter(|e| effect.valid_on(e)).map(Event::to_string).collect();
             hook.error(
@@ -321,15 +329,14 @@ const KIND_FIELDS: &[(&str, HookKind)] = &[
 
 fn reject_fields_of_other_kinds(hook: &mut HookReader<'_, '_>, kind: HookKind) {
     for field in hook.remaining() {
+        // A field of the hook's own kind is left over only when its spec was not read (the event was invalid,
+        // already reported): nothing more to say about it.
         let owner = KIND_FIELDS.iter().find(|(key, _)| *key == field.key).map(|(_, owner)| *owner);
-        let message = match owner {
-            Some(owner) if owner != kind => {
-                format!("`{}` belongs to {} hooks; this is a {} hook", field.written, owner.as_str(), kind.as_str())
-            }
-            // Not reachable for known kinds (every common field is read above); say something true anyway.
-            _ => format!("`{}` is not used by {} hooks", field.written, kind.as_str()),
-        };
-        hook.error(Some(&field), message);
+        if let Some(owner) = owner.filter(|owner| *owner != kind) {
+            let message =
+                format!("`{}` belongs to {} hooks; this is a {} hook", field.written, owner.as_str(), kind.as_str());
+            hook.error(Some(&field), message);
+        }
     }
 }
 
