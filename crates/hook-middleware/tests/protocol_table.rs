@@ -243,6 +243,8 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Native, PostTool, ok("{oops")).expect(Failed, PASS, vec![]),
         // §6: "known fields of the wrong type make the output invalid".
         case(Native, PreTool, ok(r#"{"continue":"no"}"#)).expect(Failed, deny("hook `h` wrote invalid output: field `continue` must be a boolean, got a string"), vec![]),
+        // §6 "first non-space character": a byte-order mark before the `{` is not content either.
+        case(Native, PreTool, ok("\u{feff}{\"decision\":\"deny\",\"reason\":\"bom\"}")).expect(Blocked, deny("bom"), vec![block_tool("bom")]),
         // §6: an empty object says nothing.
         case(Native, TurnStart, ok("{}\n")).expect(Completed, PASS, vec![]),
         // §6: "Unknown fields are accepted".
@@ -388,6 +390,9 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Codex, PreTool, exit(1, r#"{"decision":"block","reason":"x"}"#, "")).expect(Failed, PASS, vec![]),
         // …and with `on_error: deny` the failure denies.
         case(Codex, PreTool, exit(1, "", "")).on_error(OnError::Deny).expect(Failed, deny("hook `h` exited with undefined code 1"), vec![]),
+        // schema.rs `HookEventNameWire`: hookSpecificOutput needs a known hookEventName.
+        case(Codex, SessionStart, ok(r#"{"hookSpecificOutput":{"additionalContext":"x"}}"#)).expect(Failed, PASS, vec![]),
+        case(Codex, SessionStart, ok(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}"#)).expect(Completed, PASS, vec![reminder("branch main")]),
         // pre_tool_use.rs `plain_stdout_is_ignored`.
         case(Codex, PreTool, ok("hook ran successfully\n")).expect(Completed, PASS, vec![]),
         // pre_tool_use.rs `invalid_json_like_stdout_fails_instead_of_becoming_noop`.
@@ -432,6 +437,8 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         // "Exit codes": other codes are a non-fatal warning; the CLI continues.
         case(Gemini, PreTool, exit(1, r#"{"decision":"deny","reason":"x"}"#, "warn")).expect(Failed, PASS, vec![]),
         // "BeforeTool": `decision: "deny"` with `reason` blocks the tool.
+        // "Common output fields": `allow` lets the action proceed; it carries no approval, so no decision.
+        case(Gemini, PreTool, ok(r#"{"decision":"allow"}"#)).expect(Completed, PASS, vec![]),
         case(Gemini, PreTool, ok(r#"{"decision":"deny","reason":"not that file"}"#)).expect(Blocked, deny("not that file"), vec![block_tool("not that file")]),
         // "BeforeTool": `hookSpecificOutput.tool_input` merges with and overrides the model's arguments.
         case(Gemini, PreTool, ok(r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -a"}}}"#)).expect(Completed, PASS, vec![rewrite(json!({"command": "ls -a", "cwd": "/w"}))]),

@@ -15,6 +15,8 @@ use super::wire::{HookOutput, Specific};
 enum Verb {
     Block,
     Allow,
+    /// Go ahead as if the hook had not decided.
+    Proceed,
 }
 
 fn invalid(message: impl Into<String>) -> Failure {
@@ -35,8 +37,9 @@ fn decision_verb(protocol: Protocol, event: &Event, word: &str) -> Result<Verb, 
         // unsupported), `BlockDecisionWire` elsewhere is block only.
         Protocol::Codex if *event == Event::PreTool => &[("block", Verb::Block), ("approve", Verb::Allow)],
         Protocol::Codex => &[("block", Verb::Block)],
-        // Gemini CLI reference, "Common output fields": `"allow"` or `"deny"` (alias `"block"`).
-        Protocol::Gemini => &[("allow", Verb::Allow), ("deny", Verb::Block), ("block", Verb::Block)],
+        // Gemini CLI reference, "Common output fields": `"allow"` or `"deny"` (alias `"block"`). Its reference gives
+        // `allow` no power to skip a confirmation, so it is no decision here rather than an `allow_tool`.
+        Protocol::Gemini => &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block)],
         Protocol::Cursor => &[],
     };
     accepted.iter().find(|(w, _)| *w == word).map(|(_, verb)| *verb).ok_or_else(|| {
@@ -104,6 +107,7 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
                 b.block(reason, BlockFrom::Json);
             }
             Verb::Allow => b.allow(reason.clone()),
+            Verb::Proceed => {}
         }
     }
     if let Some(tool_input) = specific.and_then(|s| s.tool_input.as_ref())
@@ -279,10 +283,21 @@ fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
         Event::SessionStart => "SessionStart",
         _ => "",
     };
-    if let Some(s) = &out.specific
-        && s.hook_event_name.is_none()
-    {
-        return Some("field `hookSpecificOutput.hookEventName` is required".into());
+    if let Some(s) = &out.specific {
+        // schema.rs `HookEventNameWire`: required, and one of Codex's event names.
+        const NAMES: [&str; 6] =
+            ["PreToolUse", "PermissionRequest", "PostToolUse", "SessionStart", "UserPromptSubmit", "Stop"];
+        match s.hook_event_name.as_deref() {
+            None => return Some("field `hookSpecificOutput.hookEventName` is required".into()),
+            Some(name) if !NAMES.contains(&name) => {
+                return Some(format!(
+                    "field `hookSpecificOutput.hookEventName` must be one of {}, got \"{}\"",
+                    NAMES.join(", "),
+                    sanitize_text(name)
+                ));
+            }
+            Some(_) => {}
+        }
     }
     let continues = out.continue_ != Some(false);
     let universal = || {

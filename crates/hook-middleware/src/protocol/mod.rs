@@ -64,6 +64,7 @@ mod names;
 mod payload;
 mod rules;
 mod sanitize;
+mod schema;
 mod wire;
 
 use hook_config::{AsMode, HookDecl, HookSpec};
@@ -74,6 +75,7 @@ pub use classify::exit_code;
 pub use names::event_name;
 pub use payload::{CONTENT_LIMIT_CHARS, payload, payload_object};
 pub use sanitize::sanitize_text;
+pub use schema::{output_schema, payload_schema};
 
 use crate::EventInput;
 use builder::{BlockFrom, Builder};
@@ -198,7 +200,8 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
 /// Exit 0: read stdout.
 fn success(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
     let text = String::from_utf8_lossy(&run.stdout);
-    let body = text.trim_start();
+    // A byte-order mark (PowerShell writes one) is not content.
+    let body = text.trim_start().trim_start_matches('\u{feff}').trim_start();
     if body.is_empty() {
         return Ok(());
     }
