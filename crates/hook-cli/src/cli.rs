@@ -61,6 +61,10 @@ pub enum Command {
     Inspect,
     /// Check every hook file; print issues as `file:line:column: severity: message`; exit 1 on any error.
     Validate,
+    /// Dispatch one event exactly as a host would, and show the trace and the verdict.
+    Run(RunArgs),
+    /// List what would run for an event, in order, without running anything.
+    Preview(PreviewArgs),
     /// Show untrusted or modified hooks and trust exactly what was shown; list or revoke trust.
     Trust(TrustArgs),
 }

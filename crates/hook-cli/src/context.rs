@@ -1,7 +1,7 @@
 //! From the global flags to a loaded configuration: the [`Layout`] a host would build, the checks that turn a bad
 //! path into one clear error, and [`load`].
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 use hook_config::{Config, Layout, LoadOptions, load};
@@ -12,8 +12,6 @@ use crate::render::Painter;
 /// What every subcommand starts from.
 #[derive(Debug)]
 pub struct Context {
-    /// The workspace as given (`--workspace`) or the current directory.
-    pub workspace: PathBuf,
     /// Where the hook files are.
     pub layout: Layout,
     /// `--json`.
@@ -46,7 +44,7 @@ impl Context {
             }
             layout = layout.with_managed_file(file);
         }
-        Ok(Context { workspace, layout, json: global.json, painter: Painter::new(global.color) })
+        Ok(Context { layout, json: global.json, painter: Painter::new(global.color) })
     }
 
     /// Loads every origin, leniently (what is valid runs; issues are data). A hook file that exists but is not a

@@ -14,9 +14,14 @@
 
 mod cli;
 mod context;
+mod engine;
 mod exit;
+mod input;
 mod inspect;
+mod preview;
 mod render;
+mod run;
+mod trace;
 mod trust;
 mod validate;
 
@@ -63,6 +68,8 @@ fn dispatch(cli: &Cli) -> Result<u8> {
     match &cli.command {
         Command::Inspect => inspect::run(&ctx),
         Command::Validate => validate::run(&ctx),
+        Command::Run(args) => run::run(&ctx, args),
+        Command::Preview(args) => preview::run(&ctx, args),
         Command::Trust(args) => trust::run(&ctx, args),
     }
 }

@@ -90,7 +90,9 @@ pub fn clean_lines(text: &str) -> Vec<String> {
 
 /// Removes whole escape sequences first (CSI `ESC [ … final`, OSC `ESC ] … BEL` or `ESC \\`, and two-byte
 /// `ESC x`), so `\x1b[31m` leaves nothing behind rather than a stray `[31m`, then every remaining control character
-/// but the line break and tab ([`hook_exec::terminal_safe`]).
+/// but the line break and tab, and the bidirectional overrides that reorder what a reader sees
+/// ([`hook_middleware::sanitize_text`]). Text that already went through the pipeline lost its `ESC` there; what
+/// is left of such a sequence is plain text and stays.
 fn terminal_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -119,7 +121,7 @@ fn terminal_text(text: &str) -> String {
             _ => out.push(c),
         }
     }
-    hook_exec::terminal_safe(out.as_bytes())
+    hook_middleware::sanitize_text(&out)
 }
 
 /// Wraps `text` (already clean) to `WIDTH` columns: the first line starts with `first`, the following ones with
@@ -176,6 +178,7 @@ mod tests {
         assert_eq!(clean_line("\x1b[31mred\x1b[0m\nnext\tcol\x07"), "red next col");
         assert_eq!(clean_line("a\x1b]0;title\x07b\x1b]8;;x\x1b\\c\x1bMd\r"), "abcd");
         assert_eq!(clean_lines("one\x1b[2K\r\ntwo\x1b[1;31m"), ["one", "two"]);
+        assert_eq!(clean_line("safe\u{202e}txt.exe"), "safetxt.exe");
     }
 
     #[test]

@@ -1,0 +1,100 @@
+//! Building what a host builds for a dispatch: the loaded configuration, the pipeline with its receipt sink, and a
+//! runtime to drive it. `hook run` and `hook test` share it, so both dispatch exactly as a host would.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context as _, Result};
+use hook_config::{Config, TrustStatus};
+use hook_middleware::receipts::FileSink;
+use hook_middleware::{DispatchResult, EventInput, Pipeline};
+use hook_types::{Limits, Origin};
+
+use crate::context::Context;
+use crate::exit::one_line;
+
+/// How to build the engine.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EngineOptions {
+    /// `--trust-workspace`: trust the workspace's own hooks for this process only.
+    pub trust_workspace: bool,
+    /// Write receipts to the workspace's default log (`--no-receipts` turns this off).
+    pub receipts: bool,
+}
+
+/// A loaded configuration and the pipeline built from it.
+pub struct Engine {
+    /// The configuration, after `--trust-workspace` if given.
+    pub config: Config,
+    /// The pipeline.
+    pub pipeline: Pipeline,
+    /// Where receipts go, if anywhere.
+    pub receipts: Option<PathBuf>,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Engine {
+    /// Loads the workspace and builds the pipeline: the loaded hooks as the user tier, the host's default limits,
+    /// and a file sink at the default receipt path unless receipts are off.
+    pub fn new(ctx: &Context, options: EngineOptions) -> Result<Engine> {
+        let mut config = ctx.load()?;
+        if options.trust_workspace {
+            let count = trust_workspace_in_memory(&mut config);
+            eprintln!(
+                "hook: --trust-workspace: trusting {count} hook(s) of the workspace `{}` for this run only (in memory; \
+                 trusted.json is not written)",
+                config.workspace.display()
+            );
+        }
+        let mut builder =
+            Pipeline::builder().limits(Limits::default()).workspace(&config.workspace).user_hooks(config.hooks.clone());
+        let mut receipts = None;
+        if options.receipts {
+            match FileSink::for_workspace(&config.workspace) {
+                Some(sink) => {
+                    receipts = Some(sink.path().to_path_buf());
+                    builder = builder.receipt_sink(Arc::new(sink));
+                }
+                None => eprintln!(
+                    "hook: warning: no receipts are written: neither $XDG_STATE_HOME nor $HOME is set (pass \
+                     --no-receipts to silence this)"
+                ),
+            }
+        }
+        let pipeline = builder.build().context("cannot build the pipeline")?;
+        for issue in pipeline.issues() {
+            eprintln!("hook: warning: {}", one_line(&issue.to_string()));
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the async runtime")?;
+        Ok(Engine { config, pipeline, receipts, runtime })
+    }
+
+    /// Dispatches one event and reports the pipeline's own diagnostics (a failing receipt sink, the deadline) on
+    /// stderr.
+    pub fn dispatch(&self, input: &EventInput) -> DispatchResult {
+        let result = self.runtime.block_on(self.pipeline.dispatch(input));
+        for diagnostic in &result.diagnostics {
+            eprintln!("hook: warning: {}", one_line(diagnostic));
+        }
+        result
+    }
+}
+
+/// Marks the workspace's own hooks (project and project.local origins) that need trust as trusted, in memory:
+/// what `--trust-workspace` promises for demos and CI. Extension hooks are not the workspace's and stay as they
+/// are; so does the trust store. Returns how many hooks it trusted.
+fn trust_workspace_in_memory(config: &mut Config) -> usize {
+    let mut count = 0;
+    for hook in &mut config.hooks {
+        if matches!(hook.decl.origin, Origin::Project | Origin::ProjectLocal)
+            && matches!(hook.trust, TrustStatus::Untrusted | TrustStatus::Modified)
+        {
+            hook.trust = TrustStatus::Trusted;
+            count += 1;
+        }
+    }
+    count
+}

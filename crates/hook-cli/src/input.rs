@@ -1,0 +1,155 @@
+//! `--input JSON | @FILE | @-`: what the event carries.
+//!
+//! On a tool event (pre_tool, permission_request, post_tool) the value is the tool's input object
+//! (`{"command": "ls"}`), or a whole payload when it has a `tool_input` (or `input`) field — then its other fields
+//! (`tool_name`, `session_id`, `tool_response`, `is_error`, …) are read too, as a host would send them. On other
+//! events it is an object of the event's fields (`{"prompt": "…"}` on turn_start, `{"source": "resume"}` on
+//! session_start). Unknown fields are reported on stderr and ignored, with the nearest field name suggested.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context as _, Result, bail};
+use hook_middleware::EventInput;
+use hook_types::{ParsedEvent, Scope, did_you_mean};
+use serde_json::{Map, Value};
+
+/// Builds the dispatch input from the command line.
+pub fn event_input(
+    event: &ParsedEvent,
+    tool: Option<&str>,
+    input: Option<&str>,
+    session_id: Option<&str>,
+    workspace: &Path,
+) -> Result<EventInput> {
+    let value = match input {
+        None => None,
+        Some(text) => Some(read_value(text)?),
+    };
+    build(event, tool, value, session_id, workspace)
+}
+
+/// Builds the dispatch input from an already parsed `input` value (`hook test` cases give one).
+pub fn build(
+    event: &ParsedEvent,
+    tool: Option<&str>,
+    value: Option<Value>,
+    session_id: Option<&str>,
+    workspace: &Path,
+) -> Result<EventInput> {
+    let tool_event = event.event.is_tool_event();
+    let mut fields = match value {
+        None => Map::new(),
+        Some(Value::Object(object)) => {
+            if tool_event && !(object.contains_key("tool_input") || object.contains_key("input")) {
+                Map::from_iter([("tool_input".to_owned(), Value::Object(object))])
+            } else {
+                object
+            }
+        }
+        Some(other) => bail!("--input must be a JSON object, not {}", kind(&other)),
+    };
+    // The payload's native spellings read as aliases of the host field names.
+    for (alias, name) in [("tool", "tool_name"), ("input", "tool_input")] {
+        if let Some(value) = fields.remove(alias) {
+            fields.entry(name.to_owned()).or_insert(value);
+        }
+    }
+    if let Some(tool) = tool {
+        fields.insert("tool_name".to_owned(), Value::String(tool.to_owned()));
+    }
+    if let Some(id) = session_id {
+        fields.insert("session_id".to_owned(), Value::String(id.to_owned()));
+    }
+    let known = known_fields(event);
+    for key in fields.keys().filter(|k| !known.contains(&k.as_str())) {
+        let hint =
+            did_you_mean(key, known.iter().copied()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+        eprintln!("hook: warning: --input field `{key}` is not an event field{hint}; ignored");
+    }
+    fields.retain(|k, _| known.contains(&k.as_str()));
+    fields.insert("event".to_owned(), Value::String(event.event.to_string()));
+    let mut input: EventInput =
+        serde_json::from_value(Value::Object(fields)).map_err(|err| anyhow::anyhow!("--input: {err}"))?;
+    if tool_event {
+        if input.tool_name.is_none() {
+            bail!("{} is a tool event: name the tool with --tool NAME", event.event);
+        }
+        input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
+    }
+    // What the alias implies: PostToolUseFailure is a failed post_tool, SubagentStop a subagent's turn_end.
+    input.is_error |= event.filters.only_errors;
+    input.subagent |= event.filters.scope == Scope::Subagent;
+    if input.cwd.is_none() {
+        input.cwd = Some(workspace.display().to_string());
+    }
+    Ok(input)
+}
+
+/// The fields an input may carry: every field of [`EventInput`] but the event itself.
+fn known_fields(event: &ParsedEvent) -> Vec<&'static str> {
+    let empty = serde_json::to_value(EventInput::new(event.event.clone())).unwrap_or_default();
+    let names: Vec<String> = empty.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+    // `EventInput`'s field names are 'static in the type; keep them so without leaking: match against a fixed list.
+    FIELDS.iter().copied().filter(|f| names.iter().any(|n| n == f)).collect()
+}
+
+/// [`EventInput`]'s fields (checked against its serialized form by `known_fields`, so a renamed field drops out
+/// instead of being accepted silently).
+const FIELDS: &[&str] = &[
+    "session_id",
+    "turn_id",
+    "cwd",
+    "transcript_path",
+    "model",
+    "permission_mode",
+    "tool_name",
+    "tool_aliases",
+    "tool_input",
+    "tool_use_id",
+    "tool_response",
+    "is_error",
+    "content",
+    "prompt",
+    "source",
+    "trigger",
+    "stop_hook_active",
+    "subagent",
+    "agent_id",
+    "agent_type",
+];
+
+/// Reads `JSON`, `@FILE` or `@-` (stdin) and parses it.
+fn read_value(text: &str) -> Result<Value> {
+    let (what, source) = match text.strip_prefix('@') {
+        Some("-") => {
+            let mut buf = String::new();
+            std::io::stdin().read_to_string(&mut buf).context("--input @-: cannot read stdin")?;
+            ("--input from stdin".to_owned(), buf)
+        }
+        Some(path) => {
+            let path = Path::new(path);
+            if path.is_dir() {
+                bail!("--input file `{}` is a directory; expected a file holding a JSON object", path.display());
+            }
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--input file `{}` cannot be read", path.display()))?;
+            (format!("--input file `{}`", path.display()), text)
+        }
+        None => ("--input".to_owned(), text.to_owned()),
+    };
+    serde_json::from_str(&source).map_err(|err| {
+        anyhow::anyhow!("{what} is not valid JSON: {err} (expected an object such as '{{\"command\":\"ls\"}}')")
+    })
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
