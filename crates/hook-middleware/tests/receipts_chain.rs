@@ -334,3 +334,28 @@ fn with_a_key_a_cut_with_a_forged_head_is_found() {
     let broken = verify(&log.path, Some(KEY)).unwrap().broken.unwrap();
     assert_eq!((broken.line, broken.kind), (4, BreakKind::Head));
 }
+
+#[test]
+fn a_batch_is_one_run_of_linked_lines() {
+    let log = Log::new(2, FileSinkOptions::default());
+    let batch: Vec<_> = (3..=6).map(receipt).collect();
+    log.sink.record_batch(&batch).unwrap();
+    log.append(7..=7);
+    let report = verify(&log.path, None).unwrap();
+    assert!(report.is_intact(), "{report:#?}");
+    let ids: Vec<String> =
+        hook_middleware::receipts::tail(&log.path, 5).unwrap().into_iter().map(|r| r.hook_id).collect();
+    assert_eq!(ids, (3..=7).map(|i| format!("project.guard-{i}")).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_line_left_unfinished_by_a_crashed_writer_stays_on_its_own_line() {
+    check(
+        |log| {
+            let mut file = fs::OpenOptions::new().append(true).open(&log.path).unwrap();
+            std::io::Write::write_all(&mut file, br#"{"seq":6,"time":"2026"#).unwrap();
+            log.append(6..=6);
+        },
+        Some((6, BreakKind::Malformed)),
+    );
+}

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use hook_types::Receipt;
 
-use super::{ReceiptSink, SinkError};
+use super::{BatchError, ReceiptSink, SinkError};
 
 /// The receipt sinks of a pipeline. [`Sinks::record_all`] gives every receipt of one dispatch to every sink and
 /// returns one [`SinkDiagnostic`] per sink that failed, never an error: a sink failure never fails a dispatch.
@@ -86,33 +86,25 @@ impl Sinks {
         self.sinks.is_empty()
     }
 
-    /// Records `receipts` (one dispatch's, in precedence order) to every sink. Each sink gets every receipt even
-    /// after a failure, since a full disk or a lock timeout can clear; a sink that fails, or panics, yields one
-    /// diagnostic for the whole call.
+    /// Records `receipts` (one dispatch's, in precedence order) to every sink with
+    /// [`ReceiptSink::record_batch`]; a sink that fails, or panics, yields one diagnostic for the whole call.
     pub fn record_all(&self, receipts: &[Receipt]) -> Vec<SinkDiagnostic> {
         let mut diagnostics = Vec::new();
         if receipts.is_empty() {
             return diagnostics;
         }
         for (sink, failing) in &self.sinks {
-            let mut first_error = None;
-            let mut failed = 0;
-            for receipt in receipts {
-                let result = catch_unwind(AssertUnwindSafe(|| sink.record(receipt))).unwrap_or_else(|panic| {
-                    let message = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| (*s).to_owned())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a panic".to_owned());
-                    Err(SinkError::Other { sink: sink.name(), message: format!("panicked: {message}") })
-                });
-                if let Err(error) = result {
-                    failed += 1;
-                    first_error.get_or_insert(error);
-                }
-            }
-            failing.store(first_error.is_some(), Ordering::Relaxed);
-            if let Some(error) = first_error {
+            let result = catch_unwind(AssertUnwindSafe(|| sink.record_batch(receipts))).unwrap_or_else(|panic| {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_owned());
+                let error = SinkError::Other { sink: sink.name(), message: format!("panicked: {message}") };
+                Err(BatchError { failed: receipts.len(), error })
+            });
+            failing.store(result.is_err(), Ordering::Relaxed);
+            if let Err(BatchError { failed, error }) = result {
                 diagnostics.push(SinkDiagnostic { sink: sink.name(), failed, attempted: receipts.len(), error });
             }
         }

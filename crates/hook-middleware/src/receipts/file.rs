@@ -13,7 +13,7 @@ use rustix::fs::{FlockOperation, flock};
 use serde::{Deserialize, Serialize};
 
 use super::chain::{Head, HostKey, link};
-use super::{ReceiptSink, SinkError, default_receipt_path};
+use super::{BatchError, ReceiptSink, SinkError, default_receipt_path};
 
 /// How the file sink rotates, locks and keys its log.
 ///
@@ -58,8 +58,8 @@ impl Default for FileSinkOptions {
 ///
 /// # Appending
 ///
-/// Under the lock: read the head, rotate if due, write `seq = head.seq + 1, prev = head.link` as one `write` in
-/// append mode, then replace the head (temp file + rename, so a reader never sees half a head). Taking `prev` from
+/// Under the lock: read the head, rotate if due, write `seq = head.seq + 1, prev = head.link` (for a batch, each
+/// line linking to the one before) as one `write` in append mode, then replace the head (temp file + rename, so a reader never sees half a head). Taking `prev` from
 /// the head, not from the last line, is deliberate: if someone cuts lines off the end, the next append still points
 /// at the line that was cut, so the damage stays visible instead of being papered over. A missing or unreadable head
 /// restarts the chain at 64 zeros, which `verify` reports where it happens. If a crashed writer left a line without
@@ -144,41 +144,49 @@ impl FileSink {
         SinkError::Io { sink: self.name(), action, path: path.to_owned(), source }
     }
 
-    fn append(&self, receipt: &Receipt) -> Result<(), SinkError> {
-        if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)
-                .map_err(|e| self.io_error("creating the directory", dir, e))?;
+    /// Appends `receipts` in order under one lock, with one head read and one head update.
+    fn append(&self, receipts: &[Receipt]) -> Result<(), SinkError> {
+        if receipts.is_empty() {
+            return Ok(());
         }
         let lock_path = sidecar(&self.path, ".lock");
-        let lock = open_private(OpenOptions::new().read(true).write(true).create(true), &lock_path)
-            .map_err(|e| self.io_error("opening the lock file", &lock_path, e))?;
+        let open_lock = || open_private(OpenOptions::new().read(true).write(true).create(true), &lock_path);
+        // Creating the directory only when the lock cannot be opened saves a syscall on every append after the
+        // first; when the directory cannot be made, its error (not the open's) says why.
+        let lock = match open_lock() {
+            Ok(lock) => Ok(lock),
+            Err(_) => self
+                .create_dir()
+                .and_then(|()| open_lock().map_err(|e| self.io_error("opening the lock file", &lock_path, e))),
+        }?;
         lock_exclusive(&lock, self.options.lock_timeout).map_err(|e| self.io_error("locking", &lock_path, e))?;
         // Everything below runs under the lock; closing `lock` at the end of this function releases it.
 
         let head_path = sidecar(&self.path, ".head");
-        let head = match fs::read_to_string(&head_path) {
+        let mut head = match fs::read_to_string(&head_path) {
             Ok(text) => Head::parse(&text).unwrap_or_else(Head::genesis),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Head::genesis(),
             Err(e) => return Err(self.io_error("reading the head", &head_path, e)),
         };
         let key = self.options.key.as_ref().map(HostKey::as_bytes);
-        let seq = head.seq + 1;
-        let mut entry = FileLine { seq, receipt: receipt.clone() };
-        entry.receipt.prev = Some(head.link);
-        let mut line = serde_json::to_vec(&entry)
-            .map_err(|e| SinkError::Other { sink: self.name(), message: format!("serializing a receipt: {e}") })?;
-        let new_link = link(&line, key);
-        line.push(b'\n');
+        let mut lines = Vec::with_capacity(512 * receipts.len());
+        for receipt in receipts {
+            let seq = head.seq + 1;
+            let mut entry = FileLine { seq, receipt: receipt.clone() };
+            entry.receipt.prev = Some(std::mem::take(&mut head.link));
+            let start = lines.len();
+            serde_json::to_writer(&mut lines, &entry)
+                .map_err(|e| SinkError::Other { sink: self.name(), message: format!("serializing a receipt: {e}") })?;
+            head = Head { link: link(&lines[start..], key), seq, seal: None };
+            lines.push(b'\n');
+        }
 
         let size = match fs::metadata(&self.path) {
             Ok(meta) => meta.len(),
             Err(e) if e.kind() == io::ErrorKind::NotFound => 0,
             Err(e) => return Err(self.io_error("reading the size of", &self.path, e)),
         };
-        let size = if size > 0 && size + line.len() as u64 > self.options.max_bytes {
+        let size = if size > 0 && size + lines.len() as u64 > self.options.max_bytes {
             self.rotate()?;
             0
         } else {
@@ -188,11 +196,11 @@ impl FileSink {
             .map_err(|e| self.io_error("opening", &self.path, e))?;
         let mut last = [0u8; 1];
         if size > 0 && log.read_at(&mut last, size - 1).is_ok_and(|n| n == 1) && last[0] != b'\n' {
-            line.insert(0, b'\n');
+            lines.insert(0, b'\n');
         }
-        (&log).write_all(&line).map_err(|e| self.io_error("appending to", &self.path, e))?;
+        (&log).write_all(&lines).map_err(|e| self.io_error("appending to", &self.path, e))?;
 
-        let new_head = Head::new(new_link, seq, key).render();
+        let new_head = Head::new(head.link, head.seq, key).render();
         let temp = sidecar(&self.path, ".head.tmp");
         open_private(OpenOptions::new().write(true).create(true).truncate(true), &temp)
             .and_then(|mut file| file.write_all(new_head.as_bytes()))
@@ -200,6 +208,17 @@ impl FileSink {
             .map_err(|e| self.io_error("writing the head", &head_path, e))?;
         drop(lock);
         Ok(())
+    }
+
+    fn create_dir(&self) -> Result<(), SinkError> {
+        match self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(dir) => DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(|e| self.io_error("creating the directory", dir, e)),
+            None => Ok(()),
+        }
     }
 
     /// Shifts `<log>.i` to `<log>.i+1` for i = N-1 … 1, then `<log>` to `<log>.1`. Renaming onto `.N` drops the
@@ -224,7 +243,13 @@ impl ReceiptSink for FileSink {
     }
 
     fn record(&self, receipt: &Receipt) -> Result<(), SinkError> {
-        self.append(receipt)
+        self.append(std::slice::from_ref(receipt))
+    }
+
+    /// One lock, one head read and one head update for the whole batch: about the cost of a single receipt.
+    /// The batch is written with one `write`, so on an error none of it is counted as recorded.
+    fn record_batch(&self, receipts: &[Receipt]) -> Result<(), BatchError> {
+        self.append(receipts).map_err(|error| BatchError { failed: receipts.len(), error })
     }
 }
 

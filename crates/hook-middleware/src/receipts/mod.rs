@@ -47,6 +47,30 @@ pub trait ReceiptSink: Send + Sync + 'static {
 
     /// Records one receipt. An error is reported as a diagnostic; the dispatch goes on.
     fn record(&self, receipt: &Receipt) -> Result<(), SinkError>;
+
+    /// Records one dispatch's receipts, in order. The default calls [`ReceiptSink::record`] for each, going on
+    /// after a failure (a full disk can clear), and reports how many failed with the first error; a sink that can
+    /// do better overrides it ([`FileSink`] takes its lock once per batch).
+    fn record_batch(&self, receipts: &[Receipt]) -> Result<(), BatchError> {
+        let mut failure: Option<BatchError> = None;
+        for receipt in receipts {
+            if let Err(error) = self.record(receipt) {
+                failure.get_or_insert(BatchError { failed: 0, error }).failed += 1;
+            }
+        }
+        failure.map_or(Ok(()), Err)
+    }
+}
+
+/// The error returned by [`ReceiptSink::record_batch`]: how many receipts of the batch were lost, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct BatchError {
+    /// Receipts of the batch not recorded.
+    pub failed: usize,
+    /// The first error.
+    #[source]
+    pub error: SinkError,
 }
 
 /// The error returned by [`ReceiptSink::record`].
