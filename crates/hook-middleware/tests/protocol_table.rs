@@ -361,6 +361,10 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Claude, SessionStart, ok(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"open issues: 3"}}"#)).expect(Completed, PASS, vec![reminder("open issues: 3")]),
         // "Exit code 2 behavior": Notification shows stderr to the user only.
         case(Claude, Notification, exit(2, "", "fyi")).expect(Completed, PASS, vec![]),
+        // DESIGN §2 foreign events: verdict pass, but the hook's blocking answer is kept for the bridge
+        // ("Exit code 2 behavior": WorktreeCreate fails the creation).
+        case(Claude, Event::Foreign("WorktreeCreate".into()), exit(2, "", "no worktrees here")).expect(Blocked, PASS, vec![]),
+        case(Claude, Event::Foreign("SubagentStart".into()), ok("hello")).expect(Completed, PASS, vec![]),
         // "Common JSON fields": systemMessage is a warning shown to the user → notify_operator.
         case(Claude, PostTool, ok(r#"{"systemMessage":"formatter changed 2 files"}"#)).expect(Completed, PASS, vec![notify("formatter changed 2 files")]),
         // ---- Codex (codex-rs/hooks/src/events/*.rs tests, engine/output_parser.rs) ----

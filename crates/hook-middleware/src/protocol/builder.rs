@@ -117,7 +117,8 @@ impl<'h> Builder<'h> {
 
     /// A deny or block, in the event's own terms: a deny on the gates and the permission request (with the
     /// `block_tool` / `block_turn` effect that carries its reason), a continuation on turn_end (Claude's "prevents
-    /// stopping"), feedback to the model on post_tool where the protocol feeds it back, a Feedback entry elsewhere.
+    /// stopping"), feedback to the model on post_tool where the protocol feeds it back, the hook's recorded answer
+    /// on a foreign event, a Feedback entry elsewhere.
     pub(crate) fn block(&mut self, reason: String, from: BlockFrom) {
         match self.event {
             Event::PreTool | Event::PermissionRequest => {
@@ -129,6 +130,12 @@ impl<'h> Builder<'h> {
                 self.blocked |= from == BlockFrom::Json;
                 self.effects
                     .push(Effect::AnnotateToolResult { message: reason.clone(), severity: AnnotationSeverity::Warn });
+                self.entry(EntryKind::Feedback, reason);
+            }
+            // A foreign event's verdict here is pass, but the hook's own answer is kept (status `blocked`, the reason
+            // in a Feedback entry) for the bridge, which folds those answers by the agent's rule (DESIGN §2).
+            Event::Foreign(_) => {
+                self.blocked = true;
                 self.entry(EntryKind::Feedback, reason);
             }
             _ => self.entry(EntryKind::Feedback, reason),

@@ -185,7 +185,9 @@ static NATIVE: Rules = Rules {
 };
 
 /// Claude Code hooks reference, "Exit code output" and "JSON output": exit 2 feeds stderr back (stdout and JSON are
-/// ignored), other codes are non-blocking errors, unknown fields are ignored.
+/// ignored), other codes are non-blocking errors, unknown fields are ignored. An exit 2 with empty stderr still
+/// blocks (the reference makes no exception), with the default reason. Where Claude Code can block something this
+/// engine has no effect for (PreCompact's exit 2 blocks compaction), the reason is a Feedback entry.
 static CLAUDE: Rules = Rules {
     block_exit: Some(2),
     other_exit: OtherExit::NonBlocking,
@@ -254,7 +256,8 @@ static CURSOR: Rules = Rules {
 };
 
 /// mecha (DESIGN §4.3): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
-/// failure; stdout is never parsed.
+/// failure; stdout is never parsed. mecha's "allows" means "does not object": it is a pass here, not an
+/// `allow_tool`, because a guard script that exits 0 was never meant to skip the human approver.
 static MECHA: Rules = Rules {
     block_exit: Some(2),
     other_exit: OtherExit::Undefined,
