@@ -89,11 +89,9 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
     let hook_specific_decides = specific.is_some_and(|s| {
         s.permission_decision.is_some() || s.permission_decision_reason.is_some() || s.updated_input.is_some()
     });
-    match b.event {
-        Event::PreTool if hook_specific_decides => pre_tool_specific(b, specific.unwrap_or(&EMPTY))?,
-        Event::PermissionRequest if specific.is_some_and(|s| s.decision.is_some()) => {
-            permission_request(b, specific.unwrap_or(&EMPTY))?
-        }
+    match (b.event, specific) {
+        (Event::PreTool, Some(s)) if hook_specific_decides => pre_tool_specific(b, s)?,
+        (Event::PermissionRequest, Some(s)) => permission_request(b, s)?,
         _ => {}
     }
     let legacy_applies = !(*b.event == Event::PreTool && hook_specific_decides);
@@ -129,17 +127,6 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
     }
     Ok(())
 }
-
-static EMPTY: Specific = Specific {
-    hook_event_name: None,
-    permission_decision: None,
-    permission_decision_reason: None,
-    updated_input: None,
-    additional_context: None,
-    decision: None,
-    tool_input: None,
-    updated_mcp_tool_output: false,
-};
 
 /// `hookSpecificOutput.permissionDecision` on pre_tool (Claude Code "PreToolUse decision control").
 fn pre_tool_specific(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> {
