@@ -1,0 +1,164 @@
+//! The end-to-end harness: a fixture workspace copied into a temp dir, a temp "home" holding the config home, the
+//! managed file and the state directory, and the real `hook` binary run against them. Nothing here reads or writes
+//! the real ~/.config, /etc/hooks or ~/.local/state.
+
+#![allow(dead_code)] // Each test binary uses its own part of the harness.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The built binary.
+pub const HOOK: &str = env!("CARGO_BIN_EXE_hook");
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// A workspace and a home for one test.
+pub struct Env {
+    /// The workspace (a copy of a fixture), canonical.
+    pub ws: PathBuf,
+    /// Holds `cfg/` (config home), `managed.yaml`'s place, `state/` and serves as `$HOME`.
+    pub home: PathBuf,
+    _dirs: (tempfile::TempDir, tempfile::TempDir),
+}
+
+/// What one run of `hook` left.
+#[derive(Debug)]
+pub struct Out {
+    /// The exit code.
+    pub code: i32,
+    /// stdout, with the workspace and home paths redacted.
+    pub stdout: String,
+    /// stderr, redacted the same way.
+    pub stderr: String,
+}
+
+impl Out {
+    /// stdout parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+impl Env {
+    /// A copy of `tests/fixtures/cli/<fixture>` (or of any directory under the repository root when the name holds
+    /// a `/`), with an empty home.
+    pub fn new(fixture: &str) -> Env {
+        let source = if fixture.contains('/') {
+            repo_root().join(fixture)
+        } else {
+            repo_root().join("tests/fixtures/cli").join(fixture)
+        };
+        let ws_dir = tempfile::tempdir().unwrap();
+        let home_dir = tempfile::tempdir().unwrap();
+        copy_dir(&source, ws_dir.path());
+        Env {
+            ws: ws_dir.path().canonicalize().unwrap(),
+            home: home_dir.path().canonicalize().unwrap(),
+            _dirs: (ws_dir, home_dir),
+        }
+    }
+
+    /// The config home passed as `--config-home`.
+    pub fn config_home(&self) -> PathBuf {
+        self.home.join("cfg")
+    }
+
+    /// The trust store.
+    pub fn trust_store(&self) -> PathBuf {
+        self.config_home().join("trusted.json")
+    }
+
+    /// `hook` with the isolating flags and environment, run in the workspace.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(HOOK);
+        command
+            .args(["--workspace".as_ref(), self.ws.as_os_str()])
+            .args(["--config-home".as_ref(), self.config_home().as_os_str()])
+            .args(["--managed-file".as_ref(), self.home.join("managed.yaml").as_os_str()])
+            .args(args)
+            .current_dir(&self.ws)
+            .env("HOME", &self.home)
+            .env("XDG_STATE_HOME", self.home.join("state"))
+            .env("XDG_CONFIG_HOME", self.home.join("xdg-config"))
+            .env_remove("NO_COLOR")
+            .env_remove("RUST_BACKTRACE")
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// Runs `hook args…` to the end.
+    pub fn hook(&self, args: &[&str]) -> Out {
+        let output = self.command(args).output().unwrap();
+        Out {
+            code: output.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&output.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&output.stderr)),
+        }
+    }
+
+    /// Replaces the temp paths with `[WS]` and `[HOME]`, and durations with `[ms]`, so output can be snapshotted.
+    pub fn redact(&self, text: &str) -> String {
+        let text = text.replace(self.ws.to_str().unwrap(), "[WS]").replace(self.home.to_str().unwrap(), "[HOME]");
+        redact_durations(&text)
+    }
+
+    /// Writes a file in the workspace.
+    pub fn write(&self, relative: &str, contents: &str) {
+        let path = self.ws.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+}
+
+/// `12 ms` and `1.5 s` in text become `[ms]`; `"duration_ms": 12` in JSON becomes `"duration_ms": 0`.
+pub fn redact_durations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_digit()) {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let digits = from.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(from.len());
+        let (number, after) = from.split_at(digits);
+        let preceded_by_word = before.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        if !preceded_by_word && (after.starts_with(" ms") || after.starts_with(" s\n") || after.starts_with(" s ")) {
+            out.push_str("[ms]");
+            rest = if after.starts_with(" ms") { &after[3..] } else { &after[2..] };
+        } else if before.ends_with("\"duration_ms\": ") {
+            out.push('0');
+            rest = after;
+        } else {
+            out.push_str(number);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Copies a directory tree, keeping file modes (scripts stay executable).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Asserts the one-line error contract: exit 1, nothing on stdout, one line on stderr starting `hook: error: `
+/// that contains `needle`, and no panic or backtrace.
+pub fn assert_one_line_error(out: &Out, needle: &str) {
+    assert_eq!(out.code, 1, "{out:#?}");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "stderr is not one line: {out:#?}");
+    assert!(lines[0].starts_with("hook: error: "), "{out:#?}");
+    assert!(lines[0].contains(needle), "stderr lacks {needle:?}: {out:#?}");
+    assert!(!out.stderr.contains("panicked") && !out.stderr.contains("backtrace"), "{out:#?}");
+}
