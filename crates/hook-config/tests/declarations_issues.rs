@@ -229,3 +229,248 @@ fn empty_and_comment_only_files_give_no_issue_and_no_hooks() {
         assert_eq!(load_in(workspace.path(), name), FileLoad::default(), "{name}");
     }
 }
+
+/// The hook every inline case starts with; it must always load.
+const SIBLING: &str = "- {id: sibling, on: post_tool, kind: prompt, message: The sibling still loads.}\n";
+
+/// Loads `SIBLING` followed by `bad` (YAML for one more hook) and checks it gives exactly one placed error with this
+/// field path and message, while the sibling loads.
+fn check_hook(bad: &str, field: &str, message: &str) {
+    let workspace = TempDir::new().unwrap();
+    let cx =
+        FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
+    let load = hook_config::parse_str(&format!("{SIBLING}{bad}"), Path::new("hooks.yaml"), Format::Native, &cx);
+    let issue = only_issue(&load, bad);
+    assert_eq!(
+        (issue.severity, issue.field.as_deref(), issue.message.as_str()),
+        (IssueSeverity::Error, Some(field), message),
+        "{bad}"
+    );
+    assert!(issue.line.is_some() && issue.column.is_some(), "{bad}: {issue}");
+    assert_eq!(load.hooks.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["sibling"], "{bad}");
+}
+
+/// Loads a whole file and checks it gives exactly this one issue (`file:line:column: severity: field: message`).
+fn check_file(yaml: &str, expected: &str, hooks: usize) {
+    let workspace = TempDir::new().unwrap();
+    let cx =
+        FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
+    let load = hook_config::parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
+    assert_eq!(only_issue(&load, yaml).to_string(), expected);
+    assert_eq!(load.hooks.len(), hooks, "{yaml}");
+}
+
+#[test]
+fn rules_that_depend_on_the_event_name_the_field_and_the_event() {
+    check_hook(
+        "- {on: turn_start, tools: [shell], kind: prompt, message: x}",
+        "hooks[1].tools",
+        "`tools` applies to tool events (pre_tool, permission_request, post_tool), not turn_start",
+    );
+    check_hook(
+        "- {on: turn_end, matcher: Bash, kind: prompt, message: x}",
+        "hooks[1].matcher",
+        "`matcher` applies to tool events, session_start (source) and compaction (trigger), not turn_end",
+    );
+    check_hook(
+        "- {on: pre_tool, tools: [shell], matcher: 'Bash|Edit', kind: prompt, message: x}",
+        "hooks[1].matcher",
+        "`tools` and `matcher` are both set; use one of them",
+    );
+    check_hook(
+        "- {on: pre_tool, only_errors: true, kind: prompt, message: x}",
+        "hooks[1].only_errors",
+        "`only_errors` applies to post_tool only, not pre_tool",
+    );
+    check_hook(
+        "- {on: pre_tool, scope: subagent, kind: prompt, message: x}",
+        "hooks[1].scope",
+        "`scope` applies to turn_end only, not pre_tool",
+    );
+    check_hook(
+        "- {on: SubagentStop, scope: main, kind: prompt, message: x}",
+        "hooks[1].scope",
+        "contradicts the event alias, which implies `scope: subagent`",
+    );
+    check_hook(
+        "- {on: session_end, kind: prompt, message: x}",
+        "hooks[1]",
+        "a prompt hook adds an `inject_reminder`, which is not valid on session_end",
+    );
+    check_hook(
+        "- {on: 'foreign:SubagentStart', kind: prompt, message: x}",
+        "hooks[1].on",
+        "`foreign:SubagentStart` is another agent's event; it is allowed only on a hook whose `protocol` is not native \
+         (set `protocol` to that agent's)",
+    );
+}
+
+#[test]
+fn required_fields_closed_vocabularies_and_ids() {
+    check_hook("- {kind: prompt, message: x}", "hooks[1]", "missing required field `on` (the event, e.g. `pre_tool`)");
+    check_hook(
+        "- {on: pre_tool, message: x}",
+        "hooks[1]",
+        "missing required field `kind` (`command`, `prompt` or `effect`)",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: comand, argv: [a]}",
+        "hooks[1].kind",
+        "unknown kind `comand` (did you mean `command`?); expected one of `command`, `prompt`, `effect`",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], on_error: fail}",
+        "hooks[1].on_error",
+        "unknown on_error `fail`; expected one of `deny`, `ignore`",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], protocol: claud}",
+        "hooks[1].protocol",
+        "unknown protocol `claud` (did you mean `claude`?); expected one of `native`, `claude`, `codex`, `gemini`, \
+         `cursor`, `mecha`, `clio`",
+    );
+    check_hook(
+        "- {id: Lint Check, on: pre_tool, kind: command, argv: [a]}",
+        "hooks[1].id",
+        "invalid id `Lint Check`: expected lowercase letters, digits, `.`, `_` and `-` only",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], message: x}",
+        "hooks[1].message",
+        "`message` belongs to prompt hooks; this is a command hook",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: effect}",
+        "hooks[1]",
+        "an effect hook needs `effect` (e.g. `effect: { kind: block_tool, reason: ... }`)",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: effect, effect: {kind: block_tool, reasn: x}}",
+        "hooks[1].effect.reasn",
+        "unknown field `reasn` in effect `block_tool` (did you mean `reason`?)",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: prompt, message: x, severity: loud}",
+        "hooks[1].severity",
+        "unknown severity `loud`; expected one of `info`, `advisory`, `warn`, `hard-block`",
+    );
+}
+
+#[test]
+fn command_values_say_what_was_expected() {
+    check_hook(
+        "- {on: pre_tool, kind: command}",
+        "hooks[1]",
+        "a command hook needs `argv` (a list: program and arguments) or `shell` (a string run by `sh -c`)",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [sleep, 1]}",
+        "hooks[1].argv[1]",
+        "expected a string, found a number (quote it)",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: sleep 1}",
+        "hooks[1].argv",
+        "expected a list (the program and its arguments), found a string",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, shell: ' '}",
+        "hooks[1].shell",
+        "`shell` is empty; expected a command line for `sh -c`",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: -5}",
+        "hooks[1].timeout_ms",
+        "expected a positive whole number of milliseconds, found a negative number",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: 1.5}",
+        "hooks[1].timeout_ms",
+        "expected a whole number of milliseconds, found a decimal number",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], env: {DEBUG: true}}",
+        "hooks[1].env.DEBUG",
+        "expected a string, found a boolean (quote it)",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], env: [A=1]}",
+        "hooks[1].env",
+        "expected a mapping of variable names to strings, found a list",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], as: note}",
+        "hooks[1].as",
+        "unknown as `note`; expected one of `annotate`, `reminder`",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], sequential: yes}",
+        "hooks[1].sequential",
+        "expected `true` or `false`, found a string",
+    );
+    check_hook(
+        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: 500, timeoutMs: 500}",
+        "hooks[1].timeoutMs",
+        "`timeoutMs` repeats `timeout_ms` (the same field spelled twice); set it once",
+    );
+}
+
+#[test]
+fn file_level_problems() {
+    check_file(
+        "version: 2\nhooks: []\n",
+        "hooks.yaml:1:10: error: version: unsupported version 2: this engine reads version 1; nothing in this file was loaded",
+        0,
+    );
+    check_file(
+        &format!("version: 1\nonly_manged: true\nhooks:\n{}", SIBLING.replace("- ", "  - ")),
+        "hooks.yaml:2:1: error: only_manged: unknown top-level key `only_manged` (did you mean `only_managed`?); \
+         expected `version`, `hooks` or `only_managed`",
+        1,
+    );
+    check_file("hooks: {on: pre_tool}\n", "hooks.yaml:1:8: error: hooks: expected a list of hooks, found a mapping", 0);
+    check_file(
+        "just a string\n",
+        "hooks.yaml:1:1: error: expected a list of hooks or `{ version: 1, hooks: [...] }`, found a string",
+        0,
+    );
+    check_file(
+        &format!("{SIBLING}- pre_tool\n"),
+        "hooks.yaml:2:3: error: hooks[1]: expected a hook (a mapping with `on` and `kind`), found a string; this entry was skipped",
+        1,
+    );
+    check_file(
+        &format!("{SIBLING}- {{on: pre_tool, kind: prompt, message: x, on: post_tool}}\n"),
+        "hooks.yaml:2:44: error: syntax error: duplicate key `on`; nothing in this file was loaded",
+        0,
+    );
+}
+
+#[test]
+fn cwd_that_is_missing_or_a_regular_file_is_refused() {
+    let workspace = TempDir::new().unwrap();
+    std::fs::write(workspace.path().join("notes.txt"), "not a directory").unwrap();
+    let cx =
+        FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
+    let real = workspace.path().canonicalize().unwrap();
+    for (cwd, message) in [
+        (
+            "missing",
+            format!("the directory `missing` does not exist (resolved to `{}`)", real.join("missing").display()),
+        ),
+        ("notes.txt", format!("`notes.txt` is not a directory (resolved to `{}`)", real.join("notes.txt").display())),
+        (
+            "notes.txt/sub",
+            format!(
+                "cannot resolve `notes.txt/sub` (`{}`): Not a directory (os error 20)",
+                real.join("notes.txt/sub").display()
+            ),
+        ),
+    ] {
+        let yaml = format!("{SIBLING}- {{on: pre_tool, kind: command, argv: [a], cwd: '{cwd}'}}\n");
+        let load = hook_config::parse_str(&yaml, Path::new("hooks.yaml"), Format::Native, &cx);
+        let issue = only_issue(&load, cwd);
+        assert_eq!((issue.field.as_deref(), issue.message.as_str()), (Some("hooks[1].cwd"), message.as_str()));
+        assert_eq!(load.hooks.len(), 1);
+    }
+}
