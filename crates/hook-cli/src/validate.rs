@@ -41,7 +41,10 @@ pub fn run(ctx: &Context) -> Result<u8> {
         return Ok(code);
     }
     let mut out = String::new();
-    for issue in &config.issues {
+    // By file and position, as a compiler lists them; issues without a position first within their file.
+    let mut issues: Vec<&Issue> = config.issues.iter().collect();
+    issues.sort_by_key(|i| (i.source.clone(), i.line, i.column));
+    for issue in issues {
         // Paths as a compiler prints them, so an editor can jump to them; the rest of the line is hook-config's.
         let shown = Issue { source: display_path(&issue.source).into(), ..issue.clone() };
         out.push_str(&clean_line(&shown.to_string()));

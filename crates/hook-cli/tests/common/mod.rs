@@ -73,9 +73,16 @@ impl Env {
 
     /// `hook` with the isolating flags and environment, run in the workspace.
     pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = self.command_without_workspace(&[]);
+        command.args(["--workspace".as_ref(), self.ws.as_os_str()]).args(args);
+        command
+    }
+
+    /// `hook` with the isolating flags and environment but no `--workspace`: the workspace is the current
+    /// directory, the workspace unless the test changes it.
+    pub fn command_without_workspace(&self, args: &[&str]) -> Command {
         let mut command = Command::new(HOOK);
         command
-            .args(["--workspace".as_ref(), self.ws.as_os_str()])
             .args(["--config-home".as_ref(), self.config_home().as_os_str()])
             .args(["--managed-file".as_ref(), self.home.join("managed.yaml").as_os_str()])
             .args(args)
@@ -91,7 +98,12 @@ impl Env {
 
     /// Runs `hook args…` to the end.
     pub fn hook(&self, args: &[&str]) -> Out {
-        let output = self.command(args).output().unwrap();
+        self.finish(self.command(args))
+    }
+
+    /// Runs a command built by [`Env::command`] or [`Env::command_without_workspace`] to the end.
+    pub fn finish(&self, mut command: Command) -> Out {
+        let output = command.output().unwrap();
         Out {
             code: output.status.code().unwrap_or(-1),
             stdout: self.redact(&String::from_utf8_lossy(&output.stdout)),

@@ -1,0 +1,119 @@
+//! Every error a user can cause prints one clear line, `hook: error: …`, naming what and where, and exits 1: no
+//! panic, no backtrace, never clap's exit 2 (which means "deny" here).
+
+mod common;
+
+use common::{Env, HOOK, Out, assert_one_line_error};
+
+fn check(env: &Env, args: &[&str], needle: &str) {
+    assert_one_line_error(&env.hook(args), needle);
+}
+
+#[test]
+fn a_missing_workspace_is_one_line_naming_it() {
+    let env = Env::new("gates");
+    let missing = env.home.join("no-such-dir");
+    let out = env.finish(env.command_without_workspace(&["--workspace", missing.to_str().unwrap(), "inspect"]));
+    assert_one_line_error(&out, "workspace `[HOME]/no-such-dir` (--workspace) cannot be used: No such file");
+    // Without --workspace the current directory is the workspace.
+    let mut command = env.command_without_workspace(&["inspect", "--json"]);
+    command.current_dir(env.ws.join("scripts"));
+    assert_eq!(env.finish(command).json()["workspace"], "[WS]/scripts");
+}
+
+#[test]
+fn a_workspace_that_is_a_file_is_one_line() {
+    let env = Env::new("gates");
+    let out = env.finish(env.command_without_workspace(&["inspect", "--workspace", "scripts/decide.sh"]));
+    assert_one_line_error(&out, "workspace `scripts/decide.sh` (--workspace) is not a directory");
+}
+
+#[test]
+fn a_config_path_that_is_a_directory_is_one_line() {
+    let env = Env::new("gates");
+    // The managed file is a directory.
+    std::fs::create_dir_all(env.home.join("policy-dir")).unwrap();
+    let dir = env.home.join("policy-dir");
+    check(
+        &env,
+        &["validate", "--managed-file", dir.to_str().unwrap()],
+        "managed file `[HOME]/policy-dir` (--managed-file) is a directory",
+    );
+    // The project's hooks.json is a directory.
+    std::fs::create_dir_all(env.ws.join(".hooks/hooks.json")).unwrap();
+    check(&env, &["inspect"], "project hook file `[WS]/.hooks/hooks.json` is not a regular file");
+    // The config home is a regular file.
+    let env = Env::new("gates");
+    std::fs::write(env.config_home(), "not a dir").unwrap();
+    check(&env, &["inspect"], "config home `[HOME]/cfg` (--config-home) is not a directory");
+}
+
+#[test]
+fn bad_input_json_is_one_line_naming_the_flag_and_position() {
+    let env = Env::new("gates");
+    check(
+        &env,
+        &["run", "pre_tool", "--tool", "shell", "--input", "{\"command\": "],
+        "--input is not valid JSON: EOF while parsing a value at line 1 column 12",
+    );
+    check(
+        &env,
+        &["run", "pre_tool", "--tool", "shell", "--input", "[1, 2]"],
+        "--input must be a JSON object, not an array",
+    );
+    check(
+        &env,
+        &["run", "pre_tool", "--tool", "shell", "--input", "@missing.json"],
+        "--input file `missing.json` cannot be read",
+    );
+    check(
+        &env,
+        &["run", "pre_tool", "--tool", "shell", "--input", "@scripts"],
+        "--input file `scripts` is a directory",
+    );
+    env.write("bad.json", "{\"command\": \"ls\"\n,,}");
+    check(
+        &env,
+        &["run", "pre_tool", "--tool", "shell", "--input", "@bad.json"],
+        "--input file `bad.json` is not valid JSON: key must be a string at line 2 column 2",
+    );
+}
+
+#[test]
+fn a_tool_event_without_a_tool_is_one_line() {
+    let env = Env::new("gates");
+    check(&env, &["run", "pre_tool"], "pre_tool is a tool event: name the tool with --tool NAME");
+}
+
+#[test]
+fn an_unknown_event_is_one_line_with_a_suggestion() {
+    let env = Env::new("gates");
+    check(&env, &["run", "pre_tol", "--tool", "shell"], "unknown event `pre_tol` (did you mean `pre_tool`?)");
+    check(&env, &["preview", "PreToolUs"], "unknown event `PreToolUs` (did you mean `PreToolUse`?)");
+}
+
+#[test]
+fn an_unknown_flag_or_subcommand_is_one_line_and_exit_1() {
+    let env = Env::new("gates");
+    check(&env, &["inspect", "--jsno"], "unexpected argument '--jsno' found (did you mean `--json`?)");
+    check(&env, &["inspekt"], "unrecognized subcommand 'inspekt' (did you mean `inspect`?)");
+    check(&env, &["--color", "sometimes", "inspect"], "invalid value 'sometimes' for '--color <WHEN>'");
+    check(&env, &["trust", "--list", "--revoke", "x"], "cannot be used with");
+}
+
+#[test]
+fn help_and_version_exit_0_and_global_flags_go_anywhere() {
+    let out = std::process::Command::new(HOOK).arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Exit codes: 0 success"));
+    let out = std::process::Command::new(HOOK).args(["run", "--help"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let out = std::process::Command::new(HOOK).arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let env = Env::new("gates");
+    // Global flags before the subcommand (the harness puts --workspace first) and after it.
+    let before: Out = env.hook(&["--json", "inspect"]);
+    let after: Out = env.hook(&["inspect", "--json"]);
+    assert_eq!((before.code, after.code), (0, 0));
+    assert_eq!(before.stdout, after.stdout);
+}
