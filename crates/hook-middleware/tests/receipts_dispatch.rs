@@ -1,8 +1,9 @@
 //! Receipts from real dispatches: every outcome of DESIGN §8 from real command hooks, declarations loaded through
 //! `hook_config::load`; a receipt path that cannot be created costs one diagnostic, never a verdict; budgets see
-//! real dispatch times.
+//! real dispatch times; the dispatch and hook spans carry what a subscriber needs.
 
 mod pipeline_support;
+mod receipts_support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -172,4 +173,45 @@ fn steadily_slow_real_dispatches_raise_one_budget_diagnostic() {
     let fired: Vec<usize> = (0..4).filter(|i| !diagnostics[*i].is_empty()).map(|i| i + 1).collect();
     assert_eq!(fired, [4], "warm-up 1, then a full window of 3: {diagnostics:#?}");
     assert!(diagnostics[3][0].contains("`pre_tool` dispatches are steadily over their 1 ms budget"));
+}
+
+#[test]
+fn real_dispatch_opens_one_dispatch_span_and_a_hook_span_per_run_with_their_results() {
+    let fixture = Fixture::new();
+    fixture.user_hooks(
+        r#"
+- {id: guard, on: pre_tool, kind: command, shell: "echo no >&2; exit 2"}
+- {id: ok, on: pre_tool, kind: command, shell: "exit 0"}
+"#,
+    );
+    // `ok` has the higher precedence, so it runs to its end whatever the timing: both statuses are fixed.
+    let pipeline = fixture.pipeline();
+    let capture = receipts_support::Capture::default();
+    // One thread, so the thread-local subscriber sees every span the dispatch opens.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let result = capture.run(|| rt.block_on(pipeline.dispatch(&input())));
+    assert_eq!(result.verdict, Verdict::Deny);
+
+    let spans = capture.spans();
+    let dispatches: Vec<_> = spans.iter().filter(|s| s.name == "hook_dispatch").collect();
+    let [dispatch_span] = &dispatches[..] else { panic!("{spans:#?}") };
+    let field = |s: &receipts_support::Captured, name: &str| s.fields.get(name).cloned().unwrap_or_default();
+    assert_eq!(
+        ["event", "tool_name", "session_id", "verdict", "hooks"].map(|f| field(dispatch_span, f)),
+        ["pre_tool", "shell", "sess-1", "deny", "2"]
+    );
+    assert!(field(dispatch_span, "duration_ms").parse::<u64>().is_ok(), "{dispatch_span:?}");
+
+    let mut hooks: Vec<(String, String, Option<String>)> = spans
+        .iter()
+        .filter(|s| s.name == "hook_run")
+        .map(|s| (field(s, "hook_id"), field(s, "status"), s.parent.clone()))
+        .collect();
+    hooks.sort();
+    let inside = Some("hook_dispatch".to_owned());
+    assert_eq!(hooks, [("guard".into(), "blocked".into(), inside.clone()), ("ok".into(), "completed".into(), inside)]);
+    for span in spans.iter().filter(|s| s.name == "hook_run") {
+        assert_eq!(field(span, "event"), "pre_tool");
+        assert!(field(span, "duration_ms").parse::<u64>().is_ok() && !field(span, "exit_code").is_empty(), "{span:?}");
+    }
 }

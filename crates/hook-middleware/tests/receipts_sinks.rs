@@ -179,3 +179,19 @@ fn dispatch_and_hook_spans_carry_event_hook_id_status_and_duration() {
     assert_eq!(hook.parent.as_deref(), Some("hook_dispatch"), "the hook span is the dispatch span's child");
     assert_eq!(fields(hook), "duration_ms=12 event=pre_tool exit_code=2 hook_id=project.guard status=blocked");
 }
+
+#[test]
+fn workspace_id_names_the_canonical_workspace_so_a_symlink_shares_its_log() {
+    use hook_middleware::receipts::{receipt_path_in, workspace_id};
+    let dir = tempfile::tempdir().unwrap();
+    let (real, other, link) = (dir.path().join("ws"), dir.path().join("other"), dir.path().join("link"));
+    fs::create_dir(&real).unwrap();
+    fs::create_dir(&other).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let id = workspace_id(&real);
+    assert!(id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+    assert_eq!(workspace_id(&link), id);
+    assert_ne!(workspace_id(&other), id);
+    let state = dir.path().join("state");
+    assert_eq!(receipt_path_in(&state, &link), state.join(format!("hooks/receipts/{id}.jsonl")));
+}
