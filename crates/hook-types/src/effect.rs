@@ -278,7 +278,7 @@ impl Effect {
     }
 
     /// Whether the effect may be emitted on `event` (DESIGN §3 "valid on"). Foreign events accept only
-    /// `inject_reminder` and `notify_operator`.
+    /// `notify_operator`: their hooks' own answers are kept in run summaries for the bridge (DESIGN §2).
     pub fn valid_on(&self, event: &Event) -> bool {
         use Event::*;
         match self {
