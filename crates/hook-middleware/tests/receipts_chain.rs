@@ -359,3 +359,24 @@ fn a_line_left_unfinished_by_a_crashed_writer_stays_on_its_own_line() {
         Some((6, BreakKind::Malformed)),
     );
 }
+
+#[test]
+fn forged_extreme_seqs_and_an_emptied_log_are_reported_not_panicked_on() {
+    check(
+        |log| {
+            let mut lines = log.lines();
+            lines[0] = lines[0].replacen(r#""seq":1"#, r#""seq":0"#, 1);
+            lines[2] = lines[2].replacen(r#""seq":3"#, &format!(r#""seq":{}"#, u64::MAX), 1);
+            log.write_lines(&lines);
+        },
+        Some((1, BreakKind::Edited)),
+    );
+    check(
+        |log| {
+            fs::write(log.head(), format!("{} {}\n", "a".repeat(64), u64::MAX)).unwrap();
+            log.append(6..=6);
+        },
+        Some((6, BreakKind::Removed)),
+    );
+    check(|log| fs::write(&log.path, "").unwrap(), Some((1, BreakKind::CutOff)));
+}

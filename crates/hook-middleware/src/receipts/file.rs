@@ -171,7 +171,8 @@ impl FileSink {
         let key = self.options.key.as_ref().map(HostKey::as_bytes);
         let mut lines = Vec::with_capacity(512 * receipts.len());
         for receipt in receipts {
-            let seq = head.seq + 1;
+            // A forged head at u64::MAX must not panic the host: the repeated seq shows up in `verify`.
+            let seq = head.seq.saturating_add(1);
             let mut entry = FileLine { seq, receipt: receipt.clone() };
             entry.receipt.prev = Some(std::mem::take(&mut head.link));
             let start = lines.len();

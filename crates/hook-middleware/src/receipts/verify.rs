@@ -258,7 +258,7 @@ fn check_links(
         let before = &lines[i - 1];
         let seq_before = before.parsed.as_ref().map(|(s, _)| *s).unwrap_or_default();
         if prev == before.link {
-            if seq != seq_before + 1 {
+            if Some(seq) != seq_before.checked_add(1) {
                 return Some(at(meta, BreakKind::Edited, format!("seq {seq} does not follow seq {seq_before}")));
             }
             continue;
@@ -279,9 +279,12 @@ fn check_links(
         }
         // No line present has the link this one recorded: its predecessor was edited, or lines were removed. The
         // predecessor's own `seq` is suspect, so count from the line before it, whose link did check out.
-        let base =
-            if i >= 2 { lines[i - 2].parsed.as_ref().map(|(s, _)| *s).unwrap_or_default() } else { seq_before - 1 };
-        let expected = base + 2;
+        let base = if i >= 2 {
+            lines[i - 2].parsed.as_ref().map(|(s, _)| *s).unwrap_or_default()
+        } else {
+            seq_before.saturating_sub(1)
+        };
+        let expected = base.saturating_add(2);
         return Some(if seq == expected {
             let mut detail = "its link no longer matches the `prev` the next line recorded".to_owned();
             if i == 1 {
@@ -289,8 +292,11 @@ fn check_links(
             }
             at(before, BreakKind::Edited, detail)
         } else if seq > expected {
-            let detail =
-                format!("{} line(s) removed before this one (seq {seq} after seq {})", seq - expected, base + 1);
+            let detail = format!(
+                "{} line(s) removed before this one (seq {seq} after seq {})",
+                seq - expected,
+                base.saturating_add(1)
+            );
             at(meta, BreakKind::Removed, detail)
         } else {
             at(meta, BreakKind::Reordered, format!("seq {seq} goes backwards (after seq {seq_before})"))
@@ -339,23 +345,26 @@ fn check_head(
     if head.link == last_link && head.seq == last_seq {
         return None;
     }
-    Some(if head.seq > last_seq {
+    let Some(last) = last.filter(|_| head.seq <= last_seq) else {
         let missing = head.seq - last_seq;
-        past_end(
-            BreakKind::CutOff,
+        let detail = if missing == 0 {
+            format!("the head records a line, seq {}, but the log has none", head.seq)
+        } else {
             format!(
                 "the head records seq {} but the log ends at seq {last_seq}: {missing} line(s) cut off the end",
                 head.seq
-            ),
-        )
-    } else if head.seq == last_seq {
-        at(last.expect("seq > 0"), BreakKind::Edited, "the last line no longer matches the head".to_owned())
+            )
+        };
+        return Some(past_end(BreakKind::CutOff, detail));
+    };
+    Some(if head.seq == last_seq {
+        at(last, BreakKind::Edited, "the last line no longer matches the head".to_owned())
     } else {
         let detail = format!(
             "the head records seq {}, but the log runs on to seq {last_seq}: lines were added without the chain's lock",
             head.seq
         );
-        at(last.expect("seq > 0"), BreakKind::Head, detail)
+        at(last, BreakKind::Head, detail)
     })
 }
 
