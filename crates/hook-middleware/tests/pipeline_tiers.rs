@@ -200,8 +200,8 @@ fn preview_lists_what_would_run_in_order_with_skip_reasons_and_runs_nothing() {
         );
     let pipeline = fx.builder().host(guard).build().unwrap();
     let preview = pipeline.preview(&Event::PostTool, Some("shell"));
-    let rows: Vec<(String, Phase, Option<SkipReason>, bool, Vec<String>)> =
-        preview.into_iter().map(|e| (e.id, e.phase, e.skip, e.sequential, e.conditions)).collect();
+    type Row = (String, Phase, Option<SkipReason>, bool, Vec<String>);
+    let rows: Vec<Row> = preview.into_iter().map(|e| (e.id, e.phase, e.skip, e.sequential, e.conditions)).collect();
     let only_errors = vec!["only when the tool call failed (`only_errors`)".to_owned()];
     assert_eq!(
         rows,
