@@ -3,7 +3,7 @@
 payload=$(cat)
 case "$payload" in
   *'"command":"rm -rf'* | *'"command":"sudo rm'* | *'mkfs'* | *'dd if='*)
-    echo "destructive shell command refused by demo.no-destructive-shell" >&2
+    echo "refusing a destructive shell command (rm -rf, mkfs, dd)" >&2
     exit 2
     ;;
 esac
