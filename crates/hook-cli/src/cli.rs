@@ -85,7 +85,7 @@ pub struct RunArgs {
     /// The session id the hooks and receipts see.
     #[arg(long, value_name = "ID")]
     pub session_id: Option<String>,
-    /// Write no receipts (by default they go to $XDG_STATE_HOME/hooks/receipts/<workspace id>.jsonl).
+    /// Write no receipts (by default they go to $XDG_STATE_HOME/hooks/receipts/WORKSPACE_ID.jsonl).
     #[arg(long)]
     pub no_receipts: bool,
     /// Trust this workspace's hooks for this run only, in memory: nothing is written to trusted.json.

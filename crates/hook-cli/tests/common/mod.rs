@@ -135,9 +135,11 @@ pub fn redact_durations(text: &str) -> String {
         let digits = from.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(from.len());
         let (number, after) = from.split_at(digits);
         let preceded_by_word = before.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
-        if !preceded_by_word && (after.starts_with(" ms") || after.starts_with(" s\n") || after.starts_with(" s ")) {
+        let unit =
+            after.strip_prefix(" ms").or_else(|| after.strip_prefix(" s").filter(|r| r.starts_with([' ', '\n'])));
+        if let (false, Some(unit_rest)) = (preceded_by_word, unit) {
             out.push_str("[ms]");
-            rest = if after.starts_with(" ms") { &after[3..] } else { &after[2..] };
+            rest = unit_rest;
         } else if before.ends_with("\"duration_ms\": ") {
             out.push('0');
             rest = after;
