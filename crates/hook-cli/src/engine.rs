@@ -84,17 +84,34 @@ impl Engine {
 }
 
 /// Marks the workspace's own hooks (project and project.local origins) that need trust as trusted, in memory:
-/// what `--trust-workspace` promises for demos and CI. Extension hooks are not the workspace's and stay as they
-/// are; so does the trust store. Returns how many hooks it trusted.
+/// what `--trust-workspace` promises for demos and CI. A workspace hook that was kept from displacing a trusted
+/// hook of the same id only because it was not trusted yet now displaces it, as it would once trusted for real
+/// (DESIGN §4.2). Extension hooks are not the workspace's and stay as they are; so does the trust store. Returns
+/// how many hooks it trusted.
 fn trust_workspace_in_memory(config: &mut Config) -> usize {
+    let workspace_origin = |origin: Origin| matches!(origin, Origin::Project | Origin::ProjectLocal);
+    let needs_trust = |trust: TrustStatus| matches!(trust, TrustStatus::Untrusted | TrustStatus::Modified);
     let mut count = 0;
     for hook in &mut config.hooks {
-        if matches!(hook.decl.origin, Origin::Project | Origin::ProjectLocal)
-            && matches!(hook.trust, TrustStatus::Untrusted | TrustStatus::Modified)
-        {
+        if workspace_origin(hook.decl.origin) && needs_trust(hook.trust) {
             hook.trust = TrustStatus::Trusted;
             count += 1;
         }
     }
+    let (displacing, kept): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut config.shadowed).into_iter().partition(|s| workspace_origin(s.attempted.decl.origin));
+    config.shadowed = kept;
+    for shadow in displacing {
+        let mut hook = shadow.attempted;
+        hook.trust = TrustStatus::Trusted;
+        count += 1;
+        config.hooks.retain(|h| h.decl.id != shadow.id);
+        config.hooks.push(hook);
+    }
+    // Back into precedence order: the files are listed in it, and within a file the declaration order.
+    let rank = |source: &std::path::Path| config.sources.iter().position(|s| s.path == source).unwrap_or(usize::MAX);
+    let mut hooks = std::mem::take(&mut config.hooks);
+    hooks.sort_by_key(|h| (rank(&h.decl.source), h.decl.index));
+    config.hooks = hooks;
     count
 }

@@ -5,6 +5,8 @@ mod common;
 use common::{Env, Out};
 use serde_json::Value;
 
+const RM_RF: &str = r#"{"command":"rm -rf /"}"#;
+
 /// Runs `hook run pre_tool --tool shell --input {"command": <command>} --json --trust-workspace` in the `gates`
 /// fixture and checks the verdict and the exit code; returns the JSON.
 fn check_gate(command: &str, verdict: &str, code: i32) -> Value {
@@ -193,4 +195,28 @@ fn preview_lists_what_would_run_in_order_without_running() {
     let text = env.hook(&["preview", "pre_tool", "--tool", "shell"]);
     assert!(!env.home.join("state").exists(), "preview runs nothing and writes no receipt");
     insta::assert_snapshot!("preview_text", text.stdout);
+}
+
+#[test]
+fn trust_workspace_lets_a_project_hook_displace_the_user_hook_of_the_same_id() {
+    let env = Env::new("gates");
+    std::fs::create_dir_all(env.config_home()).unwrap();
+    std::fs::write(
+        env.config_home().join("hooks.yaml"),
+        "- {id: gates.decide, on: pre_tool, kind: effect, effect: {kind: ask_user, reason: the user's hook}}\n",
+    )
+    .unwrap();
+    let args = ["run", "pre_tool", "--tool", "shell", "--input", RM_RF, "--json", "--no-receipts"];
+    let out = env.hook(&args);
+    assert_eq!((out.code, out.json()["reason"].as_str()), (3, Some("the user's hook")), "{out:#?}");
+    let out = env.hook(&[&args[..], &["--trust-workspace"]].concat());
+    let json = out.json();
+    assert_eq!((out.code, json["reason"].as_str()), (2, Some("rm -rf is refused by gates.decide")), "{out:#?}");
+    let origins: Vec<(&str, &str)> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["hook_id"].as_str().unwrap(), r["origin"].as_str().unwrap()))
+        .collect();
+    assert_eq!(origins, [("gates.decide", "project"), ("gates.protect-env", "project")]);
 }
