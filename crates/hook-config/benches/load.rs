@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hook_config::{Layout, LoadOptions, load};
+use hook_config::{FileContext, Format, Layout, LoadOptions, load, load_file};
+use hook_types::Origin;
 
 /// A generated workspace: its layout and the YAML files it holds.
 struct Fixture {
@@ -97,9 +98,30 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// Part 1 alone: each file read, parsed, normalized and hashed by `load_file`, without discovery, fingerprints,
+/// trust or merge.
+fn read_files(fixture: &Fixture) -> usize {
+    let workspace = fs::canonicalize(&fixture.layout.workspace).unwrap();
+    let origins = [Origin::Extension, Origin::User, Origin::Project, Origin::ProjectLocal, Origin::Managed];
+    fixture
+        .files
+        .iter()
+        .zip(origins)
+        .map(|(file, origin)| {
+            let root = if matches!(origin, Origin::Project | Origin::ProjectLocal) {
+                workspace.clone()
+            } else {
+                file.parent().unwrap().to_path_buf()
+            };
+            let cx = FileContext { origin, workspace: &workspace, root: &root, source_id: None };
+            load_file(file, Format::Native, &cx).hooks.len()
+        })
+        .sum()
+}
+
 /// The ratio from one paired run: the two measured alternately so machine noise hits both alike.
 fn print_ratio(fixture: &Fixture) {
-    let (mut loads, mut parses) = (Vec::new(), Vec::new());
+    let (mut loads, mut parses, mut files) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..7 {
         let start = Instant::now();
         black_box(load_all(&fixture.layout));
@@ -107,11 +129,16 @@ fn print_ratio(fixture: &Fixture) {
         let start = Instant::now();
         black_box(parse_alone(&fixture.files));
         parses.push(start.elapsed());
+        let start = Instant::now();
+        black_box(read_files(fixture));
+        files.push(start.elapsed());
     }
-    let (load, parse) = (median(loads), median(parses));
+    let (load, parse, files) = (median(loads), median(parses), median(files));
     println!(
-        "paired run, 10 000 hooks: load {load:.2?}, parse alone {parse:.2?}, ratio {:.2}× (target ≤ 3×)",
-        load.as_secs_f64() / parse.as_secs_f64()
+        "paired run, 10 000 hooks: load {load:.2?}, parse alone {parse:.2?}, ratio {:.2}× (target ≤ 3×); \
+         of the load, load_file of the five files (parse + normalize + hash) {files:.2?} = {:.2}× parse alone",
+        load.as_secs_f64() / parse.as_secs_f64(),
+        files.as_secs_f64() / parse.as_secs_f64()
     );
 }
 

@@ -11,6 +11,7 @@
 //! Naming too much is safe (a file that changes only costs a re-trust); naming too little is not, so the word
 //! splitting below is generous rather than a faithful shell parser.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -28,17 +29,44 @@ const PROJECT_VARS: [&str; 3] = ["CLAUDE_PROJECT_DIR", "HOOK_PROJECT_DIR", "GEMI
 /// alone.
 ///
 /// ```
-/// # use hook_config::fingerprint;
-/// # fn demo(decl: &hook_config::HookDecl, workspace: &std::path::Path) {
-/// let fp = fingerprint(decl, workspace);
-/// for file in &fp.files {
-///     println!("{} {}", file.sha256, file.path.display());
-/// }
-/// # }
+/// use hook_config::{fingerprint, load, Layout, LoadOptions};
+/// let ws = tempfile::tempdir().unwrap();
+/// let cfg = tempfile::tempdir().unwrap();
+/// std::fs::create_dir_all(ws.path().join(".hooks")).unwrap();
+/// std::fs::create_dir_all(ws.path().join("scripts")).unwrap();
+/// std::fs::write(ws.path().join("scripts/guard.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+/// std::fs::write(
+///     ws.path().join(".hooks/hooks.yaml"),
+///     "- {id: guard, on: pre_tool, kind: command, argv: [./scripts/guard.sh]}\n",
+/// ).unwrap();
+/// let layout = Layout::new(ws.path()).with_config_home(cfg.path()).with_home(None)
+///     .with_managed_file(cfg.path().join("none.yaml"));
+/// let config = load(&layout, &LoadOptions::default()).unwrap();
+/// let guard = config.get("guard").unwrap();
+/// let fp = fingerprint(&guard.decl, &config.workspace);
+/// assert_eq!(Some(&fp), guard.fingerprint.as_ref());
+/// assert!(fp.files[0].path.ends_with("scripts/guard.sh"));
 /// ```
 pub fn fingerprint(decl: &HookDecl, workspace: &Path) -> Fingerprint {
-    let files = named_files(decl, workspace).into_iter().map(|(path, meta)| hash_file(path, &meta)).collect();
-    seal(decl, workspace, files)
+    fingerprint_cached(decl, workspace, &mut FingerprintCache::default())
+}
+
+/// [`fingerprint`] sharing path resolutions and file digests with the other hooks of one load: many hooks name the
+/// same script, which is then resolved and hashed once.
+pub(crate) fn fingerprint_cached(decl: &HookDecl, workspace: &Path, cache: &mut FingerprintCache) -> Fingerprint {
+    let root = cache.root(decl, workspace);
+    let files = named_files(decl, workspace, root.as_deref(), cache)
+        .into_iter()
+        .map(|(path, stat)| {
+            if let Some(known) = cache.digests.get(&path) {
+                return known.clone();
+            }
+            let file = hash_file(path.clone(), stat);
+            cache.digests.insert(path, file.clone());
+            file
+        })
+        .collect();
+    seal(decl, workspace, root.as_deref(), files)
 }
 
 /// Re-checks a fingerprint taken earlier: files whose size and modification time are unchanged keep their recorded
@@ -49,31 +77,65 @@ pub fn fingerprint(decl: &HookDecl, workspace: &Path) -> Fingerprint {
 /// that changed a script since load is seen without hashing every file on every run. A change that keeps both the
 /// size and the nanosecond modification time is not seen (only a deliberate `touch -d` does that).
 pub fn recheck(fingerprint: &Fingerprint, decl: &HookDecl, workspace: &Path) -> Fingerprint {
-    let files = named_files(decl, workspace)
+    let mut cache = FingerprintCache::default();
+    let root = cache.root(decl, workspace);
+    let files = named_files(decl, workspace, root.as_deref(), &mut cache)
         .into_iter()
-        .map(|(path, meta)| {
-            let (size, mtime_ns) = stat(&meta);
-            match fingerprint.files.iter().find(|f| f.path == path) {
-                Some(old) if old.size == size && old.mtime_ns == mtime_ns => old.clone(),
-                _ => hash_file(path, &meta),
-            }
+        .map(|(path, (size, mtime_ns))| match fingerprint.files.iter().find(|f| f.path == path) {
+            Some(old) if old.size == size && old.mtime_ns == mtime_ns => old.clone(),
+            _ => hash_file(path, (size, mtime_ns)),
         })
         .collect();
-    seal(decl, workspace, files)
+    seal(decl, workspace, root.as_deref(), files)
+}
+
+/// Size and modification time (ns since the epoch) of a file.
+type Stat = (u64, u128);
+
+/// What one load has already resolved and hashed. Files are taken to stay put for the length of a load.
+#[derive(Debug, Default)]
+pub(crate) struct FingerprintCache {
+    /// Origin root as declared → canonical.
+    roots: HashMap<PathBuf, Option<PathBuf>>,
+    /// Candidate path → the regular file it resolves to, if any.
+    resolved: HashMap<PathBuf, Option<(PathBuf, Stat)>>,
+    /// Canonical file → its digest.
+    digests: HashMap<PathBuf, FingerprintFile>,
+}
+
+impl FingerprintCache {
+    /// The hook's origin root, canonical; `None` when it cannot be resolved (then only the workspace counts).
+    fn root(&mut self, decl: &HookDecl, workspace: &Path) -> Option<PathBuf> {
+        if decl.root == workspace {
+            return Some(workspace.to_path_buf());
+        }
+        self.roots.entry(decl.root.clone()).or_insert_with(|| fs::canonicalize(&decl.root).ok()).clone()
+    }
+
+    /// The regular file `candidate` resolves to, following symlinks.
+    fn resolve(&mut self, candidate: PathBuf) -> Option<(PathBuf, Stat)> {
+        self.resolved
+            .entry(candidate)
+            .or_insert_with_key(|candidate| {
+                let path = fs::canonicalize(candidate).ok()?;
+                let meta = fs::metadata(&path).ok().filter(fs::Metadata::is_file)?;
+                Some((path, stat(&meta)))
+            })
+            .clone()
+    }
 }
 
 /// Sorts the files and computes the value the trust store keys on. Paths enter the value relative to the workspace
 /// (or the origin root), so the value describes the hook and its files, not where the checkout happens to be; the
 /// store's key already separates workspaces.
-fn seal(decl: &HookDecl, workspace: &Path, mut files: Vec<FingerprintFile>) -> Fingerprint {
+fn seal(decl: &HookDecl, workspace: &Path, root: Option<&Path>, mut files: Vec<FingerprintFile>) -> Fingerprint {
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    let root = canonical_root(decl, workspace);
     let mut hasher = Sha256::new();
     hasher.update(b"hooks-fingerprint/1\n");
     hasher.update(decl.hash.as_bytes());
     hasher.update(b"\n");
     for file in &files {
-        let label = match (file.path.strip_prefix(workspace), root.as_deref().map(|r| file.path.strip_prefix(r))) {
+        let label = match (file.path.strip_prefix(workspace), root.map(|r| file.path.strip_prefix(r))) {
             (Ok(relative), _) => format!("workspace/{}", relative.display()),
             (_, Some(Ok(relative))) => format!("root/{}", relative.display()),
             _ => file.path.display().to_string(),
@@ -86,18 +148,14 @@ fn seal(decl: &HookDecl, workspace: &Path, mut files: Vec<FingerprintFile>) -> F
     Fingerprint { value: hex::encode(hasher.finalize()), files }
 }
 
-/// The hook's origin root, canonical; `None` when it cannot be resolved (then only the workspace counts).
-fn canonical_root(decl: &HookDecl, workspace: &Path) -> Option<PathBuf> {
-    if decl.root == workspace {
-        return Some(workspace.to_path_buf());
-    }
-    fs::canonicalize(&decl.root).ok()
-}
-
 /// Every regular file the command names under the workspace or the origin root, canonical, without duplicates.
-fn named_files(decl: &HookDecl, workspace: &Path) -> Vec<(PathBuf, fs::Metadata)> {
+fn named_files(
+    decl: &HookDecl,
+    workspace: &Path,
+    root: Option<&Path>,
+    cache: &mut FingerprintCache,
+) -> Vec<(PathBuf, Stat)> {
     let HookSpec::Command(spec) = &decl.spec else { return Vec::new() };
-    let root = canonical_root(decl, workspace);
     let mut words: Vec<String> = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
     match &spec.program {
@@ -116,15 +174,12 @@ fn named_files(decl: &HookDecl, workspace: &Path) -> Vec<(PathBuf, fs::Metadata)
     }
     words.extend(spec.env.values().cloned());
 
-    let bases: Vec<&Path> = {
-        let mut bases = vec![spec.resolved_cwd.as_path()];
-        if let Some(root) = &root
-            && root.as_path() != spec.resolved_cwd
-        {
-            bases.push(root);
-        }
-        bases
-    };
+    let mut bases: Vec<&Path> = vec![spec.resolved_cwd.as_path()];
+    if let Some(root) = root
+        && root != spec.resolved_cwd
+    {
+        bases.push(root);
+    }
     for word in &words {
         for part in path_parts(word) {
             let path = Path::new(part);
@@ -136,17 +191,12 @@ fn named_files(decl: &HookDecl, workspace: &Path) -> Vec<(PathBuf, fs::Metadata)
         }
     }
 
-    let mut files: Vec<(PathBuf, fs::Metadata)> = Vec::new();
+    let mut files: Vec<(PathBuf, Stat)> = Vec::new();
     for candidate in candidates {
-        let Ok(path) = fs::canonicalize(&candidate) else { continue };
-        let inside = path.starts_with(workspace) || root.as_ref().is_some_and(|r| path.starts_with(r));
-        if !inside || files.iter().any(|(seen, _)| *seen == path) {
-            continue;
-        }
-        if let Ok(meta) = fs::metadata(&path)
-            && meta.is_file()
-        {
-            files.push((path, meta));
+        let Some((path, stat)) = cache.resolve(candidate) else { continue };
+        let inside = path.starts_with(workspace) || root.is_some_and(|r| path.starts_with(r));
+        if inside && !files.iter().any(|(seen, _)| *seen == path) {
+            files.push((path, stat));
         }
     }
     files
@@ -159,8 +209,7 @@ fn path_parts(word: &str) -> impl Iterator<Item = &str> {
     whole.into_iter().chain(after_eq).filter(|part| !part.is_empty() && !part.contains('\0'))
 }
 
-fn hash_file(path: PathBuf, meta: &fs::Metadata) -> FingerprintFile {
-    let (size, mtime_ns) = stat(meta);
+fn hash_file(path: PathBuf, (size, mtime_ns): Stat) -> FingerprintFile {
     let sha256 = match sha256_file(&path) {
         Ok(digest) => digest,
         // An unreadable file still counts: it cannot match a digest that was trusted.
@@ -169,7 +218,7 @@ fn hash_file(path: PathBuf, meta: &fs::Metadata) -> FingerprintFile {
     FingerprintFile { path, sha256, size, mtime_ns }
 }
 
-fn stat(meta: &fs::Metadata) -> (u64, u128) {
+fn stat(meta: &fs::Metadata) -> Stat {
     let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
     (meta.len(), mtime_ns)
 }

@@ -5,6 +5,7 @@
 //! variables for the agent it runs in, so an environment variable that moved the managed file or the trust store
 //! would let the repository choose its own policy.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The app directory name a host uses unless it renames it.
@@ -53,13 +54,18 @@ impl Layout {
     ///
     /// The environment is read here, once, so a `Layout` means the same thing for as long as it lives.
     pub fn new(workspace: impl Into<PathBuf>) -> Layout {
-        let home = std::env::home_dir().filter(|h| h.is_absolute());
+        Layout::from_env(workspace.into(), std::env::var_os("XDG_CONFIG_HOME"), std::env::home_dir())
+    }
+
+    /// [`Layout::new`] with the two environment inputs given: the only ones that move anything.
+    fn from_env(workspace: PathBuf, xdg_config_home: Option<OsString>, home: Option<PathBuf>) -> Layout {
+        let home = home.filter(|h| h.is_absolute());
         // The XDG spec says a relative value is invalid and must be ignored; an empty one means unset.
-        let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+        let xdg = xdg_config_home.map(PathBuf::from).filter(|p| p.is_absolute());
         let config_base = xdg.or_else(|| home.as_ref().map(|h| h.join(".config")));
         Layout {
             app_dir: DEFAULT_APP_DIR.to_owned(),
-            workspace: workspace.into(),
+            workspace,
             config_home: config_base.map(|base| base.join(DEFAULT_APP_DIR)),
             home,
             extension_roots: Vec::new(),
@@ -67,7 +73,8 @@ impl Layout {
         }
     }
 
-    /// Renames the app directory. A config home that was the default follows the new name; one set explicitly stays.
+    /// Renames the app directory. A config home whose last component is the old name (the default one) follows
+    /// the new name; any other stays. Call it before [`Layout::with_config_home`] to keep an explicit one untouched.
     pub fn with_app_dir(mut self, app_dir: impl Into<String>) -> Layout {
         let app_dir = app_dir.into();
         if let Some(home) = &self.config_home
@@ -121,5 +128,43 @@ impl Layout {
     /// The config home as a path, when one is known.
     pub(crate) fn config_home_path(&self) -> Option<&Path> {
         self.config_home.as_deref().filter(|p| !p.as_os_str().is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(xdg: Option<&str>, home: Option<&str>) -> Layout {
+        Layout::from_env(PathBuf::from("/ws"), xdg.map(OsString::from), home.map(PathBuf::from))
+    }
+
+    #[test]
+    fn xdg_config_home_moves_the_default_config_home_and_nothing_else() {
+        let with_xdg = layout(Some("/xdg"), Some("/home/me"));
+        assert_eq!(with_xdg.config_home(), Path::new("/xdg/hooks"));
+        assert_eq!(with_xdg.trust_store_path(), Path::new("/xdg/hooks/trusted.json"));
+        assert_eq!(with_xdg.home.as_deref(), Some(Path::new("/home/me")));
+        assert_eq!(with_xdg.managed_file, Path::new("/etc/hooks/hooks.yaml"));
+        assert_eq!(with_xdg.project_dir(), Path::new("/ws/.hooks"));
+    }
+
+    #[test]
+    fn without_a_usable_xdg_config_home_the_config_home_is_under_the_home_directory() {
+        for xdg in [None, Some(""), Some("relative/dir")] {
+            assert_eq!(layout(xdg, Some("/home/me")).config_home(), Path::new("/home/me/.config/hooks"), "{xdg:?}");
+        }
+        let nowhere = layout(None, None);
+        assert_eq!(nowhere.config_home, None);
+        assert_eq!(nowhere.trust_store_path(), Path::new(""));
+    }
+
+    #[test]
+    fn renaming_the_app_dir_moves_a_default_config_home_but_not_an_explicit_one() {
+        let renamed = layout(None, Some("/home/me")).with_app_dir("myagent");
+        assert_eq!(renamed.config_home(), Path::new("/home/me/.config/myagent"));
+        assert_eq!(renamed.project_dir(), Path::new("/ws/.myagent"));
+        let explicit = layout(None, Some("/home/me")).with_config_home("/cfg").with_app_dir("myagent");
+        assert_eq!(explicit.config_home(), Path::new("/cfg"));
     }
 }

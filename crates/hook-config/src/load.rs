@@ -8,7 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use hook_types::{Limits, Origin};
 
 use crate::discover::{self, Slot, SourceFile};
-use crate::fingerprint::fingerprint;
+use crate::fingerprint::{FingerprintCache, fingerprint_cached};
 use crate::layout::Layout;
 use crate::merge::{self, Overridden, ShadowAttempt};
 use crate::model::{Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
@@ -186,10 +186,12 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     }
 
     issues.extend(timeout_issues(&loaded, &options.limits));
+    let mut cache = FingerprintCache::default();
     let hooks: Vec<LoadedHook> = loaded
         .into_iter()
         .map(|decl| {
-            let fingerprint = matches!(decl.spec, HookSpec::Command(_)).then(|| fingerprint(&decl, &workspace));
+            let fingerprint =
+                matches!(decl.spec, HookSpec::Command(_)).then(|| fingerprint_cached(&decl, &workspace, &mut cache));
             let trust = trust_status(&decl, fingerprint.as_ref(), store_ref, &workspace, origin_trusted(decl.origin));
             let allowed_by_policy = !only_managed || decl.origin == Origin::Managed;
             LoadedHook { decl, trust, fingerprint, allowed_by_policy }
