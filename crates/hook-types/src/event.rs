@@ -181,6 +181,17 @@ impl Event {
         Err(UnknownEvent { name: name.to_owned(), suggestion: did_you_mean(name, candidates).map(str::to_owned) })
     }
 
+    /// Every alias of DESIGN §2 (the agents' own names), with the canonical event each reads as, in the table's
+    /// order. [`Event::parse`] also gives the filters an alias implies.
+    ///
+    /// ```
+    /// use hook_types::Event;
+    /// assert!(Event::aliases().any(|(alias, event)| alias == "PreToolUse" && event == Event::PreTool));
+    /// ```
+    pub fn aliases() -> impl Iterator<Item = (&'static str, Event)> {
+        ALIASES.iter().map(|(alias, event, ..)| (*alias, event.clone()))
+    }
+
     /// The canonical snake_case name; `None`'s counterpart for foreign events is [`Event::to_string`].
     ///
     /// For a foreign event this returns `"foreign"`; use `to_string()` for `foreign:<Name>`.
