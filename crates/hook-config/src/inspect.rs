@@ -246,7 +246,15 @@ impl InspectReport {
             out.push('\n');
             section(out, &format!("issues ({})", self.issues.len()));
             for issue in &self.issues {
-                wrapped(out, &issue.to_string(), "  ", "      ");
+                // `file:line:column:` on a line of its own, so the message wraps the same whatever the path.
+                let mut location = issue.source.display().to_string();
+                for n in [issue.line, issue.line.and(issue.column)].into_iter().flatten() {
+                    location.push_str(&format!(":{n}"));
+                }
+                let full = issue.to_string();
+                let rest = full.strip_prefix(&location).and_then(|r| r.strip_prefix(": ")).unwrap_or(&full);
+                line(out, format!("  {location}:"));
+                wrapped(out, rest, "      ", "      ");
             }
         }
         let found: Vec<&SourceFile> = self.sources.iter().filter(|s| s.found).collect();
