@@ -161,7 +161,7 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
         }
     };
     let mut reporter = Reporter::new(path, Some(text));
-    let Some(wire) = formats::read(format, &root, &mut reporter) else {
+    let Some(wire) = formats::read(format, root, &mut reporter) else {
         return FileLoad { issues: reporter.into_issues(), ..FileLoad::default() };
     };
 
@@ -195,6 +195,7 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
         source: path,
         format,
         id_prefix: id_prefix(cx.source_id.unwrap_or(cx.origin.as_str())),
+        matchers: Default::default(),
     };
     let mut hooks: Vec<HookDecl> = Vec::with_capacity(wire.hooks.len());
     let mut ids: HashMap<String, usize> = HashMap::new();

@@ -1,9 +1,10 @@
 //! Collecting [`Issue`]s while reading one file, with positions found on demand.
 
+use std::cell::OnceCell;
 use std::path::Path;
 
 use crate::model::{Issue, IssueSeverity};
-use crate::parse::{NodePath, Target, locate};
+use crate::parse::{NodePath, Positions, Target};
 
 /// Where an issue points: the hook, the field path as the user wrote it, and the node to place.
 #[derive(Debug, Clone, Default)]
@@ -23,13 +24,15 @@ pub(crate) struct Reporter<'a> {
     source: &'a Path,
     /// The file's text, to place nodes; `None` when the text did not parse.
     text: Option<&'a str>,
+    /// Where the text's nodes are, read on the first issue that needs it: a clean file never pays for it.
+    positions: OnceCell<Positions>,
     issues: Vec<Issue>,
 }
 
 impl<'a> Reporter<'a> {
     /// A reporter for `source`, placing nodes in `text`.
     pub(crate) fn new(source: &'a Path, text: Option<&'a str>) -> Self {
-        Reporter { source, text, issues: Vec::new() }
+        Reporter { source, text, positions: OnceCell::new(), issues: Vec::new() }
     }
 
     /// Records an issue at a known position (a syntax error, an invalid byte).
@@ -54,7 +57,7 @@ impl<'a> Reporter<'a> {
     /// Records an issue, placing its node in the text.
     pub(crate) fn report(&mut self, severity: IssueSeverity, place: Place, message: impl Into<String>) {
         let position = match (&place.node, self.text) {
-            (Some((path, target)), Some(text)) => locate(text, path, *target),
+            (Some((path, target)), Some(text)) => self.positions.get_or_init(|| Positions::of(text)).get(path, *target),
             _ => None,
         };
         self.issues.push(Issue {

@@ -14,6 +14,6 @@ use super::{Spelling, WireFile, read_hook_list};
 use crate::issues::Reporter;
 
 /// Reads a clio-coder file.
-pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+pub(super) fn read(root: Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
     read_hook_list(root, Spelling::Camel, reporter)
 }

@@ -91,7 +91,7 @@ const FILE_KEYS: &[Key] = &[("version", "version"), ("hooks", "hooks"), ("only_m
 
 /// Reads a parsed file of `format` into the intermediate form. `None` when the file as a whole is unusable (it was
 /// reported).
-pub(crate) fn read(format: Format, root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
     match format {
         Format::Native => native::read(root, reporter),
         Format::Clio => clio::read(root, reporter),
@@ -104,7 +104,7 @@ pub(crate) fn read(format: Format, root: &Value, reporter: &mut Reporter<'_>) ->
 
 /// Reads the shape native and clio-coder files share: a list of hooks, or `{ version: 1, hooks: [...] }` (the
 /// managed file may add `only_managed`).
-pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+pub(crate) fn read_hook_list(root: Value, spelling: Spelling, reporter: &mut Reporter<'_>) -> Option<WireFile> {
     let root_path = NodePath::default();
     let mut file = WireFile::default();
     let (items, items_path) = match root {
@@ -112,13 +112,13 @@ pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Re
         Value::Object(object) => {
             let mut hooks = None;
             for (written, value) in object {
-                let node = root_path.key(written);
-                match lookup(FILE_KEYS, written) {
+                let node = root_path.key(&written);
+                match lookup(FILE_KEYS, &written) {
                     Some("version") => {
                         if value.as_u64() != Some(1) {
-                            let found = value.as_u64().map_or_else(|| describe(value).to_owned(), |v| v.to_string());
+                            let found = value.as_u64().map_or_else(|| describe(&value).to_owned(), |v| v.to_string());
                             reporter.error(
-                                Place { field: Some(written.clone()), node: Some((node, Target::Node)), ..Place::default() },
+                                Place { field: Some(written), node: Some((node, Target::Node)), ..Place::default() },
                                 format!("unsupported version {found}: this engine reads version 1; nothing in this file was loaded"),
                             );
                             return None;
@@ -126,11 +126,10 @@ pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Re
                     }
                     Some("hooks") => hooks = Some((value, node)),
                     Some(key) => {
-                        file.only_managed =
-                            Some(WireField { key, written: written.clone(), value: value.clone(), node });
+                        file.only_managed = Some(WireField { key, written, value, node });
                     }
                     None => {
-                        let suggestion = suggest(FILE_KEYS, written, spelling);
+                        let suggestion = suggest(FILE_KEYS, &written, spelling);
                         reporter.error(
                             Place { field: Some(written.clone()), node: Some((node, Target::Key)), ..Place::default() },
                             format!(
@@ -148,7 +147,7 @@ pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Re
                 Some((other, node)) => {
                     reporter.error(
                         Place { field: Some("hooks".into()), node: Some((node, Target::Node)), ..Place::default() },
-                        format!("expected a list of hooks, found {}", describe(other)),
+                        format!("expected a list of hooks, found {}", describe(&other)),
                     );
                     return None;
                 }
@@ -164,12 +163,12 @@ pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Re
         other => {
             reporter.error(
                 Place { node: Some((root_path, Target::Node)), ..Place::default() },
-                format!("expected a list of hooks or `{{ version: 1, hooks: [...] }}`, found {}", describe(other)),
+                format!("expected a list of hooks or `{{ version: 1, hooks: [...] }}`, found {}", describe(&other)),
             );
             return None;
         }
     };
-    for (index, item) in items.iter().enumerate() {
+    for (index, item) in items.into_iter().enumerate() {
         let node = items_path.index(index);
         let Value::Object(object) = item else {
             reporter.error(
@@ -181,7 +180,7 @@ pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Re
                 },
                 format!(
                     "expected a hook (a mapping with `on` and `kind`), found {}; this entry was skipped",
-                    describe(item)
+                    describe(&item)
                 ),
             );
             continue;
@@ -189,15 +188,15 @@ pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Re
         let mut hook =
             WireHook { index, node: node.clone(), fields: Vec::with_capacity(object.len()), malformed: false };
         for (written, value) in object {
-            let value_node = node.key(written);
-            match lookup(HOOK_KEYS, written) {
+            let value_node = node.key(&written);
+            match lookup(HOOK_KEYS, &written) {
                 Some(key) => {
                     if let Some(earlier) = hook.fields.iter().find(|f| f.key == key) {
                         // `timeout_ms` and `timeoutMs` in one hook: the parser cannot see that these are one key.
                         reporter.error(
                             Place {
                                 index: Some(index),
-                                field: Some(hook_field(index, Some(written))),
+                                field: Some(hook_field(index, Some(&written))),
                                 node: Some((value_node, Target::Key)),
                                 ..Place::default()
                             },
@@ -209,19 +208,14 @@ pub(crate) fn read_hook_list(root: &Value, spelling: Spelling, reporter: &mut Re
                         hook.malformed = true;
                         continue;
                     }
-                    hook.fields.push(WireField {
-                        key,
-                        written: written.clone(),
-                        value: value.clone(),
-                        node: value_node,
-                    });
+                    hook.fields.push(WireField { key, written, value, node: value_node });
                 }
                 None => {
-                    let suggestion = suggest(HOOK_KEYS, written, spelling);
+                    let suggestion = suggest(HOOK_KEYS, &written, spelling);
                     reporter.error(
                         Place {
                             index: Some(index),
-                            field: Some(hook_field(index, Some(written))),
+                            field: Some(hook_field(index, Some(&written))),
                             node: Some((value_node, Target::Key)),
                             ..Place::default()
                         },

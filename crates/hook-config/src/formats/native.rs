@@ -9,6 +9,6 @@ use super::{Spelling, WireFile, read_hook_list};
 use crate::issues::Reporter;
 
 /// Reads a native file.
-pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+pub(super) fn read(root: Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
     read_hook_list(root, Spelling::Snake, reporter)
 }

@@ -10,6 +10,8 @@
 mod command;
 mod fields;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use hook_types::{Effect, Event, EventFilters, HookKind, OnError, Origin, Protocol, Scope, Severity};
@@ -34,6 +36,21 @@ pub(crate) struct NormalizeCx<'c> {
     pub(crate) format: Format,
     /// Prefix of default ids.
     pub(crate) id_prefix: String,
+    /// Matchers compiled so far, by pattern: a file often repeats one regex, and compiling is the costliest step
+    /// of normalizing a hook.
+    pub(crate) matchers: RefCell<HashMap<String, Option<Matcher>>>,
+}
+
+impl NormalizeCx<'_> {
+    /// [`Matcher::parse`], once per distinct pattern.
+    fn matcher(&self, pattern: &str) -> Result<Option<Matcher>, regex::Error> {
+        if let Some(compiled) = self.matchers.borrow().get(pattern) {
+            return Ok(compiled.clone());
+        }
+        let compiled = Matcher::parse(pattern)?;
+        self.matchers.borrow_mut().insert(pattern.to_owned(), compiled.clone());
+        Ok(compiled)
+    }
 }
 
 /// Normalizes one hook; `None` when it has an error-level issue (reported).
@@ -49,7 +66,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
         None => (None, EventFilters::default()),
     };
     let filters = read_filters(&mut hook, event.as_ref(), alias_filters);
-    let (tools, matcher) = read_targets(&mut hook, event.as_ref());
+    let (tools, matcher) = read_targets(&mut hook, event.as_ref(), cx);
     let sequential = hook.bool("sequential").is_some_and(|(b, _)| b);
     let enabled = hook.bool("enabled").is_none_or(|(b, _)| b);
     let on_error = hook.choice("on_error", &["deny", "ignore"]).map(|(choice, _)| match choice {
@@ -213,7 +230,11 @@ fn read_filters(hook: &mut HookReader<'_, '_>, event: Option<&Event>, implied: E
 }
 
 /// `tools` and `matcher`: what the event's own match value (tool name, `source`, `trigger`) must be.
-fn read_targets(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> (Option<Vec<String>>, Option<Matcher>) {
+fn read_targets(
+    hook: &mut HookReader<'_, '_>,
+    event: Option<&Event>,
+    cx: &NormalizeCx<'_>,
+) -> (Option<Vec<String>>, Option<Matcher>) {
     let tools = hook.string_list("tools", "a tool name");
     if let (Some((_, field)), Some(event)) = (&tools, event)
         && !event.is_tool_event()
@@ -226,7 +247,7 @@ fn read_targets(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> (Option
     }
     let mut matcher = None;
     if let Some((pattern, field)) = hook.string("matcher") {
-        match Matcher::parse(&pattern) {
+        match cx.matcher(&pattern) {
             // `*` and empty match everything: the same as no matcher, so nothing below can conflict with it.
             Ok(None) => {}
             Ok(Some(compiled)) => {

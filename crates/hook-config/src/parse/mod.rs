@@ -2,15 +2,15 @@
 //!
 //! YAML goes through `serde_norway` (the maintained fork of serde_yaml), JSON through `serde_json`; both build the
 //! same [`serde_json::Value`] tree, so every format reader works on one shape. Syntax errors carry the parser's
-//! line:column. A tree has no positions of its own; [`locate`] finds the line:column of any node on demand, only
-//! for the few nodes an issue is about.
+//! line:column. A tree has no positions of its own; [`Positions`] places its nodes, read once for a file that has
+//! an issue.
 
-mod locate;
+mod positions;
 mod tree;
 
 use std::path::Path;
 
-pub(crate) use locate::{NodePath, Target, locate};
+pub(crate) use positions::{NodePath, Positions, Target};
 
 use serde::de::DeserializeSeed;
 use serde_json::Value;
