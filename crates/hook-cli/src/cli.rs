@@ -67,6 +67,12 @@ pub enum Command {
     Preview(PreviewArgs),
     /// Show untrusted or modified hooks and trust exactly what was shown; list or revoke trust.
     Trust(TrustArgs),
+    /// Run a file of test cases (event, input, expected verdict) against the workspace's hooks.
+    Test(TestArgs),
+    /// Read the receipt log: the newest receipts, or verify its hash chain.
+    Receipts(ReceiptsArgs),
+    /// Print a JSON Schema: hooks.yaml (default), a hook's stdin payload, or a hook's JSON output.
+    Schema(SchemaArgs),
 }
 
 /// `hook run`.

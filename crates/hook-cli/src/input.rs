@@ -26,16 +26,18 @@ pub fn event_input(
         None => None,
         Some(text) => Some(read_value(text)?),
     };
-    build(event, tool, value, session_id, workspace)
+    build(event, tool, value, session_id, workspace, "--input")
 }
 
-/// Builds the dispatch input from an already parsed `input` value (`hook test` cases give one).
+/// Builds the dispatch input from an already parsed `input` value (`hook test` cases give one); `what` names it in
+/// messages (`--input`, `input`).
 pub fn build(
     event: &ParsedEvent,
     tool: Option<&str>,
     value: Option<Value>,
     session_id: Option<&str>,
     workspace: &Path,
+    what: &str,
 ) -> Result<EventInput> {
     let tool_event = event.event.is_tool_event();
     let mut fields = match value {
@@ -47,7 +49,7 @@ pub fn build(
                 object
             }
         }
-        Some(other) => bail!("--input must be a JSON object, not {}", kind(&other)),
+        Some(other) => bail!("{what} must be a JSON object, not {}", kind(&other)),
     };
     // The payload's native spellings read as aliases of the host field names.
     for (alias, name) in [("tool", "tool_name"), ("input", "tool_input")] {
@@ -65,15 +67,15 @@ pub fn build(
     for key in fields.keys().filter(|k| !known.contains(&k.as_str())) {
         let hint =
             did_you_mean(key, known.iter().copied()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-        eprintln!("hook: warning: --input field `{key}` is not an event field{hint}; ignored");
+        eprintln!("hook: warning: {what} field `{key}` is not an event field{hint}; ignored");
     }
     fields.retain(|k, _| known.contains(&k.as_str()));
     fields.insert("event".to_owned(), Value::String(event.event.to_string()));
     let mut input: EventInput =
-        serde_json::from_value(Value::Object(fields)).map_err(|err| anyhow::anyhow!("--input: {err}"))?;
+        serde_json::from_value(Value::Object(fields)).map_err(|err| anyhow::anyhow!("{what}: {err}"))?;
     if tool_event {
         if input.tool_name.is_none() {
-            bail!("{} is a tool event: name the tool with --tool NAME", event.event);
+            bail!("{} is a tool event: name the tool (--tool NAME, or `tool:` in a test case)", event.event);
         }
         input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
     }

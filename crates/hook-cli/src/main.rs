@@ -12,15 +12,19 @@
 //! An error is one line on stderr, `hook: error: …`, naming what and where.
 #![forbid(unsafe_code)]
 
+mod cases;
 mod cli;
+mod config_schema;
 mod context;
 mod engine;
 mod exit;
 mod input;
 mod inspect;
 mod preview;
+mod receipts;
 mod render;
 mod run;
+mod schema;
 mod trace;
 mod trust;
 mod validate;
@@ -64,6 +68,10 @@ fn run() -> ExitCode {
 }
 
 fn dispatch(cli: &Cli) -> Result<u8> {
+    // Schemas need no workspace.
+    if let Command::Schema(args) = &cli.command {
+        return schema::run(args);
+    }
     let ctx = Context::new(&cli.global)?;
     match &cli.command {
         Command::Inspect => inspect::run(&ctx),
@@ -71,6 +79,9 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Run(args) => run::run(&ctx, args),
         Command::Preview(args) => preview::run(&ctx, args),
         Command::Trust(args) => trust::run(&ctx, args),
+        Command::Test(args) => cases::run(&ctx, args),
+        Command::Receipts(args) => receipts::run(&ctx, args),
+        Command::Schema(args) => schema::run(args),
     }
 }
 

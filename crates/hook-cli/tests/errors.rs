@@ -82,7 +82,7 @@ fn bad_input_json_is_one_line_naming_the_flag_and_position() {
 #[test]
 fn a_tool_event_without_a_tool_is_one_line() {
     let env = Env::new("gates");
-    check(&env, &["run", "pre_tool"], "pre_tool is a tool event: name the tool with --tool NAME");
+    check(&env, &["run", "pre_tool"], "pre_tool is a tool event: name the tool (--tool NAME");
 }
 
 #[test]

@@ -1,0 +1,208 @@
+//! `hook test FILE.yaml [--trust-workspace]`: dispatch each case of a file through the workspace's pipeline and
+//! compare the outcome with what the case expects. One line per case, then `N passed, N failed`; exit 1 on any
+//! failure.
+//!
+//! The file is a list of cases, or `{version: 1, cases: [...]}`:
+//!
+//! ```yaml
+//! - name: rm -rf is denied
+//!   event: pre_tool            # any event name or alias
+//!   tool: shell                # tool events
+//!   input: {command: rm -rf /} # as `hook run --input`: the tool input, a whole payload, or the event's fields
+//!   expect:
+//!     verdict: deny            # deny | ask | allow | pass | none
+//!     reason_contains: destructive
+//!     effects: [block_tool, protect_path]   # exactly these effect kinds, in order
+//! ```
+//!
+//! Cases write no receipts: they are rehearsals, not events the audit log should hold.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result, bail};
+use hook_types::{Event, ParsedEvent, Verdict, did_you_mean, effect_kinds};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cli::TestArgs;
+use crate::context::Context;
+use crate::engine::{Engine, EngineOptions};
+use crate::exit;
+use crate::input;
+use crate::render::{JSON_VERSION, Style, clean_line, emit, emit_json};
+
+/// One case as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    event: String,
+    #[serde(default)]
+    tool: Option<String>,
+    #[serde(default)]
+    input: Option<Value>,
+    expect: Expect,
+}
+
+/// What a case expects.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    verdict: Verdict,
+    #[serde(default)]
+    reason_contains: Option<String>,
+    #[serde(default)]
+    effects: Option<Vec<String>>,
+}
+
+/// The `{version: 1, cases: [...]}` form.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CasesFile {
+    #[serde(default)]
+    version: Option<u32>,
+    cases: Vec<Case>,
+}
+
+/// One case's result.
+#[derive(Debug, Serialize)]
+struct CaseResult {
+    name: String,
+    passed: bool,
+    /// What the dispatch decided (`null` when the case could not be dispatched).
+    verdict: Option<Verdict>,
+    reason: Option<String>,
+    effects: Vec<String>,
+    /// Each way the outcome differs from the expectation.
+    failures: Vec<String>,
+}
+
+/// Runs `hook test`.
+pub fn run(ctx: &Context, args: &TestArgs) -> Result<u8> {
+    let cases = read_cases(&args.file)?;
+    let engine = Engine::new(ctx, EngineOptions { trust_workspace: args.trust_workspace, receipts: false })?;
+    let results: Vec<CaseResult> = cases.iter().enumerate().map(|(i, case)| run_case(&engine, i, case)).collect();
+    let failed = results.iter().filter(|r| !r.passed).count();
+    let passed = results.len() - failed;
+    if ctx.json {
+        emit_json(&serde_json::json!({
+            "version": JSON_VERSION,
+            "file": args.file,
+            "passed": passed,
+            "failed": failed,
+            "cases": results,
+        }))?;
+    } else {
+        let mut out = String::new();
+        for result in &results {
+            if result.passed {
+                out.push_str(&format!("{}    {}\n", ctx.painter.paint(Style::Green, "ok"), clean_line(&result.name)));
+            } else {
+                let why = clean_line(&result.failures.join("; "));
+                out.push_str(&format!(
+                    "{}  {}: {why}\n",
+                    ctx.painter.paint(Style::Red, "FAIL"),
+                    clean_line(&result.name)
+                ));
+            }
+        }
+        let style = if failed == 0 { Style::Green } else { Style::Red };
+        out.push_str(&ctx.painter.paint(style, &format!("{passed} passed, {failed} failed")));
+        out.push('\n');
+        emit(&out)?;
+    }
+    Ok(if failed == 0 { exit::SUCCESS } else { exit::ERROR })
+}
+
+/// Reads the file: serde's messages name the case index and field, with the line and column.
+fn read_cases(path: &Path) -> Result<Vec<Case>> {
+    if path.is_dir() {
+        bail!("test file `{}` is a directory; expected a YAML file of cases", path.display());
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("test file `{}` cannot be read", path.display()))?;
+    let invalid = |err: serde_norway::Error| anyhow::anyhow!("test file `{}`: {err}", path.display());
+    let shape: Value = serde_norway::from_str(&text).map_err(invalid)?;
+    let cases = match shape {
+        Value::Array(_) => serde_norway::from_str::<Vec<Case>>(&text).map_err(invalid)?,
+        Value::Object(_) => {
+            let file = serde_norway::from_str::<CasesFile>(&text).map_err(invalid)?;
+            if let Some(version) = file.version.filter(|v| *v != 1) {
+                bail!("test file `{}`: unsupported version {version}; this hook reads version 1", path.display());
+            }
+            file.cases
+        }
+        _ => bail!("test file `{}`: expected a list of cases or `{{version: 1, cases: [...]}}`", path.display()),
+    };
+    if cases.is_empty() {
+        bail!("test file `{}` has no cases", path.display());
+    }
+    let kinds: Vec<&str> = effect_kinds().collect();
+    for (i, case) in cases.iter().enumerate() {
+        let at = format!("test file `{}`: case {i} (`{}`)", path.display(), clean_line(&case.name));
+        Event::parse(&case.event).map_err(|err| anyhow::anyhow!("{at}: event: {err}"))?;
+        for kind in case.expect.effects.iter().flatten() {
+            if !kinds.contains(&kind.as_str()) {
+                let hint = did_you_mean(kind, kinds.iter().copied())
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                bail!("{at}: expect.effects: unknown effect kind `{kind}`{hint}");
+            }
+        }
+    }
+    Ok(cases)
+}
+
+fn run_case(engine: &Engine, index: usize, case: &Case) -> CaseResult {
+    let mut result = CaseResult {
+        name: case.name.clone(),
+        passed: false,
+        verdict: None,
+        reason: None,
+        effects: Vec::new(),
+        failures: Vec::new(),
+    };
+    // Checked when the file was read.
+    let Ok(event): Result<ParsedEvent, _> = Event::parse(&case.event) else { return result };
+    let session = format!("hook-test-{index}");
+    let input = match input::build(
+        &event,
+        case.tool.as_deref(),
+        case.input.clone(),
+        Some(&session),
+        &engine.config.workspace,
+        "input",
+    ) {
+        Ok(input) => input,
+        Err(err) => {
+            result.failures.push(format!("{err:#}"));
+            return result;
+        }
+    };
+    let outcome = engine.dispatch(&input);
+    result.verdict = Some(outcome.verdict);
+    result.reason = outcome.reason.clone();
+    result.effects = outcome.effects.iter().map(|e| e.kind().to_owned()).collect();
+    let expect = &case.expect;
+    if outcome.verdict != expect.verdict {
+        let reason = outcome.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
+        result.failures.push(format!(
+            "expected verdict {}, got {}{reason}",
+            expect.verdict.as_str(),
+            outcome.verdict.as_str()
+        ));
+    }
+    if let Some(needle) = &expect.reason_contains
+        && !outcome.reason.as_deref().is_some_and(|r| r.contains(needle.as_str()))
+    {
+        let got = outcome.reason.as_deref().map_or("no reason".to_owned(), |r| format!("{r:?}"));
+        result.failures.push(format!("expected the reason to contain {needle:?}, got {got}"));
+    }
+    if let Some(kinds) = &expect.effects
+        && *kinds != result.effects
+    {
+        result.failures.push(format!("expected effects [{}], got [{}]", kinds.join(", "), result.effects.join(", ")));
+    }
+    result.passed = result.failures.is_empty();
+    result
+}
