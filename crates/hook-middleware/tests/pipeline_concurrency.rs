@@ -170,6 +170,12 @@ fn sequential_mode_runs_command_hooks_one_at_a_time_in_precedence_order() {
     assert_eq!(result.runs.len(), 4);
     let expected: String = (0..4).map(|i| format!("start-{i}\nend-{i}\n")).collect();
     assert_eq!(fx.read_out("log").unwrap(), expected);
+    // The host's `max_concurrency` bounds `Parallel(n)`: with 1, the same order.
+    std::fs::remove_file(fx.out_file("log")).unwrap();
+    let limits = Limits { max_concurrency: 1, ..Limits::default() };
+    let pipeline = fx.builder().limits(limits).concurrency(Concurrency::Parallel(8)).build().unwrap();
+    dispatch(&pipeline, &post_tool("shell"));
+    assert_eq!(fx.read_out("log").unwrap(), expected);
 }
 
 #[test]

@@ -285,3 +285,37 @@ fn command_hooks_get_the_pipeline_variables_over_a_filtered_host_environment() {
         )
     );
 }
+
+#[test]
+fn a_command_guard_gets_the_payload_and_its_deny_ends_the_gate_before_user_hooks() {
+    let fx = Fixture::new();
+    fx.user_hooks(r#"- {id: writer, on: pre_tool, kind: command, shell: "touch $OUT/user-hook-ran"}"#);
+    let script = format!(
+        "cat > {}/guard-payload.json; echo \"$HOOK_EVENT\" > {}/guard-event; echo 'guard says no' >&2; exit 2",
+        fx.out().display(),
+        fx.out().display()
+    );
+    let guard = Registration::command(
+        "host.policy",
+        [Event::PreTool],
+        hook_exec::Invocation::shell(script),
+        Duration::from_secs(5),
+        hook_types::Protocol::Native,
+    )
+    .tools(["shell"]);
+    let pipeline = fx.builder().host(guard).build().unwrap();
+    let result = dispatch(&pipeline, &pre_tool("shell", json!({"command": "make"})));
+    check(
+        &result,
+        r#"verdict: deny
+           reason: guard says no
+           effect: {"kind":"block_tool","reason":"guard says no","severity":"hard-block"}
+           run: host.policy: blocked (exit 2) | Feedback: guard says no
+           run: writer: skipped | Feedback: not run: guard `host.policy` denied first"#,
+    );
+    assert!(fx.read_out("user-hook-ran").is_none());
+    assert_eq!(fx.read_out("guard-event").unwrap(), "pre_tool\n");
+    let payload: serde_json::Value = serde_json::from_str(&fx.read_out("guard-payload.json").unwrap()).unwrap();
+    assert_eq!(payload["tool_input"], json!({"command": "make"}));
+    assert_eq!(result.runs[0].source, "host");
+}
