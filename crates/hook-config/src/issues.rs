@@ -1,6 +1,7 @@
 //! Collecting [`Issue`]s while reading one file, with positions found on demand.
 
 use std::cell::OnceCell;
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::model::{Issue, IssueSeverity};
@@ -26,13 +27,16 @@ pub(crate) struct Reporter<'a> {
     text: Option<&'a str>,
     /// Where the text's nodes are, read on the first issue that needs it: a clean file never pays for it.
     positions: OnceCell<Positions>,
+    /// (hook index, field) pairs an unknown key was probably meant as (`mesage` → `message`): the normalizer does
+    /// not also report those fields missing, so one typo is one issue.
+    likely_meant: HashSet<(usize, &'static str)>,
     issues: Vec<Issue>,
 }
 
 impl<'a> Reporter<'a> {
     /// A reporter for `source`, placing nodes in `text`.
     pub(crate) fn new(source: &'a Path, text: Option<&'a str>) -> Self {
-        Reporter { source, text, positions: OnceCell::new(), issues: Vec::new() }
+        Reporter { source, text, positions: OnceCell::new(), likely_meant: HashSet::new(), issues: Vec::new() }
     }
 
     /// Records an issue at a known position (a syntax error, an invalid byte).
@@ -80,6 +84,16 @@ impl<'a> Reporter<'a> {
     /// A warning-level [`Reporter::report`].
     pub(crate) fn warn(&mut self, place: Place, message: impl Into<String>) {
         self.report(IssueSeverity::Warning, place, message);
+    }
+
+    /// Notes that an unknown key of hook `index` was reported with `field` as its suggestion.
+    pub(crate) fn likely_meant(&mut self, index: usize, field: &'static str) {
+        self.likely_meant.insert((index, field));
+    }
+
+    /// Whether an unknown key of hook `index` was reported as probably meaning `field`.
+    pub(crate) fn was_likely_meant(&self, index: usize, field: &str) -> bool {
+        self.likely_meant.iter().any(|&(i, f)| i == index && f == field)
     }
 
     /// The issues recorded so far.

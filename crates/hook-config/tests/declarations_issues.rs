@@ -474,3 +474,37 @@ fn cwd_that_is_missing_or_a_regular_file_is_refused() {
         assert_eq!(load.hooks.len(), 1);
     }
 }
+
+#[test]
+fn json_files_get_serde_json_syntax_positions_and_placed_semantic_issues() {
+    let workspace = TempDir::new().unwrap();
+    let cx =
+        FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
+    let path = Path::new("hooks.json");
+    let broken = "[\n  {\"on\": \"pre_tool\", \"kind\": \"prompt\",}\n]\n";
+    let load = hook_config::parse_str(broken, path, Format::Native, &cx);
+    assert_eq!(
+        only_issue(&load, broken).to_string(),
+        "hooks.json:2:39: error: syntax error: trailing comma; nothing in this file was loaded"
+    );
+    let typo =
+        "{\"version\": 1, \"hooks\": [\n  {\"on\": \"turn_start\", \"kind\": \"prompt\", \"mesage\": \"hi\"}\n]}\n";
+    let load = hook_config::parse_str(typo, path, Format::Native, &cx);
+    assert_eq!(
+        only_issue(&load, typo).to_string(),
+        "hooks.json:2:42: error: hooks[0].mesage: unknown field `mesage` (did you mean `message`?)"
+    );
+}
+
+#[test]
+fn a_directory_where_the_file_should_be_is_one_issue() {
+    let workspace = TempDir::new().unwrap();
+    let path = workspace.path().join("hooks.yaml");
+    std::fs::create_dir(&path).unwrap();
+    let cx =
+        FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
+    let load = load_file(&path, Format::Native, &cx);
+    let issue = only_issue(&load, "directory");
+    assert_eq!(issue.message, "cannot read the file: Is a directory (os error 21)");
+    assert_eq!((issue.severity, issue.line, issue.index), (IssueSeverity::Error, None, None));
+}

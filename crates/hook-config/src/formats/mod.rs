@@ -5,7 +5,11 @@
 //! implies — and nothing about validation: it reports keys it does not know and hands every known field over with
 //! the key as written and the node it came from, so every issue can name the user's own spelling and position.
 
+mod agent;
 mod clio;
+mod cursor;
+mod gemini;
+mod mecha;
 mod native;
 
 use serde_json::Value;
@@ -95,7 +99,10 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
     match format {
         Format::Native => native::read(root, reporter),
         Format::Clio => clio::read(root, reporter),
-        Format::Claude | Format::Codex | Format::Gemini | Format::Cursor | Format::Mecha => {
+        Format::Gemini => gemini::read(&root, reporter),
+        Format::Cursor => cursor::read(&root, reporter),
+        Format::Mecha => mecha::read(&root, reporter),
+        Format::Claude | Format::Codex => {
             reporter.error(Place::default(), format!("reading the {format} format is not supported by this version"));
             None
         }
@@ -212,6 +219,9 @@ pub(crate) fn read_hook_list(root: Value, spelling: Spelling, reporter: &mut Rep
                 }
                 None => {
                     let suggestion = suggest(HOOK_KEYS, &written, spelling);
+                    if let Some(meant) = suggestion.and_then(|s| lookup(HOOK_KEYS, s)) {
+                        reporter.likely_meant(index, meant);
+                    }
                     reporter.error(
                         Place {
                             index: Some(index),

@@ -55,10 +55,13 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
             None
         }
         (None, None) => {
-            hook.error(
-                None,
-                "a command hook needs `argv` (a list: program and arguments) or `shell` (a string run by `sh -c`)",
-            );
+            let message =
+                "a command hook needs `argv` (a list: program and arguments) or `shell` (a string run by `sh -c`)";
+            if hook.likely_meant("shell") {
+                hook.missing("shell", message);
+            } else {
+                hook.missing("argv", message);
+            }
             None
         }
         (Some(field), None) => {

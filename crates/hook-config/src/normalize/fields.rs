@@ -31,6 +31,21 @@ impl<'r, 'a> HookReader<'r, 'a> {
         self.fields.remove(key)
     }
 
+    /// Reports that a required field is missing — unless an unknown key of this hook was already reported as a
+    /// likely misspelling of it, which says the same thing better.
+    pub(super) fn missing(&mut self, key: &str, message: impl Into<String>) {
+        if self.likely_meant(key) {
+            self.failed = true;
+        } else {
+            self.error(None, message);
+        }
+    }
+
+    /// Whether an unknown key of this hook was reported as a likely misspelling of `key`.
+    pub(super) fn likely_meant(&self, key: &str) -> bool {
+        self.reporter.was_likely_meant(self.index, key)
+    }
+
     /// Whether the hook has this field (not taken yet).
     pub(super) fn has(&self, key: &str) -> bool {
         self.fields.contains_key(key)

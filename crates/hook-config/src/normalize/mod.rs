@@ -154,7 +154,7 @@ fn read_protocol(hook: &mut HookReader<'_, '_>, format: Format) -> Protocol {
 
 fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<(Event, EventFilters)> {
     let Some(field) = hook.take("on") else {
-        hook.error(None, "missing required field `on` (the event, e.g. `pre_tool`)");
+        hook.missing("on", "missing required field `on` (the event, e.g. `pre_tool`)");
         return None;
     };
     let Value::String(name) = &field.value else {
@@ -182,7 +182,7 @@ fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<(Even
 
 fn read_kind(hook: &mut HookReader<'_, '_>) -> Option<HookKind> {
     if !hook.has("kind") {
-        hook.error(None, "missing required field `kind` (`command`, `prompt` or `effect`)");
+        hook.missing("kind", "missing required field `kind` (`command`, `prompt` or `effect`)");
         return None;
     }
     hook.choice("kind", &["command", "prompt", "effect"]).map(|(kind, _)| match kind {
@@ -275,7 +275,7 @@ fn read_targets(
 
 fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
     if !hook.has("message") {
-        hook.error(None, "a prompt hook needs `message`");
+        hook.missing("message", "a prompt hook needs `message`");
         return None;
     }
     let (mut message, field) = hook.string("message")?;
@@ -303,7 +303,7 @@ fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<H
 
 fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
     let Some(field) = hook.take("effect") else {
-        hook.error(None, "an effect hook needs `effect` (e.g. `effect: { kind: block_tool, reason: ... }`)");
+        hook.missing("effect", "an effect hook needs `effect` (e.g. `effect: { kind: block_tool, reason: ... }`)");
         return None;
     };
     match Effect::from_json(&field.value) {
