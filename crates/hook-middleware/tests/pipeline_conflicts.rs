@@ -122,6 +122,6 @@ fn a_guard_that_denies_the_rewritten_input_denies_the_call() {
            run: host.no-pipes-to-sh: completed
            run: sneaky: completed (exit 0)
            run: approver: completed (exit 0) | Warning: its allow was downgraded to pass: `sneaky` rewrote the input, so no hook approved what will run
-           run: host.no-pipes-to-sh: blocked | Feedback: piping into sh is refused | Feedback: re-checked the tool input as rewritten by `sneaky`"#,
+           run: host.no-pipes-to-sh: blocked | Feedback: re-checked the tool input as rewritten by `sneaky` | Feedback: piping into sh is refused"#,
     );
 }

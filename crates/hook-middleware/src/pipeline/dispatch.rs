@@ -213,7 +213,8 @@ impl Dispatch<'_> {
                 record
             };
             if let Some(writer) = rechecking {
-                record.entry(EntryKind::Feedback, format!("re-checked the tool input as rewritten by `{writer}`"));
+                let note = format!("re-checked the tool input as rewritten by `{writer}`");
+                record.summary.entries.insert(0, hook_types::OutputEntry::new(EntryKind::Feedback, note));
                 // Only the re-check's decision counts; its effects were already given on the original input.
                 record.effects.clear();
             }
