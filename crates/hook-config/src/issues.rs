@@ -61,7 +61,9 @@ impl<'a> Reporter<'a> {
     /// Records an issue, placing its node in the text.
     pub(crate) fn report(&mut self, severity: IssueSeverity, place: Place, message: impl Into<String>) {
         let position = match (&place.node, self.text) {
-            (Some((path, target)), Some(text)) => self.positions.get_or_init(|| Positions::of(text)).get(path, *target),
+            (Some((path, target)), Some(text)) => {
+                self.positions.get_or_init(|| crate::parse::positions(self.source, text)).get(path, *target)
+            }
             _ => None,
         };
         self.issues.push(Issue {

@@ -6,6 +6,7 @@
 //! an issue.
 
 mod positions;
+mod toml_doc;
 mod tree;
 
 use std::path::Path;
@@ -22,13 +23,16 @@ pub(crate) enum Syntax {
     Yaml,
     /// JSON.
     Json,
+    /// TOML (`*.toml`: mecha's config, Codex's `config.toml`).
+    Toml,
 }
 
 impl Syntax {
-    /// JSON for `*.json`, YAML otherwise.
+    /// JSON for `*.json`, TOML for `*.toml`, YAML otherwise.
     pub(crate) fn of(path: &Path) -> Syntax {
         match path.extension().and_then(|e| e.to_str()) {
             Some(ext) if ext.eq_ignore_ascii_case("json") => Syntax::Json,
+            Some(ext) if ext.eq_ignore_ascii_case("toml") => Syntax::Toml,
             _ => Syntax::Yaml,
         }
     }
@@ -48,6 +52,7 @@ pub(crate) struct SyntaxError {
 /// written twice is almost always a mistake, and which copy wins should not be a parser's accident.
 pub(crate) fn parse(text: &str, syntax: Syntax) -> Result<Option<Value>, SyntaxError> {
     match syntax {
+        Syntax::Toml => toml_doc::parse(text),
         Syntax::Yaml => {
             if yaml_is_blank(text) {
                 return Ok(None);
@@ -80,6 +85,14 @@ pub(crate) fn parse(text: &str, syntax: Syntax) -> Result<Option<Value>, SyntaxE
                 }
             })
         }
+    }
+}
+
+/// Where the nodes of `text`, the contents of `path`, are: TOML files by their spans, YAML and JSON by one event pass.
+pub(crate) fn positions(path: &Path, text: &str) -> Positions {
+    match Syntax::of(path) {
+        Syntax::Toml => toml_doc::positions(text),
+        Syntax::Yaml | Syntax::Json => Positions::of(text),
     }
 }
 

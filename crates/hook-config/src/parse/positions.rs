@@ -69,6 +69,12 @@ impl Positions {
         Positions { nodes: walk.nodes }
     }
 
+    /// Positions found by another reading (a TOML file's spans): for each node, where its key is written (if it has
+    /// one) and where it starts.
+    pub(super) fn from_nodes(nodes: HashMap<NodePath, (Option<Position>, Position)>) -> Positions {
+        Positions { nodes }
+    }
+
     /// The position of the node at `path`, if it was found.
     pub(crate) fn get(&self, path: &NodePath, target: Target) -> Option<Position> {
         let (key, node) = self.nodes.get(path)?;

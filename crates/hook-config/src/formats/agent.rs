@@ -1,0 +1,140 @@
+//! What the readers of the other agents' own files share (Gemini CLI, Cursor, mecha): building a hook in the
+//! intermediate form from keys the agent spells its own way, timeouts written in seconds, event names that load as
+//! foreign observers, and keys the agent would ignore.
+//!
+//! Every field a reader hands over keeps the key as the user wrote it (`timeout`, `failClosed`) and the node it came
+//! from, so the normalizer's issues point at the user's own text. A value a reader synthesizes (the event of a
+//! Gemini group, the tool filter Cursor's `beforeShellExecution` implies) points at the key that implied it.
+
+use serde_json::Value;
+
+use super::{WireField, WireHook, hook_field};
+use crate::issues::{Place, Reporter, describe, hint};
+use crate::parse::{NodePath, Target};
+
+/// A hook being assembled from an agent's entry.
+pub(super) struct HookBuilder {
+    hook: WireHook,
+}
+
+impl HookBuilder {
+    /// An empty hook at position `index` among the file's hooks, found at `node`.
+    pub(super) fn new(index: usize, node: NodePath) -> HookBuilder {
+        HookBuilder { hook: WireHook { index, node, fields: Vec::new(), malformed: false } }
+    }
+
+    /// The hook's position among the file's hooks.
+    pub(super) fn index(&self) -> usize {
+        self.hook.index
+    }
+
+    /// Adds a field under its canonical key, as `written` at `node`.
+    pub(super) fn set(&mut self, key: &'static str, written: &str, value: Value, node: NodePath) {
+        self.hook.fields.push(WireField { key, written: written.to_owned(), value, node });
+    }
+
+    /// Records that the reader already reported an error-level problem: the normalizer reports what else is wrong,
+    /// then drops the hook.
+    pub(super) fn malformed(&mut self) {
+        self.hook.malformed = true;
+    }
+
+    /// The hook in the intermediate form.
+    pub(super) fn finish(self) -> WireHook {
+        self.hook
+    }
+}
+
+/// Where an issue about one hook's field points: `hooks[N].<key>` at `node`.
+pub(super) fn hook_place(index: usize, key: &str, node: NodePath, target: Target) -> Place {
+    Place { index: Some(index), field: Some(hook_field(index, Some(key))), node: Some((node, target)), hook_id: None }
+}
+
+/// Where an issue about a part of the file outside any one hook points: the field path as the agent spells it
+/// (`hooks.BeforeTool[0].matcher`).
+pub(super) fn file_place(field: impl Into<String>, node: NodePath, target: Target) -> Place {
+    Place { field: Some(field.into()), node: Some((node, target)), ..Place::default() }
+}
+
+/// A timeout written in seconds (Cursor's `timeout`, mecha's `timeout_secs`) as whole milliseconds; fractions of a
+/// second are kept to the millisecond. `Err` says what was expected.
+pub(super) fn seconds_to_ms(value: &Value) -> Result<u64, String> {
+    let ms = match value {
+        Value::Number(n) => match (n.as_u64(), n.as_f64()) {
+            (Some(secs), _) => secs.checked_mul(1_000),
+            (None, Some(secs)) if secs.is_finite() && secs >= 0.0 => {
+                let ms = (secs * 1_000.0).round();
+                // Every f64 below 2^53 converts exactly; past it a timeout means nothing anyway.
+                (ms < 9_007_199_254_740_992.0).then_some(ms as u64)
+            }
+            _ => return Err("expected a positive number of seconds, found a negative number".into()),
+        },
+        other => return Err(format!("expected a number of seconds, found {}", describe(other))),
+    };
+    ms.ok_or_else(|| "the number of seconds is too large".to_owned())
+}
+
+/// An agent's event table: its own name, the canonical event (with the filters the name implies) in the syntax the
+/// normalizer reads, and whether the agent documents the name at all.
+pub(super) struct AgentEvents {
+    /// The agent, for messages ("Gemini CLI").
+    pub(super) agent: &'static str,
+    /// (name, canonical event): events with an equivalent here.
+    pub(super) mapped: &'static [(&'static str, &'static str)],
+    /// The agent's documented events with no equivalent here: foreign observers, silently.
+    pub(super) foreign: &'static [&'static str],
+}
+
+impl AgentEvents {
+    /// The value of `on` for the agent's event `name`: its canonical event, or `foreign:<name>`. A name the agent
+    /// does not document also loads as a foreign observer (DESIGN §2), with a warning: in the agent it never fires,
+    /// which for a policy hook is usually a typo.
+    pub(super) fn resolve(
+        &self,
+        name: &str,
+        place: Place,
+        reporter: &mut Reporter<'_>,
+    ) -> (String, Option<&'static str>) {
+        if let Some((_, canonical)) = self.mapped.iter().find(|(n, _)| *n == name) {
+            return ((*canonical).to_owned(), Some(canonical));
+        }
+        if !self.foreign.contains(&name) {
+            let names = self.mapped.iter().map(|(n, _)| *n).chain(self.foreign.iter().copied());
+            let suggestion = hook_types::did_you_mean(name, names);
+            reporter.warn(
+                place,
+                format!(
+                    "`{name}` is not a {} event{}; its hooks load as observers of the foreign event `{name}`, which \
+                     {} never fires",
+                    self.agent,
+                    hint(suggestion),
+                    self.agent
+                ),
+            );
+        }
+        (format!("foreign:{name}"), None)
+    }
+}
+
+/// Warns about a key the agent does not read (it ignores it, so the hook still loads), suggesting the nearest known
+/// key.
+pub(super) fn unknown_key(reporter: &mut Reporter<'_>, place: Place, key: &str, known: &[&str], agent: &str) {
+    let suggestion = hook_types::did_you_mean(key, known.iter().copied());
+    reporter.warn(place, format!("unknown key `{key}`{}; {agent} ignores it", hint(suggestion)));
+}
+
+/// The string at `value`, or an error-level issue saying what was found instead.
+pub(super) fn expect_str<'v>(
+    value: &'v Value,
+    what: &str,
+    place: Place,
+    reporter: &mut Reporter<'_>,
+) -> Option<&'v str> {
+    match value {
+        Value::String(s) => Some(s),
+        other => {
+            reporter.error(place, format!("expected {what}, found {}", describe(other)));
+            None
+        }
+    }
+}
