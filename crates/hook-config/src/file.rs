@@ -224,5 +224,9 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
         ids.insert(decl.id.clone(), decl.index);
         hooks.push(decl);
     }
-    FileLoad { hooks, issues: reporter.into_issues(), only_managed }
+    let mut issues = reporter.into_issues();
+    // Readers report unknown keys before the normalizer reports the rest: put everything in file order — file-level
+    // issues first, then hook by hook, each hook's by position (unplaced ones last).
+    issues.sort_by_key(|issue| (issue.index.map_or(0, |i| i + 1), issue.line.is_none(), issue.line, issue.column));
+    FileLoad { hooks, issues, only_managed }
 }

@@ -508,3 +508,21 @@ fn a_directory_where_the_file_should_be_is_one_issue() {
     assert_eq!(issue.message, "cannot read the file: Is a directory (os error 21)");
     assert_eq!((issue.severity, issue.line, issue.index), (IssueSeverity::Error, None, None));
 }
+
+#[test]
+fn every_issue_of_a_file_with_many_mistakes_in_file_order() {
+    let workspace = TempDir::new().unwrap();
+    let load = load_in(workspace.path(), "bad/many-mistakes.yaml");
+    assert_eq!(load.hooks.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["fine"]);
+    let real = workspace.path().canonicalize().unwrap();
+    let lines: Vec<String> = load
+        .issues
+        .iter()
+        .map(|issue| {
+            let mut issue = issue.clone();
+            issue.source = PathBuf::from(issue.source.file_name().unwrap());
+            issue.to_string().replace(&*real.to_string_lossy(), "[workspace]")
+        })
+        .collect();
+    insta::assert_yaml_snapshot!("many_mistakes", lines);
+}

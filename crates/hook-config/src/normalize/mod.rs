@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use hook_types::{Effect, Event, EventFilters, HookKind, OnError, Origin, Protocol, Scope, Severity};
 use serde_json::Value;
 
-use crate::formats::WireHook;
+use crate::formats::{WireField, WireHook};
 use crate::issues::Reporter;
 use crate::model::{Format, HookDecl, HookSpec, Matcher};
 use fields::HookReader;
@@ -274,20 +274,13 @@ fn read_targets(
 }
 
 fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
-    if !hook.has("message") {
+    let message = if hook.has("message") {
+        hook.string("message").and_then(|(message, field)| read_message(hook, message, &field))
+    } else {
         hook.missing("message", "a prompt hook needs `message`");
-        return None;
-    }
-    let (mut message, field) = hook.string("message")?;
-    if message.trim().is_empty() {
-        hook.error(Some(&field), "expected a non-empty message");
-    }
-    let count = message.chars().count();
-    if count > PROMPT_MAX_CHARS {
-        let cut = message.char_indices().nth(PROMPT_MAX_CHARS).map_or(message.len(), |(at, _)| at);
-        message.truncate(cut);
-        hook.warn(Some(&field), format!("the message has {count} characters; it was cut to {PROMPT_MAX_CHARS}"));
-    }
+        None
+    };
+    // Read even without a usable message, so a bad severity shows in the same pass.
     let severity = match hook.choice("severity", &["info", "advisory", "warn", "hard-block"]) {
         Some((name, _)) => serde_json::from_value::<Severity>(Value::String(name.into())).unwrap_or_default(),
         None => Severity::Info,
@@ -298,7 +291,22 @@ fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<H
     {
         hook.error(None, format!("a prompt hook adds an `inject_reminder`, which is not valid on {event}"));
     }
-    Some(HookSpec::Prompt { message, severity })
+    Some(HookSpec::Prompt { message: message?, severity })
+}
+
+/// A prompt's message: non-empty, cut to [`PROMPT_MAX_CHARS`] characters with a warning.
+fn read_message(hook: &mut HookReader<'_, '_>, mut message: String, field: &WireField) -> Option<String> {
+    if message.trim().is_empty() {
+        hook.error(Some(field), "expected a non-empty message");
+        return None;
+    }
+    let count = message.chars().count();
+    if count > PROMPT_MAX_CHARS {
+        let cut = message.char_indices().nth(PROMPT_MAX_CHARS).map_or(message.len(), |(at, _)| at);
+        message.truncate(cut);
+        hook.warn(Some(field), format!("the message has {count} characters; it was cut to {PROMPT_MAX_CHARS}"));
+    }
+    Some(message)
 }
 
 fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
