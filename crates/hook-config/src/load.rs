@@ -157,6 +157,13 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         if found && slot.origin == Origin::Managed {
             issues.extend(crate::trust::managed_file_issue(&slot.path));
         }
+        if !found && slot.path.exists() {
+            issues.push(file_issue(
+                &slot.path,
+                IssueSeverity::Error,
+                "this path exists but is not a regular file; expected a file of hook declarations".to_owned(),
+            ));
+        }
         if found {
             if let Some(yaml) = &slot.json_beside
                 && yaml.is_file()
@@ -240,7 +247,8 @@ fn read_slot(slot: &Slot, workspace: &Path) -> Option<FileLoad> {
     let cx = FileContext { origin: slot.origin, workspace, root: &slot.root, source_id: slot.source_id.as_deref() };
     match slot.format {
         Format::Native | Format::Clio => Some(load_file(&slot.path, slot.format, &cx)),
-        Format::Claude | Format::Codex | Format::Gemini | Format::Cursor | Format::Mecha => None,
+        Format::Gemini | Format::Cursor | Format::Mecha => Some(load_file(&slot.path, slot.format, &cx)),
+        Format::Claude | Format::Codex => None,
     }
 }
 

@@ -72,40 +72,62 @@ pub(crate) fn merge(
     origin_trusted: impl Fn(Origin) -> bool,
     in_store: impl Fn(&LoadedHook) -> bool,
 ) -> Merged {
-    // Slots keep the precedence order; a displaced hook leaves a hole, and the winner takes its own later slot.
-    let mut slots: Vec<Option<LoadedHook>> = Vec::with_capacity(hooks.len());
-    let mut by_id: HashMap<String, usize> = HashMap::with_capacity(hooks.len());
-    // (position in precedence order, hook): the overridden list is reported in precedence order too.
-    let mut losers: Vec<(usize, LoadedHook)> = Vec::new();
-    let mut shadowed = Vec::new();
-    for hook in hooks {
-        let Some(&at) = by_id.get(hook.decl.id.as_str()) else {
-            by_id.insert(hook.decl.id.clone(), slots.len());
-            slots.push(Some(hook));
+    /// What became of each hook, by its position in precedence order.
+    #[derive(Clone, Copy)]
+    enum Fate {
+        InForce,
+        /// Displaced by a later hook of the same id.
+        Overridden,
+        /// Tried to displace the trusted hook at this position, which stays.
+        Shadowing(usize),
+    }
+    let mut fates = vec![Fate::InForce; hooks.len()];
+    // id → position of the hook currently in force for it; borrows the ids, so nothing is cloned or moved yet.
+    let mut in_force: HashMap<&str, usize> = HashMap::with_capacity(hooks.len());
+    for (at, hook) in hooks.iter().enumerate() {
+        let Some(current) = in_force.get_mut(hook.decl.id.as_str()) else {
+            in_force.insert(hook.decl.id.as_str(), at);
             continue;
         };
-        let current = slots[at].as_ref().expect("an indexed slot holds its hook");
-        let protected = origin_trusted(current.decl.origin) && !origin_trusted(hook.decl.origin);
-        if protected && !in_store(&hook) {
-            shadowed.push(ShadowAttempt { id: hook.decl.id.clone(), kept: current.clone(), attempted: hook });
-            continue;
+        let protected = origin_trusted(hooks[*current].decl.origin) && !origin_trusted(hook.decl.origin);
+        if protected && !in_store(hook) {
+            fates[at] = Fate::Shadowing(*current);
+        } else {
+            fates[*current] = Fate::Overridden;
+            *current = at;
         }
-        losers.push((at, slots[at].take().expect("an indexed slot holds its hook")));
-        by_id.insert(hook.decl.id.clone(), slots.len());
-        slots.push(Some(hook));
     }
-    let hooks: Vec<LoadedHook> = slots.into_iter().flatten().collect();
-    // Point every loser at the hook finally in force for its id, not at whichever hook beat it first.
-    let winners: HashMap<&str, &LoadedHook> = hooks.iter().map(|h| (h.decl.id.as_str(), h)).collect();
-    losers.sort_by_key(|(at, _)| *at);
-    let overridden = losers
-        .into_iter()
-        .map(|(_, hook)| {
-            let winner = winners[hook.decl.id.as_str()];
-            Overridden { winner_source: winner.decl.source.clone(), winner_origin: winner.decl.origin, hook }
-        })
-        .collect();
-    Merged { hooks, overridden, shadowed }
+    // Every loser points at the hook finally in force for its id, not at whichever hook beat it first.
+    let winner_of = |hook: &LoadedHook| {
+        let winner = &hooks[in_force[hook.decl.id.as_str()]].decl;
+        (winner.source.clone(), winner.origin)
+    };
+    let mut winners: Vec<Option<(PathBuf, Origin)>> = vec![None; hooks.len()];
+    let mut kept: Vec<Option<LoadedHook>> = vec![None; hooks.len()];
+    for (at, fate) in fates.iter().enumerate() {
+        match *fate {
+            Fate::Overridden => winners[at] = Some(winner_of(&hooks[at])),
+            Fate::Shadowing(trusted) => kept[at] = Some(hooks[trusted].clone()),
+            Fate::InForce => {}
+        }
+    }
+    drop(in_force);
+
+    let mut merged = Merged { hooks: Vec::with_capacity(hooks.len()), ..Merged::default() };
+    for (at, hook) in hooks.into_iter().enumerate() {
+        match fates[at] {
+            Fate::InForce => merged.hooks.push(hook),
+            Fate::Overridden => {
+                let (winner_source, winner_origin) = winners[at].take().expect("set for every overridden hook");
+                merged.overridden.push(Overridden { hook, winner_source, winner_origin });
+            }
+            Fate::Shadowing(_) => {
+                let kept = kept[at].take().expect("set for every shadowing hook");
+                merged.shadowed.push(ShadowAttempt { id: hook.decl.id.clone(), kept, attempted: hook });
+            }
+        }
+    }
+    merged
 }
 
 #[cfg(test)]

@@ -241,6 +241,17 @@ fn a_native_json_file_beside_the_yaml_one_is_read_after_it_with_a_warning() {
 }
 
 #[test]
+fn a_directory_where_a_hook_file_should_be_is_an_error_not_a_silent_skip() {
+    let fixture = Fixture::copy("five");
+    fs::create_dir_all(fixture.path("workspace/.hooks/hooks.json")).unwrap();
+    let config = fixture.load();
+    let issue = config.issues.iter().find(|i| i.source == fixture.path("workspace/.hooks/hooks.json")).unwrap();
+    assert_eq!(issue.severity, IssueSeverity::Error);
+    assert_eq!(issue.message, "this path exists but is not a regular file; expected a file of hook declarations");
+    assert_eq!(config.hooks.len(), 9, "everything else still loads");
+}
+
+#[test]
 fn only_managed_shows_every_other_hook_but_marks_it_not_to_run() {
     let fixture = Fixture::copy("five");
     let managed = fs::read_to_string(fixture.path("managed/hooks.yaml")).unwrap();

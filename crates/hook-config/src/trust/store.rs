@@ -226,7 +226,8 @@ impl TrustStore {
     }
 
     fn workspace(&self, workspace: &Path) -> Option<&BTreeMap<String, TrustRecord>> {
-        self.file.workspaces.get(&workspace_key(workspace))
+        // Borrowed: a lookup per hook per load allocates nothing for a UTF-8 path.
+        self.file.workspaces.get(workspace.to_string_lossy().as_ref())
     }
 }
 
