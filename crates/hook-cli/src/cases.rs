@@ -121,7 +121,11 @@ fn read_cases(path: &Path) -> Result<Vec<Case>> {
     }
     let text =
         std::fs::read_to_string(path).with_context(|| format!("test file `{}` cannot be read", path.display()))?;
-    let invalid = |err: serde_norway::Error| anyhow::anyhow!("test file `{}`: {err}", path.display());
+    // serde's path starts with a dot (`.[0].expect`); the index reads better without it.
+    let invalid = |err: serde_norway::Error| {
+        let message = err.to_string();
+        anyhow::anyhow!("test file `{}`: {}", path.display(), message.strip_prefix('.').unwrap_or(&message))
+    };
     let shape: Value = serde_norway::from_str(&text).map_err(invalid)?;
     let cases = match shape {
         Value::Array(_) => serde_norway::from_str::<Vec<Case>>(&text).map_err(invalid)?,
