@@ -526,3 +526,36 @@ fn every_issue_of_a_file_with_many_mistakes_in_file_order() {
         .collect();
     insta::assert_yaml_snapshot!("many_mistakes", lines);
 }
+
+#[test]
+fn odd_documents_give_issues_never_panics() {
+    let workspace = TempDir::new().unwrap();
+    let cx =
+        FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let odd = [
+        "- !tagged {on: pre_tool, kind: prompt, message: x}",
+        "--- []\n--- []\n",
+        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: 99999999999999999999999}",
+        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: .nan}",
+        "- ~\n- []\n- 3\n",
+        "{1: 2, hooks: []}",
+        "? [complex, key]\n: value\nhooks: []\n",
+        "- &a {on: pre_tool, kind: prompt, message: x}\n- *a\n",
+        "hooks: ~\n",
+        "- {on: '', kind: '', message: ''}",
+        "- {on: 'foreign:', protocol: claude, kind: prompt, message: x}",
+        "- {on: pre_tool, kind: effect, effect: [block_tool]}",
+        "- {on: pre_tool, kind: command, argv: [''], cwd: '\u{0}'}",
+        deep.as_str(),
+    ];
+    for text in odd {
+        for path in ["hooks.yaml", "hooks.json"] {
+            let load = hook_config::parse_str(text, Path::new(path), Format::Native, &cx);
+            for issue in &load.issues {
+                assert!(!issue.message.is_empty(), "{text:?}: {issue:?}");
+            }
+            assert!(load.hooks.len() + load.issues.len() > 0 || text.trim() == "hooks: ~", "{text:?} gave nothing");
+        }
+    }
+}
