@@ -38,6 +38,14 @@ impl Engine {
     /// and a file sink at the default receipt path unless receipts are off.
     pub fn new(ctx: &Context, options: EngineOptions) -> Result<Engine> {
         let mut config = ctx.load()?;
+        let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
+        if errors > 0 {
+            // Lenient, as a host that runs what is valid: the dropped hooks do not run, and the user should know.
+            eprintln!(
+                "hook: warning: {errors} error-level issue(s) in the hook configuration; what they concern does not \
+                 run (see `hook validate`)"
+            );
+        }
         if options.trust_workspace {
             let count = trust_workspace_in_memory(&mut config);
             eprintln!(
