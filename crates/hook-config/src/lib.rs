@@ -15,6 +15,7 @@ mod normalize;
 mod parse;
 mod fingerprint;
 mod inspect;
+pub mod install;
 mod layout;
 mod load;
 mod merge;

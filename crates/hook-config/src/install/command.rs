@@ -1,0 +1,188 @@
+//! The bridge's command line: how `hook install` writes it, and how anything that runs hooks recognises it.
+//!
+//! Recognising it matters more than writing it: the bridge loads every hook of the workspace, and an agent's
+//! configuration that holds the bridge is itself a hook file. A bridge that ran a bridge entry (its own, or another
+//! agent's: Codex's `.codex/hooks.json` read under the Claude Code bridge) would start another bridge, which would
+//! start another. So any command that invokes this program's `bridge` subcommand is never run as a hook.
+
+use std::path::Path;
+
+use crate::model::Program;
+
+use super::agent::Agent;
+
+/// The program names that mean "this engine's CLI": `hook`, plus whatever name the running binary has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BridgeProgram {
+    names: Vec<String>,
+}
+
+impl Default for BridgeProgram {
+    /// `hook` and the file name of the running executable.
+    fn default() -> Self {
+        let mut names = vec!["hook".to_owned()];
+        let exe = std::env::current_exe().ok();
+        if let Some(name) = exe.and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+        BridgeProgram { names }
+    }
+}
+
+impl BridgeProgram {
+    /// Exactly these program names (a host that ships the CLI under its own name).
+    pub fn named<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Self {
+        BridgeProgram { names: names.into_iter().map(Into::into).collect() }
+    }
+
+    /// Whether `program` invokes the bridge: some word names this program (by file name, any directory) and a later
+    /// word of the same simple command is `bridge`.
+    ///
+    /// ```
+    /// use hook_config::Program;
+    /// use hook_config::install::BridgeProgram;
+    /// let hook = BridgeProgram::named(["hook"]);
+    /// assert!(hook.invokes_bridge(&Program::Shell("'/opt/bin/hook' --config-home /c bridge --protocol codex".into())));
+    /// assert!(hook.invokes_bridge(&Program::Argv(vec!["hook".into(), "bridge".into()])));
+    /// assert!(!hook.invokes_bridge(&Program::Shell("hook run pre_tool; echo bridge".into())));
+    /// ```
+    pub fn invokes_bridge(&self, program: &Program) -> bool {
+        match program {
+            Program::Argv(argv) => self.words_invoke_bridge(argv),
+            Program::Shell(line) => shell_commands(line).iter().any(|words| self.words_invoke_bridge(words)),
+        }
+    }
+
+    /// [`BridgeProgram::invokes_bridge`] for a command line as an agent's configuration holds it (`sh -c` text).
+    pub fn invokes_bridge_line(&self, line: &str) -> bool {
+        self.invokes_bridge(&Program::Shell(line.to_owned()))
+    }
+
+    fn words_invoke_bridge(&self, words: &[String]) -> bool {
+        let is_program = |word: &String| {
+            let name = Path::new(word).file_name().map(|n| n.to_string_lossy());
+            name.is_some_and(|name| self.names.iter().any(|n| *n == name))
+        };
+        words.iter().position(is_program).is_some_and(|at| words[at + 1..].iter().any(|w| w == "bridge"))
+    }
+}
+
+/// The command `hook install` writes into the agent's configuration: the CLI at `exe`, the `bridge` subcommand for
+/// `agent`, and the config home and managed file the install used (so the bridge finds the same trust store and
+/// policy), each word quoted for `sh`.
+///
+/// ```
+/// use hook_config::install::{Agent, bridge_command};
+/// use std::path::Path;
+/// let line = bridge_command(Path::new("/usr/local/bin/hook"), Agent::Claude, Some(Path::new("/home/me/.config/hooks")), None);
+/// assert_eq!(line, "/usr/local/bin/hook bridge --protocol claude --config-home /home/me/.config/hooks");
+/// ```
+pub fn bridge_command(exe: &Path, agent: Agent, config_home: Option<&Path>, managed_file: Option<&Path>) -> String {
+    let mut words = vec![exe.display().to_string(), "bridge".into(), "--protocol".into(), agent.as_str().into()];
+    if let Some(home) = config_home {
+        words.extend(["--config-home".into(), home.display().to_string()]);
+    }
+    if let Some(file) = managed_file {
+        words.extend(["--managed-file".into(), file.display().to_string()]);
+    }
+    words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
+}
+
+/// `word` quoted for `sh` where it needs it: bare when it holds only characters no shell treats specially.
+pub fn quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-' | b'+' | b':' | b'=' | b','));
+    if plain { word.to_owned() } else { format!("'{}'", word.replace('\'', r"'\''")) }
+}
+
+/// The simple commands of a shell line, each as its words: quotes and backslashes are resolved, and `;`, `&`, `|`,
+/// `&&`, `||` and newlines separate commands. Enough to recognise a program and its subcommand; not a shell.
+fn shell_commands(line: &str) -> Vec<Vec<String>> {
+    let mut commands = vec![Vec::new()];
+    let mut word: Option<String> = None;
+    let mut chars = line.chars().peekable();
+    let end_word = |word: &mut Option<String>, commands: &mut Vec<Vec<String>>| {
+        if let Some(w) = word.take() {
+            commands.last_mut().expect("never empty").push(w);
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    w.push(c);
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => {
+                            if let Some(next) = chars.next() {
+                                w.push(next);
+                            }
+                        }
+                        other => w.push(other),
+                    }
+                }
+            }
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    word.get_or_insert_with(String::new).push(next);
+                }
+            }
+            ';' | '&' | '|' | '\n' | '(' | ')' => {
+                end_word(&mut word, &mut commands);
+                if !commands.last().is_some_and(Vec::is_empty) {
+                    commands.push(Vec::new());
+                }
+            }
+            c if c.is_whitespace() => end_word(&mut word, &mut commands),
+            other => word.get_or_insert_with(String::new).push(other),
+        }
+    }
+    end_word(&mut word, &mut commands);
+    commands.retain(|c| !c.is_empty());
+    commands
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_bridge_command_is_recognised_whatever_its_paths_hold() {
+        let hook = BridgeProgram::named(["hook"]);
+        let line = bridge_command(
+            Path::new("/tmp/it's here/hook"),
+            Agent::Gemini,
+            Some(Path::new("/tmp/config home")),
+            Some(Path::new("/tmp/managed.yaml")),
+        );
+        assert_eq!(
+            line,
+            r#"'/tmp/it'\''s here/hook' bridge --protocol gemini --config-home '/tmp/config home' --managed-file /tmp/managed.yaml"#
+        );
+        assert!(hook.invokes_bridge_line(&line));
+        assert_eq!(shell_commands(&line)[0][0], "/tmp/it's here/hook");
+    }
+
+    #[test]
+    fn other_commands_of_the_program_and_other_programs_are_not_the_bridge() {
+        let hook = BridgeProgram::named(["hook", "hook-dev"]);
+        assert!(hook.invokes_bridge_line("cd \"$CLAUDE_PROJECT_DIR\" && hook-dev bridge --protocol claude"));
+        assert!(!hook.invokes_bridge_line("hook trust --all && ./bridge.sh"));
+        assert!(!hook.invokes_bridge_line("python3 scripts/bridge"));
+        assert!(!hook.invokes_bridge_line("hooks bridge"));
+        assert!(!hook.invokes_bridge(&Program::Argv(vec!["./guard.sh".into(), "bridge".into()])));
+    }
+}

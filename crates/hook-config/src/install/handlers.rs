@@ -1,0 +1,177 @@
+//! The hook handlers of an agent's file, one by one: where each sits, whether it is the bridge, and what it loads as.
+//!
+//! Each handler is loaded on its own, through the agent's own reader: a copy of the file that holds only that handler
+//! (and every key that is not an event list, such as Gemini CLI's `hooksConfig` switches) goes through
+//! [`parse_str`]. So the declaration a moved hook gets is exactly the one the reader gives it in place, without
+//! knowing how the reader numbers hooks, and a handler the reader cannot take (another handler type, a bad field)
+//! is known by the reader's own message.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::agent::Agent;
+use super::command::BridgeProgram;
+use crate::file::{FileContext, parse_str};
+use crate::model::{HookDecl, IssueSeverity};
+
+/// Where one handler sits in an agent's file.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Handler {
+    /// The event key, as the agent spells it.
+    pub event: String,
+    /// The matcher group's position in the event's list (Claude Code, Codex, Gemini CLI); `None` for Cursor, whose
+    /// list holds handlers directly.
+    pub group: Option<usize>,
+    /// The handler's position in its group (or in the event's list, for Cursor).
+    pub index: usize,
+    /// The handler as written.
+    pub value: Value,
+    /// The group's other keys (`matcher`, `sequential`), as written.
+    pub group_keys: Map<String, Value>,
+}
+
+/// What a handler is to install.
+#[derive(Debug, Clone)]
+pub(crate) enum Found {
+    /// It invokes the bridge.
+    Bridge,
+    /// The engine reads it: it can move.
+    Movable(Box<HookDecl>),
+    /// It stays with the agent, for this reason.
+    Kept(String),
+}
+
+/// The event lists of an agent's `hooks` object: keys whose value is a list of objects. Other keys (Gemini CLI's
+/// old-style `enabled` / `disabled` switches) are not events.
+pub(crate) fn event_lists(hooks: &Map<String, Value>) -> impl Iterator<Item = (&String, &Vec<Value>)> {
+    hooks.iter().filter_map(|(key, value)| match value {
+        Value::Array(items) if items.iter().all(Value::is_object) => Some((key, items)),
+        _ => None,
+    })
+}
+
+/// Every handler of the file's `hooks` object, in file order.
+pub(crate) fn handlers(agent: Agent, hooks: &Map<String, Value>) -> Vec<Handler> {
+    let mut out = Vec::new();
+    for (event, items) in event_lists(hooks) {
+        for (position, item) in items.iter().enumerate() {
+            let Value::Object(item) = item else { continue };
+            if agent == Agent::Cursor {
+                out.push(Handler {
+                    event: event.clone(),
+                    group: None,
+                    index: position,
+                    value: Value::Object(item.clone()),
+                    group_keys: Map::new(),
+                });
+                continue;
+            }
+            let Some(Value::Array(inner)) = item.get("hooks") else { continue };
+            let group_keys: Map<String, Value> =
+                item.iter().filter(|(k, _)| k.as_str() != "hooks").map(|(k, v)| (k.clone(), v.clone())).collect();
+            for (index, handler) in inner.iter().enumerate() {
+                out.push(Handler {
+                    event: event.clone(),
+                    group: Some(position),
+                    index,
+                    value: handler.clone(),
+                    group_keys: group_keys.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether a handler runs the bridge.
+pub(crate) fn is_bridge(handler: &Value, program: &BridgeProgram) -> bool {
+    handler.get("command").and_then(Value::as_str).is_some_and(|line| program.invokes_bridge_line(line))
+}
+
+/// What `handler` of the file at `path` (whose top level is `root`) is: the bridge, a hook that can move, or one that
+/// stays.
+pub(crate) fn classify(
+    agent: Agent,
+    root: &Map<String, Value>,
+    handler: &Handler,
+    path: &Path,
+    cx: &FileContext<'_>,
+    program: &BridgeProgram,
+) -> Found {
+    if is_bridge(&handler.value, program) {
+        return Found::Bridge;
+    }
+    let text = serde_json::to_string_pretty(&Value::Object(alone(agent, root, handler))).unwrap_or_default();
+    let load = parse_str(&text, path, agent.format(), cx);
+    let errors: Vec<&str> =
+        load.issues.iter().filter(|i| i.severity == IssueSeverity::Error).map(|i| i.message.as_str()).collect();
+    if let Some(first) = errors.first() {
+        return Found::Kept(format!("the engine cannot read it: {first}"));
+    }
+    match <[HookDecl; 1]>::try_from(load.hooks) {
+        Ok([decl]) => Found::Movable(Box::new(decl)),
+        Err(hooks) if hooks.is_empty() => Found::Kept("the engine reads no hook from it".into()),
+        Err(hooks) => Found::Kept(format!("the engine reads {} hooks from it, not one", hooks.len())),
+    }
+}
+
+/// A copy of the file's top level whose `hooks` holds `handler` alone, in its group.
+fn alone(agent: Agent, root: &Map<String, Value>, handler: &Handler) -> Map<String, Value> {
+    let mut copy = root.clone();
+    let Some(Value::Object(hooks)) = root.get("hooks") else { return copy };
+    let is_event_list = |value: &Value| matches!(value, Value::Array(items) if items.iter().all(Value::is_object));
+    let mut only: Map<String, Value> =
+        hooks.iter().filter(|(_, v)| !is_event_list(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let item = match agent {
+        Agent::Cursor => handler.value.clone(),
+        _ => {
+            let mut group = handler.group_keys.clone();
+            group.insert("hooks".into(), Value::Array(vec![handler.value.clone()]));
+            Value::Object(group)
+        }
+    };
+    only.insert(handler.event.clone(), Value::Array(vec![item]));
+    copy.insert("hooks".into(), Value::Object(only));
+    copy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn handlers_are_listed_with_their_place_and_switches_are_not_events() {
+        let hooks = json!({
+            "enabled": true,
+            "disabled": ["noisy"],
+            "BeforeTool": [
+                {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": "b"}]},
+                {"hooks": [{"type": "command", "command": "c"}]}
+            ]
+        });
+        let found = handlers(Agent::Gemini, hooks.as_object().unwrap());
+        let places: Vec<(Option<usize>, usize, &str)> =
+            found.iter().map(|h| (h.group, h.index, h.value["command"].as_str().unwrap())).collect();
+        assert_eq!(places, vec![(Some(0), 0, "a"), (Some(0), 1, "b"), (Some(1), 0, "c")]);
+        assert_eq!(found[0].group_keys, *json!({"matcher": "run_shell_command"}).as_object().unwrap());
+
+        let root = json!({"hooksConfig": {"enabled": true}, "hooks": hooks});
+        let copy = alone(Agent::Gemini, root.as_object().unwrap(), &found[1]);
+        assert_eq!(
+            Value::Object(copy),
+            json!({"hooksConfig": {"enabled": true}, "hooks": {"enabled": true, "disabled": ["noisy"],
+                "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "b"}]}]}})
+        );
+    }
+
+    #[test]
+    fn cursor_lists_hold_handlers_directly() {
+        let hooks = json!({"stop": [{"command": "./a.sh"}, {"command": "hook bridge --protocol cursor"}]});
+        let found = handlers(Agent::Cursor, hooks.as_object().unwrap());
+        assert_eq!((found[1].group, found[1].index), (None, 1));
+        let program = BridgeProgram::named(["hook"]);
+        assert!(!is_bridge(&found[0].value, &program) && is_bridge(&found[1].value, &program));
+    }
+}

@@ -1,0 +1,460 @@
+//! Planning an install (everything read, checked and computed; nothing written) and applying the plan.
+
+use std::path::{Path, PathBuf};
+
+use hook_types::{Event, Limits, Origin};
+use serde_json::{Map, Value};
+
+use super::InstallError;
+use super::agent::{Agent, InstallScope};
+use super::command::BridgeProgram;
+use super::edit::{Place, add_bridge, drop_empty_lists, remove_handlers};
+use super::files::{JsonLayout, parse_json_object, read_text, sha256, write_atomic};
+use super::handlers::{Found, classify, handlers};
+use super::native::{insertion, native_form, yaml_block};
+use super::record::{FileChange, InstallRecord, Installs, MovedRecord, NativeChange, TrustedRecord, installs_path};
+use crate::file::{FileContext, parse_str};
+use crate::fingerprint::fingerprint;
+use crate::layout::Layout;
+use crate::model::{Fingerprint, Format, HookDecl, HookSpec, IssueSeverity, Program};
+use crate::trust::{TrustStore, trust_value};
+
+/// What to install.
+#[derive(Debug, Clone)]
+pub struct InstallRequest<'a> {
+    /// The agent whose configuration to edit.
+    pub agent: Agent,
+    /// Which of its files (and which native file the moved hooks go into).
+    pub scope: InstallScope,
+    /// Where the workspace, the config home and the home directory are.
+    pub layout: &'a Layout,
+    /// The bridge command to write ([`super::bridge_command`]).
+    pub command: String,
+    /// The host's limits: the agent-side timeout is set above their dispatch deadline.
+    pub limits: Limits,
+    /// What counts as a bridge entry already there.
+    pub program: BridgeProgram,
+}
+
+impl<'a> InstallRequest<'a> {
+    /// A request with the default limits and program names.
+    pub fn new(agent: Agent, scope: InstallScope, layout: &'a Layout, command: impl Into<String>) -> Self {
+        InstallRequest {
+            agent,
+            scope,
+            layout,
+            command: command.into(),
+            limits: Limits::default(),
+            program: BridgeProgram::default(),
+        }
+    }
+}
+
+/// A hook that moves from the agent's file into the native file.
+#[derive(Debug, Clone)]
+pub struct MovedHook {
+    /// The declaration, as it loads from the native file.
+    pub decl: HookDecl,
+    /// Its fingerprint there (command hooks).
+    pub fingerprint: Option<Fingerprint>,
+    /// Whether install records its trust (it comes from a non-trusted origin, can widen, and is not trusted yet).
+    pub needs_trust: bool,
+    /// Whether the native file already holds it (same id and hash): it leaves the agent's file and is not added
+    /// twice.
+    pub already_there: bool,
+    /// The event key it was under, as the agent spells it.
+    pub event: String,
+    place: (Option<usize>, usize),
+    group_keys: Map<String, Value>,
+    handler: Value,
+}
+
+/// A handler that stays in the agent's file, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptHandler {
+    /// The event key it is under.
+    pub event: String,
+    /// Its command, if it has one.
+    pub command: Option<String>,
+    /// Why it stays.
+    pub reason: String,
+}
+
+/// Everything an install would do, computed without writing anything. [`InstallPlan::apply`] writes it.
+#[derive(Debug, Clone)]
+pub struct InstallPlan {
+    /// The agent.
+    pub agent: Agent,
+    /// The scope.
+    pub scope: InstallScope,
+    /// The canonical workspace.
+    pub workspace: PathBuf,
+    /// The agent's file.
+    pub agent_file: PathBuf,
+    /// The events the bridge entry is added under.
+    pub added_events: Vec<String>,
+    /// The hooks that move, in file order.
+    pub moved: Vec<MovedHook>,
+    /// The handlers that stay with the agent.
+    pub kept: Vec<KeptHandler>,
+    /// The native file the hooks move into.
+    pub native_file: PathBuf,
+    command: String,
+    agent_original: Option<String>,
+    agent_new: String,
+    native_original: Option<String>,
+    native_new: Option<(String, String)>,
+    installs: PathBuf,
+    trust_store: Option<PathBuf>,
+}
+
+/// Reads the agent's file of `request.scope` and plans the install (see the [module docs](super)). Nothing is
+/// written.
+///
+/// # Errors
+/// The agent has no file for the scope; a directory is unknown (no home, no config home); a file cannot be read or
+/// is not something install can edit without losing content; the moved hooks would not load back unchanged.
+pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
+    let (agent, scope, layout) = (request.agent, request.scope, request.layout);
+    let workspace = std::fs::canonicalize(&layout.workspace).map_err(|source| InstallError::Io {
+        action: "cannot use the workspace",
+        path: layout.workspace.clone(),
+        source,
+    })?;
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let agent_file = match agent.config_file(scope, layout) {
+        Some(path) => absolute(&path),
+        None if scope == InstallScope::User => {
+            return Err(InstallError::Unknown { what: "the home directory", hint: "set $HOME" });
+        }
+        None => return Err(InstallError::NoFileForScope { agent: agent.display_name(), scope }),
+    };
+    let config_home = layout.config_home_path().map(absolute).ok_or(InstallError::Unknown {
+        what: "the config home",
+        hint: "pass --config-home DIR (install records what it changed there)",
+    })?;
+    let native_file = match scope {
+        InstallScope::Project => layout.project_dir().join("hooks.yaml"),
+        InstallScope::Local => layout.project_dir().join("hooks.local.yaml"),
+        InstallScope::User => config_home.join("hooks.yaml"),
+    };
+    let native_file = absolute(&native_file);
+    let origin = match scope {
+        InstallScope::Project => Origin::Project,
+        InstallScope::Local => Origin::ProjectLocal,
+        InstallScope::User => Origin::User,
+    };
+    // A repository never supplies its own trust (DESIGN §4.2): no store inside the workspace.
+    let trust_store = (!config_home.starts_with(&workspace)).then(|| config_home.join(crate::layout::TRUST_STORE_FILE));
+
+    let agent_original = read_text(&agent_file)?;
+    let mut root = parse_json_object(&agent_file, agent_original.as_deref())?;
+    let mut hooks = match root.get("hooks") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(hooks)) => hooks.clone(),
+        Some(other) => {
+            return Err(InstallError::Unsupported {
+                path: agent_file,
+                message: format!("`hooks` is {}, expected an object of events", super::files::kind(other)),
+            });
+        }
+    };
+
+    let agent_root = match scope {
+        InstallScope::User => agent_file.parent().map(Path::to_path_buf).unwrap_or_default(),
+        _ => workspace.clone(),
+    };
+    let agent_cx = FileContext { origin, workspace: &workspace, root: &agent_root, source_id: None };
+    let mut bridged: Vec<String> = Vec::new();
+    let mut movable = Vec::new();
+    let mut kept = Vec::new();
+    for handler in handlers(agent, &hooks) {
+        match classify(agent, &root, &handler, &agent_file, &agent_cx, &request.program) {
+            Found::Bridge => bridged.push(handler.event.clone()),
+            Found::Movable(decl) => movable.push((handler, *decl)),
+            Found::Kept(reason) => kept.push(KeptHandler {
+                command: handler.value.get("command").and_then(Value::as_str).map(str::to_owned),
+                event: handler.event,
+                reason,
+            }),
+        }
+    }
+
+    // The native file, with the moved hooks added and loaded back.
+    let native_root = match scope {
+        InstallScope::User => config_home.clone(),
+        _ => workspace.clone(),
+    };
+    let native_cx = FileContext { origin, workspace: &workspace, root: &native_root, source_id: None };
+    let native_original = read_text(&native_file)?;
+    let before = parse_str(native_original.as_deref().unwrap_or(""), &native_file, Format::Native, &native_cx);
+    let store = trust_store.as_ref().map(|path| TrustStore::open(path).0);
+    let mut moved = Vec::new();
+    let mut forms = Vec::new();
+    for (handler, decl) in movable {
+        let already_there = before.hooks.iter().any(|h| h.id == decl.id && h.hash == decl.hash)
+            || moved.iter().any(|m: &MovedHook| m.decl.id == decl.id);
+        if !already_there {
+            forms.push(native_form(&decl));
+        }
+        moved.push(MovedHook {
+            decl,
+            fingerprint: None,
+            needs_trust: false,
+            already_there,
+            event: handler.event,
+            place: (handler.group, handler.index),
+            group_keys: handler.group_keys,
+            handler: handler.value,
+        });
+    }
+    let native_new = if forms.is_empty() {
+        None
+    } else {
+        let text = native_original.clone().unwrap_or_default();
+        let at =
+            insertion(&text).map_err(|message| InstallError::Unsupported { path: native_file.clone(), message })?;
+        let display = agent_file.strip_prefix(&workspace).unwrap_or(&agent_file).display().to_string();
+        let header = format!(
+            "moved from {display} by `hook install --agent {agent}`; `hook uninstall --agent {agent}` moves them back"
+        );
+        let footer = format!("end of the hooks moved by `hook install --agent {agent}`");
+        let block = yaml_block(&forms, &at.indent, &header, &footer);
+        let new_text = format!("{}{}{block}{}", &text[..at.at], at.before, &text[at.at..]);
+        Some((new_text, block))
+    };
+    if let Some((new_text, _)) = &native_new {
+        let after = parse_str(new_text, &native_file, Format::Native, &native_cx);
+        verify(&native_file, &before, &after, &mut moved)?;
+    }
+    for hook in &mut moved {
+        if let HookSpec::Command(_) = hook.decl.spec {
+            hook.fingerprint = Some(fingerprint(&hook.decl, &workspace));
+        }
+        let value = trust_value(&hook.decl, hook.fingerprint.as_ref());
+        hook.needs_trust = !origin.trusted_by_default()
+            && hook.decl.can_widen()
+            && !store.as_ref().is_some_and(|s| s.is_trusted(&workspace, &hook.decl.id, value));
+    }
+    if moved.iter().any(|h| h.needs_trust) && trust_store.is_none() {
+        return Err(InstallError::Unknown {
+            what: "a trust store outside the workspace",
+            hint: "pass --config-home DIR outside the workspace (a repository never supplies its own trust)",
+        });
+    }
+
+    // The agent's file: the moved handlers out, the bridge in.
+    let places: Vec<Place<'_>> = moved.iter().map(|m| (m.event.as_str(), m.place.0, m.place.1)).collect();
+    remove_handlers(&mut hooks, &places);
+    let mut events: Vec<String> = agent.install_events().map(str::to_owned).collect();
+    for hook in &moved {
+        if let Event::Foreign(name) = &hook.decl.event
+            && !events.contains(name)
+        {
+            events.push(name.clone());
+        }
+    }
+    let added_events: Vec<String> = events.into_iter().filter(|e| !bridged.contains(e)).collect();
+    add_bridge(&mut hooks, &added_events, &agent.bridge_entry(&request.command, &request.limits));
+    drop_empty_lists(&mut hooks);
+    if agent == Agent::Cursor && !root.contains_key("version") {
+        root.insert("version".into(), 1.into());
+    }
+    root.insert("hooks".into(), Value::Object(hooks));
+    let layout_of = agent_original.as_deref().map(JsonLayout::of).unwrap_or_default();
+    let agent_new = layout_of.write(&Value::Object(root));
+
+    Ok(InstallPlan {
+        agent,
+        scope,
+        workspace,
+        agent_file,
+        added_events,
+        moved,
+        kept,
+        native_file,
+        command: request.command.clone(),
+        agent_original,
+        agent_new,
+        native_original,
+        native_new,
+        installs: installs_path(layout).map(|p| absolute(&p)).unwrap_or_default(),
+        trust_store,
+    })
+}
+
+/// The native file after the insertion must hold what it held before, plus each moved hook with the same id, hash
+/// and program, and no new error. On success the moved declarations are replaced by the ones loaded from there.
+fn verify(
+    path: &Path,
+    before: &crate::FileLoad,
+    after: &crate::FileLoad,
+    moved: &mut [MovedHook],
+) -> Result<(), InstallError> {
+    let fail = |message: String| Err(InstallError::Verify { path: path.to_path_buf(), message });
+    let errors = |load: &crate::FileLoad| -> Vec<String> {
+        load.issues.iter().filter(|i| i.severity == IssueSeverity::Error).map(|i| i.message.clone()).collect()
+    };
+    if let Some(new) = errors(after).into_iter().find(|e| !errors(before).contains(e)) {
+        return fail(new);
+    }
+    for old in &before.hooks {
+        if !after.hooks.iter().any(|h| h.id == old.id && h.hash == old.hash) {
+            return fail(format!("the hook `{}` already there would change", old.id));
+        }
+    }
+    for hook in moved.iter_mut() {
+        let Some(loaded) = after.hooks.iter().find(|h| h.id == hook.decl.id) else {
+            return fail(format!("the moved hook `{}` is missing", hook.decl.id));
+        };
+        if loaded.hash != hook.decl.hash {
+            return fail(format!(
+                "the moved hook `{}` hashes {} instead of {}",
+                hook.decl.id, loaded.hash, hook.decl.hash
+            ));
+        }
+        let program = |decl: &HookDecl| match &decl.spec {
+            HookSpec::Command(c) if matches!(c.program, Program::Argv(_)) => c.resolved_program.clone(),
+            _ => None,
+        };
+        if program(loaded) != program(&hook.decl) {
+            return fail(format!(
+                "the moved hook `{}` would run another program: its relative path resolves against another directory",
+                hook.decl.id
+            ));
+        }
+        hook.decl = loaded.clone();
+    }
+    Ok(())
+}
+
+impl InstallPlan {
+    /// Whether the install would change nothing (a second run).
+    pub fn is_empty(&self) -> bool {
+        self.added_events.is_empty() && self.moved.is_empty()
+    }
+
+    /// The agent's file as the install writes it.
+    pub fn agent_text(&self) -> &str {
+        &self.agent_new
+    }
+
+    /// Writes the plan: the native file first (so the moved hooks exist before they leave the agent), then the
+    /// agent's file, then the trust of the moved hooks, then the record. A failure undoes the writes before it. A
+    /// file or script that changed since the plan was made (and so since the hooks were shown) stops the install.
+    pub fn apply(&self) -> Result<InstallRecord, InstallError> {
+        if self.is_empty() {
+            return Err(InstallError::Unsupported {
+                path: self.agent_file.clone(),
+                message: "the bridge is already installed and there is nothing to move".into(),
+            });
+        }
+        self.check_unchanged()?;
+        let mut native_change = None;
+        if let Some((text, block)) = &self.native_new {
+            let created_dirs = write_atomic(&self.native_file, text)?;
+            native_change = Some(NativeChange {
+                file: FileChange {
+                    path: self.native_file.clone(),
+                    original: self.native_original.clone(),
+                    written_sha256: sha256(text),
+                    created_dirs,
+                },
+                block: block.clone(),
+            });
+        }
+        let undo_native = |change: &Option<NativeChange>| {
+            if let Some(change) = change {
+                let _ = super::undo::restore_exactly(&change.file);
+            }
+        };
+        let created_dirs = match write_atomic(&self.agent_file, &self.agent_new) {
+            Ok(created) => created,
+            Err(err) => {
+                undo_native(&native_change);
+                return Err(err);
+            }
+        };
+        let agent_change = FileChange {
+            path: self.agent_file.clone(),
+            original: self.agent_original.clone(),
+            written_sha256: sha256(&self.agent_new),
+            created_dirs,
+        };
+        let trusted = match self.trust() {
+            Ok(trusted) => trusted,
+            Err(err) => {
+                let _ = super::undo::restore_exactly(&agent_change);
+                undo_native(&native_change);
+                return Err(err);
+            }
+        };
+        let record = InstallRecord {
+            agent: self.agent,
+            scope: self.scope,
+            workspace: (self.scope != InstallScope::User).then(|| self.workspace.clone()),
+            command: self.command.clone(),
+            agent_file: agent_change,
+            added_events: self.added_events.clone(),
+            moved: self
+                .moved
+                .iter()
+                .map(|m| MovedRecord {
+                    id: m.decl.id.clone(),
+                    hash: m.decl.hash.clone(),
+                    event: m.event.clone(),
+                    group: m.place.0,
+                    index: m.place.1,
+                    group_keys: m.group_keys.clone(),
+                    handler: m.handler.clone(),
+                })
+                .collect(),
+            native_file: native_change,
+            trusted,
+        };
+        let saved = Installs::read(&self.installs).and_then(|mut installs| {
+            installs.version = 1;
+            installs.installs.push(record.clone());
+            installs.write(&self.installs)
+        });
+        if let Err(err) = saved {
+            super::undo::revoke(self.trust_store.as_deref(), &self.workspace, &record.trusted);
+            let _ = super::undo::restore_exactly(&record.agent_file);
+            undo_native(&record.native_file);
+            return Err(err);
+        }
+        Ok(record)
+    }
+
+    fn check_unchanged(&self) -> Result<(), InstallError> {
+        for (path, original) in [(&self.agent_file, &self.agent_original), (&self.native_file, &self.native_original)] {
+            if read_text(path)? != *original {
+                return Err(InstallError::Changed { path: path.clone() });
+            }
+        }
+        for hook in &self.moved {
+            if let Some(shown) = &hook.fingerprint
+                && fingerprint(&hook.decl, &self.workspace).value != shown.value
+            {
+                let path = shown.files.first().map_or_else(|| self.native_file.clone(), |f| f.path.clone());
+                return Err(InstallError::Changed { path });
+            }
+        }
+        Ok(())
+    }
+
+    /// Records the trust of the moved hooks that need it; returns what it recorded.
+    fn trust(&self) -> Result<Vec<TrustedRecord>, InstallError> {
+        let wanted: Vec<&MovedHook> = self.moved.iter().filter(|m| m.needs_trust).collect();
+        let Some(path) = self.trust_store.as_ref().filter(|_| !wanted.is_empty()) else { return Ok(Vec::new()) };
+        let (mut store, _) = TrustStore::open(path);
+        let mut trusted = Vec::new();
+        for hook in wanted {
+            let value = trust_value(&hook.decl, hook.fingerprint.as_ref());
+            store.trust(&self.workspace, &hook.decl.id, value);
+            trusted.push(TrustedRecord { id: hook.decl.id.clone(), fingerprint: value.to_owned() });
+        }
+        store.save()?;
+        Ok(trusted)
+    }
+}

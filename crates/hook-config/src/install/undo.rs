@@ -1,0 +1,153 @@
+//! Uninstall: undoing install records, newest first.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::InstallError;
+use super::agent::{Agent, InstallScope};
+use super::command::BridgeProgram;
+use super::edit::{remove_bridge, restore_handlers};
+use super::files::{JsonLayout, parse_json_object, read_text, remove_empty_dirs, remove_file, sha256, write_atomic};
+use super::record::{FileChange, InstallRecord, Installs, TrustedRecord, installs_path};
+use crate::layout::Layout;
+use crate::trust::TrustStore;
+
+/// What [`uninstall`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UninstallReport {
+    /// How many install records were undone.
+    pub records: usize,
+    /// Files given back their exact original content (or removed, where install created them).
+    pub restored: Vec<PathBuf>,
+    /// Files changed since install, edited back structurally.
+    pub edited: Vec<PathBuf>,
+    /// Hook ids whose trust install had recorded and uninstall revoked.
+    pub revoked: Vec<String>,
+    /// What could not be undone, one line each.
+    pub warnings: Vec<String>,
+}
+
+/// Undoes every install of `agent` in `scope` (of this workspace, for the local and project scopes), newest first,
+/// and removes their records. Nothing recorded is not an error: the report says no record was undone.
+///
+/// # Errors
+/// No config home; `installs.json` unreadable; a file that cannot be read or written.
+pub fn uninstall(agent: Agent, scope: InstallScope, layout: &Layout) -> Result<UninstallReport, InstallError> {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let path = installs_path(layout).map(|p| absolute(&p)).ok_or(InstallError::Unknown {
+        what: "the config home",
+        hint: "pass --config-home DIR (the one install used)",
+    })?;
+    let workspace = std::fs::canonicalize(&layout.workspace).ok();
+    let trust_store = layout.config_home_path().map(|home| absolute(home).join(crate::layout::TRUST_STORE_FILE));
+    let mut installs = Installs::read(&path)?;
+    let mut report = UninstallReport::default();
+    let program = BridgeProgram::default();
+    while let Some(at) = installs.installs.iter().rposition(|r| r.is_for(agent, scope, workspace.as_deref())) {
+        let record = installs.installs[at].clone();
+        undo(&record, trust_store.as_deref(), &program, &mut report)?;
+        installs.installs.remove(at);
+        installs.write(&path)?;
+        report.records += 1;
+    }
+    Ok(report)
+}
+
+fn undo(
+    record: &InstallRecord,
+    trust_store: Option<&Path>,
+    program: &BridgeProgram,
+    report: &mut UninstallReport,
+) -> Result<(), InstallError> {
+    // The agent's file first: once it is back, the agent runs its own hooks again and the bridge no more.
+    let agent_file = &record.agent_file;
+    if restore_exactly(agent_file)? {
+        report.restored.push(agent_file.path.clone());
+    } else if let Some(text) = read_text(&agent_file.path)? {
+        let mut root = parse_json_object(&agent_file.path, Some(&text))?;
+        let mut hooks = match root.get("hooks") {
+            Some(Value::Object(hooks)) => hooks.clone(),
+            _ => serde_json::Map::new(),
+        };
+        restore_handlers(record.agent, &mut hooks, &record.moved, program);
+        remove_bridge(record.agent, &mut hooks, &record.added_events, program);
+        let original = parse_json_object(&agent_file.path, record.agent_file.original.as_deref()).unwrap_or_default();
+        let had_hooks = original.contains_key("hooks");
+        if hooks.is_empty() && !had_hooks {
+            root.shift_remove("hooks");
+        } else {
+            root.insert("hooks".into(), Value::Object(hooks));
+        }
+        write_atomic(&agent_file.path, &JsonLayout::of(&text).write(&Value::Object(root)))?;
+        report.edited.push(agent_file.path.clone());
+    } else if !record.moved.is_empty() {
+        report.warnings.push(format!(
+            "`{}` is gone: the {} moved hook(s) stay in the native file",
+            agent_file.path.display(),
+            record.moved.len()
+        ));
+    }
+
+    if let Some(native) = &record.native_file {
+        if restore_exactly(&native.file)? {
+            report.restored.push(native.file.path.clone());
+        } else {
+            match read_text(&native.file.path)? {
+                Some(text) if text.contains(&native.block) => {
+                    write_atomic(&native.file.path, &text.replacen(&native.block, "", 1))?;
+                    report.edited.push(native.file.path.clone());
+                }
+                _ => report.warnings.push(format!(
+                    "the moved hooks in `{}` were edited since install and are left there; remove them by hand if \
+                     the agent's own copies are enough",
+                    native.file.path.display()
+                )),
+            }
+        }
+    }
+    if let Some(workspace) = &record.workspace {
+        report.revoked.extend(revoke(trust_store, workspace, &record.trusted));
+    } else {
+        // The user scope's hooks needed no trust (a trusted origin): nothing was recorded.
+        debug_assert!(record.trusted.is_empty());
+    }
+    Ok(())
+}
+
+/// Puts a file back exactly as it was, if it still holds exactly what install wrote: the original text, or no file
+/// (and none of the directories install created for it). Returns whether it did.
+pub(crate) fn restore_exactly(change: &FileChange) -> Result<bool, InstallError> {
+    let current = read_text(&change.path)?;
+    if current.as_deref().map(sha256).as_deref() != Some(change.written_sha256.as_str()) {
+        return Ok(false);
+    }
+    match &change.original {
+        Some(original) => {
+            write_atomic(&change.path, original)?;
+        }
+        None => {
+            remove_file(&change.path)?;
+            remove_empty_dirs(&change.created_dirs);
+        }
+    }
+    Ok(true)
+}
+
+/// Revokes the trust install recorded, where the store still holds exactly that fingerprint (a trust the user gave
+/// again since is theirs). Returns the ids revoked.
+pub(crate) fn revoke(store: Option<&Path>, workspace: &Path, trusted: &[TrustedRecord]) -> Vec<String> {
+    let Some(path) = store.filter(|_| !trusted.is_empty()) else { return Vec::new() };
+    let (mut store, _) = TrustStore::open(path);
+    let mut revoked = Vec::new();
+    for record in trusted {
+        if store.trusted_fingerprint(workspace, &record.id) == Some(record.fingerprint.as_str()) {
+            store.revoke(workspace, &record.id);
+            revoked.push(record.id.clone());
+        }
+    }
+    if !revoked.is_empty() && store.save().is_err() {
+        return Vec::new();
+    }
+    revoked
+}
