@@ -100,13 +100,19 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         _ => {}
     }
     let rendered = err.render().to_string();
-    let first = rendered.lines().next().unwrap_or("invalid arguments");
-    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+    // clap's first paragraph says what is wrong (its continuation lines name the arguments); a later one has the
+    // usage. Both go on the one line.
+    let first: Vec<&str> = rendered.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+    let first = first.join(" ");
+    let mut line = first.strip_prefix("error: ").unwrap_or(&first).to_owned();
     if let Some(ContextValue::String(suggested)) = err.get(ContextKind::SuggestedArg) {
         line.push_str(&format!(" (did you mean `{suggested}`?)"));
     } else if let Some(ContextValue::Strings(suggested)) = err.get(ContextKind::SuggestedSubcommand) {
         line.push_str(&format!(" (did you mean `{}`?)", suggested.join("` or `")));
     }
-    line.push_str("; see `hook --help`");
+    match rendered.lines().find_map(|l| l.trim().strip_prefix("Usage: ")) {
+        Some(usage) => line.push_str(&format!("; usage: {usage}")),
+        None => line.push_str("; see `hook --help`"),
+    }
     exit::report(&anyhow::anyhow!(line))
 }

@@ -99,6 +99,7 @@ fn an_unknown_flag_or_subcommand_is_one_line_and_exit_1() {
     check(&env, &["inspekt"], "unrecognized subcommand 'inspekt' (did you mean `inspect`?)");
     check(&env, &["--color", "sometimes", "inspect"], "invalid value 'sometimes' for '--color <WHEN>'");
     check(&env, &["trust", "--list", "--revoke", "x"], "cannot be used with");
+    check(&env, &["run"], "required arguments were not provided: <EVENT>; usage: hook run <EVENT>");
 }
 
 #[test]
