@@ -45,9 +45,11 @@ impl HookBuilder {
     }
 }
 
-/// Where an issue about one hook's field points: `hooks[N].<key>` at `node`.
+/// Where an issue about one hook's field points: `hooks[N].<key>` (`hooks[N]` for the hook itself, `key` empty) at
+/// `node`.
 pub(super) fn hook_place(index: usize, key: &str, node: NodePath, target: Target) -> Place {
-    Place { index: Some(index), field: Some(hook_field(index, Some(key))), node: Some((node, target)), hook_id: None }
+    let field = hook_field(index, Some(key).filter(|k| !k.is_empty()));
+    Place { index: Some(index), field: Some(field), node: Some((node, target)), hook_id: None }
 }
 
 /// Where an issue about a part of the file outside any one hook points: the field path as the agent spells it
