@@ -28,7 +28,7 @@ pub struct LoadOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The workspace does not exist or cannot be resolved.
-    #[error("workspace `{path}` cannot be used: {source}")]
+    #[error("workspace `{path}` cannot be used")]
     Workspace {
         /// The workspace as given.
         path: PathBuf,

@@ -70,7 +70,7 @@ fn every_origin() -> Env {
             "version: 1\nhooks:\n  - {id: audit, on: post_tool, only_errors: true, kind: command, argv: [./audit.sh]}\n",
         ),
         ("policy/audit.sh", "#!/bin/sh\n"),
-        ("ws/.cursor/hooks.json", "{\"version\": 1, \"hooks\": {}}\n"),
+        ("ws/.hooks/hooks.json", "[]\n"),
     ])
 }
 

@@ -384,7 +384,9 @@ fn an_unusable_workspace_is_an_error_naming_it() {
     let missing = fixture.path("nowhere");
     let err = load(&Layout { workspace: missing.clone(), ..fixture.layout() }, &LoadOptions::default()).unwrap_err();
     assert!(matches!(&err, LoadError::Workspace { path, .. } if *path == missing), "{err}");
-    assert!(err.to_string().starts_with(&format!("workspace `{}` cannot be used: ", missing.display())));
+    assert_eq!(err.to_string(), format!("workspace `{}` cannot be used", missing.display()));
+    let cause = std::error::Error::source(&err).expect("the reason is the source").to_string();
+    assert!(cause.starts_with("No such file or directory"), "{cause}");
     let file = fixture.path("workspace/scripts/guard.sh");
     let err = load(&Layout { workspace: file.clone(), ..fixture.layout() }, &LoadOptions::default()).unwrap_err();
     assert_eq!(err.to_string(), format!("workspace `{}` is not a directory", file.display()));

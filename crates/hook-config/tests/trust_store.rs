@@ -73,7 +73,8 @@ fn a_config_home_that_is_a_regular_file_is_a_save_error_naming_it_and_leaves_not
     store.trust(Path::new(WS), "lint", "f1");
     let err = store.save().unwrap_err();
     assert!(matches!(&err, TrustError::Write { path, .. } if *path == home), "{err}");
-    assert!(err.to_string().starts_with(&format!("could not write the trust store `{}`", home.display())), "{err}");
+    assert_eq!(err.to_string(), format!("could not write the trust store `{}`", home.display()));
+    assert!(std::error::Error::source(&err).is_some(), "the I/O error is the source");
     let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, ["hooks"]);
 }

@@ -26,7 +26,7 @@ pub enum TrustError {
     #[error("the trust store has no file: no config home is known (set one with --config-home)")]
     NoPath,
     /// Writing the file failed.
-    #[error("could not write the trust store `{path}`: {source}")]
+    #[error("could not write the trust store `{path}`")]
     Write {
         /// The file (or the temp file beside it) being written.
         path: PathBuf,
