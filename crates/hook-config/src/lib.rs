@@ -14,6 +14,7 @@ mod matcher;
 mod normalize;
 mod parse;
 mod fingerprint;
+pub mod import;
 mod inspect;
 pub mod install;
 mod layout;
