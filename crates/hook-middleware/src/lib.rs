@@ -4,6 +4,7 @@
 //! parses configuration files and never prints to a terminal.
 #![forbid(unsafe_code)]
 
+pub mod bridge;
 mod budget;
 mod input;
 pub mod pipeline;

@@ -1,0 +1,403 @@
+//! The bridge's answer in each agent's output protocol: exit code, stdout JSON, stderr.
+//!
+//! | verdict or effect | Claude Code | Codex | Gemini CLI | Cursor |
+//! |---|---|---|---|---|
+//! | deny (pre_tool) | `permissionDecision: deny` + reason | same | `decision: deny` + reason | `permission: deny` + messages |
+//! | ask (pre_tool) | `permissionDecision: ask` | deny, "approval is required" | deny, "approval is required" | `permission: ask` |
+//! | allow (pre_tool) | `permissionDecision: allow` | nothing (Codex skips no approval) | `decision: allow` | `permission: allow` |
+//! | rewrite (pre_tool) | `updatedInput` | `permissionDecision: allow` + `updatedInput` | `hookSpecificOutput.tool_input` | deny: Cursor cannot apply it |
+//! | deny (turn_start) | `decision: block` + reason | same | `decision: deny` + reason | `continue: false` + `user_message` |
+//! | deny / allow (permission_request) | `hookSpecificOutput.decision.behavior` | same | — | — |
+//! | context | `hookSpecificOutput.additionalContext` | same, where Codex takes it | same | `agent_message` / `additional_context` |
+//! | continuation (turn_end) | `decision: block` + reason | same | `decision: deny` + reason | `followup_message` |
+//! | a tool result's block (post_tool) | `decision: block` + reason | same | `decision: deny` + reason | `additional_context` |
+//! | halt | `continue: false` + `stopReason` | same, where Codex takes it | same | `continue: false` |
+//! | notices (hook failures, `notify_operator`) | `systemMessage` | same | same | `user_message` |
+//! | a foreign event some hook blocked | exit 2, reason on stderr | same | same | exit 2 and `permission: deny` |
+//!
+//! Text that has no place in the agent's output for that event (context on Claude Code's `Stop`) becomes a notice,
+//! so the operator sees what the model did not. Every answer is exit 0 with compact JSON (or nothing) on stdout,
+//! except the blocking forms.
+//!
+//! **Failures of the bridge itself** ([`failure`]): on a gate event, or when the event is not known (unreadable
+//! input, a bad flag before the input was read), the agent's blocking form — exit 2 with the reason on stderr
+//! (Claude Code, Codex, Gemini CLI), a deny JSON and exit 2 (Cursor), both at once when the agent is not known. On
+//! any other event, the agent's non-blocking error (exit 1, the reason on stderr): blocking there means something
+//! else — exit 2 on `Stop` keeps the agent running with the error as its next instruction — and a broken bridge
+//! must not loop the agent.
+
+use hook_config::install::Agent;
+use hook_types::{Event, EventClass, Verdict};
+use serde_json::{Map, Value, json};
+
+use super::input::AgentInput;
+use super::reply::Reply;
+use crate::DispatchResult;
+
+/// What the bridge prints and how it exits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The exit code.
+    pub exit_code: u8,
+    /// stdout: one line of compact JSON, or nothing.
+    pub stdout: String,
+    /// stderr: the reason of a blocking answer or a failure, or nothing.
+    pub stderr: String,
+}
+
+/// The agent's blocking exit code (Claude Code, Codex, Gemini CLI; Cursor reads it as a deny too).
+pub const BLOCKING_EXIT: u8 = 2;
+/// The agent's non-blocking error exit code.
+pub const ERROR_EXIT: u8 = 1;
+
+/// The bridge's answer to `read` after the dispatch that gave `result`, in the agent's output protocol (see the
+/// module docs).
+///
+/// ```
+/// use hook_config::install::Agent;
+/// use hook_middleware::bridge::{answer, parse_input};
+/// use hook_middleware::pipeline::DispatchResult;
+/// use hook_types::{Event, Verdict};
+/// let read = parse_input(Agent::Codex, br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#).unwrap();
+/// let mut result = DispatchResult::nothing(&Event::PreTool);
+/// result.verdict = Verdict::Ask;
+/// let out = answer(&read, &result);
+/// assert_eq!(out.exit_code, 0);
+/// assert!(out.stdout.contains(r#""permissionDecision":"deny""#) && out.stdout.contains("approval is required"));
+/// ```
+pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
+    let event = &read.input.event;
+    let mut reply = Reply::of(event, result);
+    if let Some(reason) = reply.foreign_block.take() {
+        return blocking(Some(read.agent), Some(&read.event_name), &reason);
+    }
+    let out = match read.agent {
+        Agent::Claude | Agent::Codex => claude_or_codex(read, &mut reply),
+        Agent::Gemini => gemini(read, &mut reply),
+        Agent::Cursor => cursor(read, &mut reply),
+    };
+    let always_json = matches!(read.agent, Agent::Gemini | Agent::Cursor);
+    let stdout = if out.is_empty() && !always_json { String::new() } else { Value::Object(out).to_string() + "\n" };
+    Answer { exit_code: 0, stdout, stderr: String::new() }
+}
+
+/// The answer when the bridge itself failed: the agent's blocking form on a gate event or an unknown one, its
+/// non-blocking error elsewhere (see the module docs). `agent` is `None` when even the protocol is not known;
+/// `event_name` is the agent's name for the event, when the input was read.
+///
+/// ```
+/// use hook_config::install::Agent;
+/// use hook_middleware::bridge::failure;
+/// let out = failure(Some(Agent::Cursor), Some("beforeShellExecution"), "cannot load the configuration");
+/// assert_eq!(out.exit_code, 2);
+/// assert!(out.stdout.starts_with(r#"{"permission":"deny""#));
+/// assert_eq!(failure(Some(Agent::Claude), Some("Stop"), "boom").exit_code, 1);
+/// ```
+pub fn failure(agent: Option<Agent>, event_name: Option<&str>, message: &str) -> Answer {
+    let reason = format!("hook bridge failed: {message}");
+    let gate = match (agent, event_name) {
+        (Some(agent), Some(name)) => agent.event(name).event.class() == EventClass::Gate,
+        _ => true,
+    };
+    if gate {
+        return blocking(agent, event_name, &reason);
+    }
+    Answer { exit_code: ERROR_EXIT, stdout: String::new(), stderr: reason + "\n" }
+}
+
+/// The agent's blocking form: exit 2 with the reason on stderr; for Cursor (or an unknown agent) also the deny JSON
+/// Cursor reads (`continue: false` on `beforeSubmitPrompt`), which the others ignore on exit 2.
+fn blocking(agent: Option<Agent>, event_name: Option<&str>, reason: &str) -> Answer {
+    let stdout = match agent {
+        Some(Agent::Cursor) | None => {
+            let json = if event_name == Some("beforeSubmitPrompt") {
+                json!({"continue": false, "user_message": reason})
+            } else {
+                json!({"permission": "deny", "user_message": reason, "agent_message": reason})
+            };
+            json.to_string() + "\n"
+        }
+        Some(_) => String::new(),
+    };
+    Answer { exit_code: BLOCKING_EXIT, stdout, stderr: format!("{reason}\n") }
+}
+
+/// "approval is required" for an agent that cannot ask: the ask becomes a deny that says so.
+fn approval_required(reason: Option<&str>) -> String {
+    match reason {
+        Some(reason) => format!("approval is required and this agent cannot ask for it here: {reason}"),
+        None => "approval is required and this agent cannot ask for it here".to_owned(),
+    }
+}
+
+fn joined(texts: &[String]) -> Option<String> {
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// Claude Code's output, and Codex's where it takes the same fields; Codex rejects fields its event does not define,
+/// so each field is written only where Codex's schema has it.
+fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
+    let codex = read.agent == Agent::Codex;
+    let input = &read.input;
+    let mut out = Map::new();
+    let mut specific = Map::new();
+    let mut context_taken = false;
+    match &input.event {
+        Event::PreTool => {
+            let (decision, reason) = match reply.verdict {
+                Some(Verdict::Deny) => (Some("deny"), Some(reply.deny_reason())),
+                Some(Verdict::Ask) if codex => (Some("deny"), Some(approval_required(reply.reason.as_deref()))),
+                Some(Verdict::Ask) => (Some("ask"), reply.reason.clone()),
+                Some(Verdict::Allow) if !codex => (Some("allow"), reply.reason.clone()),
+                _ => (None, None),
+            };
+            let rewrite = reply.rewrite.take().filter(|_| decision != Some("deny"));
+            // Codex takes `updatedInput` only with `permissionDecision: allow` (which skips no approval there).
+            let decision = if codex && rewrite.is_some() { Some("allow") } else { decision };
+            if let Some(decision) = decision {
+                specific.insert("permissionDecision".into(), decision.into());
+            }
+            if let Some(reason) = reason {
+                specific.insert("permissionDecisionReason".into(), reason.into());
+            }
+            if let Some(rewrite) = rewrite {
+                specific.insert("updatedInput".into(), Value::Object(rewrite));
+            }
+            context_taken = true;
+        }
+        Event::PermissionRequest => {
+            let decision = match reply.verdict {
+                Some(Verdict::Deny) => {
+                    let mut d = json!({"behavior": "deny", "message": reply.deny_reason()});
+                    if reply.halt.is_some() && !codex {
+                        d["interrupt"] = true.into();
+                    }
+                    Some(d)
+                }
+                Some(Verdict::Allow) => match reply.rewrite.take() {
+                    Some(_) if codex => {
+                        reply.notices.push(
+                            "a hook rewrote the tool input and approved it; Codex cannot apply a rewrite here, so \
+                             the request goes to the approver unchanged"
+                                .into(),
+                        );
+                        None
+                    }
+                    Some(input) => Some(json!({"behavior": "allow", "updatedInput": input})),
+                    None => Some(json!({"behavior": "allow"})),
+                },
+                _ => None,
+            };
+            if let Some(decision) = decision {
+                specific.insert("decision".into(), decision);
+            }
+        }
+        Event::TurnStart => {
+            if reply.verdict == Some(Verdict::Deny) {
+                out.insert("decision".into(), "block".into());
+                out.insert("reason".into(), reply.deny_reason().into());
+            }
+            context_taken = true;
+        }
+        Event::PostTool => {
+            if let Some(feedback) = joined(&reply.feedback) {
+                if input.is_error && !codex {
+                    // PostToolUseFailure takes context only.
+                    reply.context.push(feedback);
+                } else {
+                    out.insert("decision".into(), "block".into());
+                    out.insert("reason".into(), feedback.into());
+                }
+            }
+            context_taken = true;
+        }
+        Event::TurnEnd => {
+            if let Some(message) = joined(&reply.continuation) {
+                out.insert("decision".into(), "block".into());
+                out.insert("reason".into(), message.into());
+            }
+        }
+        Event::SessionStart => context_taken = true,
+        _ => {}
+    }
+    if context_taken {
+        if let Some(context) = joined(&reply.context) {
+            specific.insert("additionalContext".into(), context.into());
+        }
+    } else {
+        untold_context(read, reply);
+    }
+    if !specific.is_empty() {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), read.event_name.clone().into());
+        with_name.extend(specific);
+        out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+    if let Some(reason) = reply.halt.take() {
+        // Codex rejects `continue: false` on PreToolUse and PermissionRequest; there a halt already denies.
+        if !(codex && matches!(input.event, Event::PreTool | Event::PermissionRequest)) {
+            out.insert("continue".into(), false.into());
+            out.insert("stopReason".into(), reason.into());
+        }
+    }
+    if let Some(notices) = reply_notices(reply) {
+        out.insert("systemMessage".into(), notices.into());
+    }
+    out
+}
+
+/// Gemini CLI's output: `decision: allow | deny` with `reason`, `hookSpecificOutput`, `continue`, `systemMessage`.
+fn gemini(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
+    let input = &read.input;
+    let mut out = Map::new();
+    let mut specific = Map::new();
+    let decide = |out: &mut Map<String, Value>, word: &str, reason: Option<String>| {
+        out.insert("decision".into(), word.into());
+        if let Some(reason) = reason {
+            out.insert("reason".into(), reason.into());
+        }
+    };
+    let mut context_taken = true;
+    match &input.event {
+        Event::PreTool => {
+            match reply.verdict {
+                Some(Verdict::Deny) => decide(&mut out, "deny", Some(reply.deny_reason())),
+                Some(Verdict::Ask) => decide(&mut out, "deny", Some(approval_required(reply.reason.as_deref()))),
+                Some(Verdict::Allow) => decide(&mut out, "allow", reply.reason.clone()),
+                _ => {}
+            }
+            if let Some(rewrite) = reply.rewrite.take().filter(|_| reply.verdict != Some(Verdict::Deny)) {
+                specific.insert("tool_input".into(), Value::Object(rewrite));
+            }
+            // BeforeTool documents no `additionalContext`.
+            context_taken = false;
+        }
+        Event::TurnStart if reply.verdict == Some(Verdict::Deny) => {
+            decide(&mut out, "deny", Some(reply.deny_reason()));
+        }
+        Event::PostTool => {
+            // A block of a tool that already ran replaces its result for the model (AfterTool `decision: deny`).
+            if let Some(feedback) = joined(&reply.feedback) {
+                decide(&mut out, "deny", Some(feedback));
+            }
+        }
+        Event::TurnEnd => {
+            // AfterAgent `decision: deny` rejects the response and sends the reason as the next prompt.
+            if let Some(message) = joined(&reply.continuation) {
+                decide(&mut out, "deny", Some(message));
+            }
+            context_taken = false;
+        }
+        Event::TurnStart | Event::SessionStart => {}
+        _ => context_taken = false,
+    }
+    if context_taken {
+        if let Some(context) = joined(&reply.context) {
+            specific.insert("additionalContext".into(), context.into());
+        }
+    } else {
+        untold_context(read, reply);
+    }
+    if !specific.is_empty() {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), read.event_name.clone().into());
+        with_name.extend(specific);
+        out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+    if let Some(reason) = reply.halt.take() {
+        out.insert("continue".into(), false.into());
+        out.insert("stopReason".into(), reason.into());
+    }
+    if let Some(notices) = reply_notices(reply) {
+        out.insert("systemMessage".into(), notices.into());
+    }
+    out
+}
+
+/// Cursor's flat output: `permission` with `user_message` / `agent_message`, `continue`, `followup_message`,
+/// `additional_context`.
+fn cursor(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
+    let input = &read.input;
+    let mut out = Map::new();
+    let mut user_message = None;
+    match &input.event {
+        Event::PreTool => {
+            let rewritten = reply.rewrite.take().is_some() && reply.verdict != Some(Verdict::Deny);
+            let (permission, message) = match reply.verdict {
+                Some(Verdict::Deny) => ("deny", Some(reply.deny_reason())),
+                // Running the original input would run what no hook approved.
+                _ if rewritten => (
+                    "deny",
+                    Some(
+                        "a hook rewrote this tool input and Cursor cannot apply a rewrite; the original was not run"
+                            .into(),
+                    ),
+                ),
+                Some(Verdict::Ask) => ("ask", reply.reason.clone()),
+                Some(Verdict::Allow) => ("allow", reply.reason.clone()),
+                _ => ("", None),
+            };
+            if !permission.is_empty() {
+                out.insert("permission".into(), permission.into());
+            }
+            if let Some(message) = &message {
+                user_message = Some(message.clone());
+            }
+            let mut agent_message: Vec<String> = message.into_iter().collect();
+            if permission != "deny" {
+                agent_message.append(&mut reply.context);
+            }
+            if let Some(text) = joined(&agent_message) {
+                out.insert("agent_message".into(), text.into());
+            }
+        }
+        Event::TurnStart => {
+            let denied = reply.verdict == Some(Verdict::Deny);
+            out.insert("continue".into(), (!denied).into());
+            if denied {
+                user_message = Some(reply.deny_reason());
+            }
+            untold_context(read, reply);
+        }
+        Event::TurnEnd => {
+            if let Some(message) = joined(&reply.continuation) {
+                out.insert("followup_message".into(), message.into());
+            }
+            untold_context(read, reply);
+        }
+        Event::SessionStart | Event::PostTool => {
+            let mut context = std::mem::take(&mut reply.feedback);
+            context.append(&mut reply.context);
+            if let Some(text) = joined(&context) {
+                out.insert("additional_context".into(), text.into());
+            }
+        }
+        _ => untold_context(read, reply),
+    }
+    if let Some(reason) = reply.halt.take() {
+        out.insert("continue".into(), false.into());
+        reply.notices.insert(0, reason);
+    }
+    let mut messages: Vec<String> = user_message.into_iter().collect();
+    messages.extend(reply_notices(reply));
+    if let Some(text) = joined(&messages) {
+        out.insert("user_message".into(), text.into());
+    }
+    out
+}
+
+/// Context the agent's output has no place for on this event: the operator is told what the model was not.
+fn untold_context(read: &AgentInput, reply: &mut Reply) {
+    let context = std::mem::take(&mut reply.context);
+    for text in context {
+        reply.notices.push(format!(
+            "context for the model not delivered ({} takes none on {}): {text}",
+            read.agent.display_name(),
+            read.event_name
+        ));
+    }
+}
+
+fn reply_notices(reply: &Reply) -> Option<String> {
+    (!reply.notices.is_empty()).then(|| reply.notices.join("\n"))
+}

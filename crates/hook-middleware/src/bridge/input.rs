@@ -1,0 +1,311 @@
+//! An agent's hook input (the JSON it writes to a hook's stdin) read as an [`EventInput`].
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use hook_config::install::Agent;
+use hook_types::{Event, Scope};
+use serde_json::{Map, Value, json};
+
+use crate::EventInput;
+
+/// One hook input of an agent, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentInput {
+    /// The agent that sent it.
+    pub agent: Agent,
+    /// The event as the agent named it (`PreToolUse`, `beforeShellExecution`).
+    pub event_name: String,
+    /// What the engine dispatches: the canonical (or foreign) event, the filters its name implies, the fields.
+    pub input: EventInput,
+    /// Where the agent says the project is: Cursor's first `workspace_roots` entry.
+    pub project_root: Option<PathBuf>,
+}
+
+/// The error returned by [`parse_input`]: the input cannot be read as that agent's hook input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// Not JSON.
+    #[error("the {agent} hook input on stdin is not valid JSON: {message}")]
+    Json {
+        /// The agent's name.
+        agent: &'static str,
+        /// serde's message, with line and column.
+        message: String,
+    },
+    /// JSON, but not an object.
+    #[error("the {agent} hook input on stdin is {found}; expected a JSON object")]
+    NotAnObject {
+        /// The agent's name.
+        agent: &'static str,
+        /// What it is.
+        found: &'static str,
+    },
+    /// A field of the wrong type, or a required one missing.
+    #[error("the {agent} hook input's `{field}` is {found}; expected {expected}")]
+    Field {
+        /// The agent's name.
+        agent: &'static str,
+        /// The field.
+        field: &'static str,
+        /// What it is (`missing`, `a number`).
+        found: &'static str,
+        /// What it should be.
+        expected: &'static str,
+    },
+}
+
+/// Reads `bytes` (what the agent wrote to stdin) as `agent`'s hook input: `hook_event_name` names the event (the
+/// agent's own spelling, see [`Agent::event`]), the other fields fill the [`EventInput`] under the names this engine
+/// uses. Fields the engine has no place for are passed over; a field of the wrong type is an error naming it.
+///
+/// ```
+/// use hook_config::install::Agent;
+/// use hook_middleware::bridge::parse_input;
+/// use hook_types::Event;
+/// let stdin = br#"{"hook_event_name":"PostToolUseFailure","session_id":"s1","cwd":"/ws",
+///                  "tool_name":"Bash","tool_input":{"command":"make"},"error":"exit 2"}"#;
+/// let read = parse_input(Agent::Claude, stdin).unwrap();
+/// assert_eq!(read.input.event, Event::PostTool);
+/// assert!(read.input.is_error);
+/// assert_eq!(read.input.content.as_deref(), Some("exit 2"));
+/// ```
+pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError> {
+    let name = agent.display_name();
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| InputError::Json { agent: name, message: e.to_string() })?;
+    let Value::Object(fields) = value else {
+        return Err(InputError::NotAnObject { agent: name, found: kind(&value) });
+    };
+    let read = Fields { agent: name, fields: &fields };
+    let event_name = read.string("hook_event_name")?.ok_or(InputError::Field {
+        agent: name,
+        field: "hook_event_name",
+        found: "missing",
+        expected: "the event's name",
+    })?;
+    let named = agent.event(&event_name);
+    let mut input = EventInput::new(named.event.clone());
+    input.is_error = named.filters.only_errors;
+    input.subagent = named.filters.scope == Scope::Subagent;
+    input.tool_name = named.tool.map(str::to_owned);
+    let mut project_root = None;
+    match agent {
+        Agent::Claude | Agent::Codex | Agent::Gemini => read.common(&mut input)?,
+        Agent::Cursor => project_root = read.cursor(&event_name, &mut input)?,
+    }
+    Ok(AgentInput { agent, event_name, input, project_root })
+}
+
+impl AgentInput {
+    /// The workspace this input is about: the agent's project variable when the agent set one
+    /// (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`, `CURSOR_PROJECT_DIR`; Codex sets none), else the project root the
+    /// input names, else its `cwd`. `env` looks a variable up (the process environment, in the CLI).
+    ///
+    /// ```
+    /// use hook_config::install::Agent;
+    /// use hook_middleware::bridge::parse_input;
+    /// let read = parse_input(Agent::Claude, br#"{"hook_event_name":"Stop","cwd":"/ws/sub"}"#).unwrap();
+    /// assert_eq!(read.workspace(|_| None), Some("/ws/sub".into()));
+    /// assert_eq!(read.workspace(|v| (v == "CLAUDE_PROJECT_DIR").then(|| "/ws".into())), Some("/ws".into()));
+    /// ```
+    pub fn workspace(&self, env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+        let variable = match self.agent {
+            Agent::Claude => Some("CLAUDE_PROJECT_DIR"),
+            Agent::Gemini => Some("GEMINI_PROJECT_DIR"),
+            Agent::Cursor => Some("CURSOR_PROJECT_DIR"),
+            Agent::Codex => None,
+        };
+        variable
+            .and_then(&env)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| self.project_root.clone())
+            .or_else(|| self.input.cwd.as_ref().map(PathBuf::from))
+    }
+}
+
+/// Typed access to the input's fields, naming the field in every error.
+struct Fields<'a> {
+    agent: &'static str,
+    fields: &'a Map<String, Value>,
+}
+
+impl Fields<'_> {
+    fn get(&self, field: &str) -> Option<&Value> {
+        self.fields.get(field).filter(|v| !v.is_null())
+    }
+
+    fn wrong(&self, field: &'static str, value: &Value, expected: &'static str) -> InputError {
+        InputError::Field { agent: self.agent, field, found: kind(value), expected }
+    }
+
+    fn string(&self, field: &'static str) -> Result<Option<String>, InputError> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(self.wrong(field, other, "a string")),
+        }
+    }
+
+    fn boolean(&self, field: &'static str) -> Result<Option<bool>, InputError> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(self.wrong(field, other, "true or false")),
+        }
+    }
+
+    /// A tool input: an object, or (Cursor's MCP events) a string holding one.
+    fn tool_input(&self, field: &'static str) -> Result<Option<Value>, InputError> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::Object(object)) => Ok(Some(Value::Object(object.clone()))),
+            Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(object)) => Ok(Some(Value::Object(object))),
+                _ => Ok(Some(json!({ "raw": text }))),
+            },
+            Some(other) => Err(self.wrong(field, other, "an object")),
+        }
+    }
+
+    /// Claude Code, Codex and Gemini CLI share the field names this engine's payload uses.
+    fn common(&self, input: &mut EventInput) -> Result<(), InputError> {
+        input.session_id = self.string("session_id")?;
+        input.turn_id = self.string("turn_id")?;
+        input.cwd = self.string("cwd")?;
+        input.transcript_path = self.string("transcript_path")?;
+        // Some agents send a model object elsewhere; only a name is this field.
+        input.model = self.get("model").and_then(Value::as_str).map(str::to_owned);
+        input.permission_mode = self.string("permission_mode")?;
+        if let Some(tool) = self.string("tool_name")? {
+            input.tool_name = Some(tool);
+        }
+        input.tool_input = self.tool_input("tool_input")?;
+        input.tool_use_id = self.string("tool_use_id")?;
+        input.tool_response = self.get("tool_response").cloned();
+        input.prompt = self.string("prompt")?;
+        input.source = self.string("source")?;
+        input.trigger = self.string("trigger")?;
+        input.stop_hook_active = self.boolean("stop_hook_active")?.unwrap_or(false);
+        input.agent_id = self.string("agent_id")?;
+        input.agent_type = self.string("agent_type")?;
+        if input.event == Event::PostTool {
+            // Claude Code's PostToolUseFailure carries `error`; Gemini CLI's AfterTool an `error` in its response,
+            // beside `llmContent`, the text the model sees.
+            let response = input.tool_response.as_ref();
+            let gemini_error = response.and_then(|r| r.get("error")).filter(|e| !e.is_null());
+            input.is_error |= gemini_error.is_some();
+            input.content = self
+                .string("error")?
+                .or_else(|| {
+                    let text = response.and_then(|r| r.get("llmContent")).and_then(Value::as_str);
+                    text.filter(|t| !t.is_empty()).map(str::to_owned)
+                })
+                .or_else(|| gemini_error.map(text_of))
+                .or_else(|| response.and_then(Value::as_str).map(str::to_owned));
+        }
+        Ok(())
+    }
+
+    /// Cursor names the same facts its own way and spreads a tool call over per-tool fields. Returns the project
+    /// root it names.
+    fn cursor(&self, event_name: &str, input: &mut EventInput) -> Result<Option<PathBuf>, InputError> {
+        input.session_id = self.string("conversation_id")?.or(self.string("session_id")?);
+        input.turn_id = self.string("generation_id")?;
+        input.model = self.get("model").and_then(Value::as_str).map(str::to_owned);
+        input.transcript_path = self.string("transcript_path")?;
+        let root = match self.get("workspace_roots") {
+            None => None,
+            Some(Value::Array(roots)) => roots.first().and_then(Value::as_str).map(PathBuf::from),
+            Some(other) => return Err(self.wrong("workspace_roots", other, "a list of directories")),
+        };
+        input.cwd = self.string("cwd")?.or_else(|| root.as_ref().map(|r| r.display().to_string()));
+        match event_name {
+            "beforeShellExecution" | "afterShellExecution" => {
+                let mut tool_input = Map::new();
+                if let Some(command) = self.string("command")? {
+                    tool_input.insert("command".into(), command.into());
+                }
+                if let Some(cwd) = self.string("cwd")? {
+                    tool_input.insert("cwd".into(), cwd.into());
+                }
+                input.tool_input = Some(Value::Object(tool_input));
+                if let Some(output) = self.string("output")? {
+                    input.tool_response = Some(json!({ "output": output }));
+                    input.content = Some(output);
+                }
+            }
+            "beforeMCPExecution" | "afterMCPExecution" => {
+                input.tool_name = self.string("tool_name")?;
+                input.tool_input = self.tool_input("tool_input")?;
+                // The `mcp:` alias tells Cursor's per-tool event name apart and lets a hook match MCP tools as such.
+                input.tool_aliases = input.tool_name.iter().map(|name| format!("mcp:{name}")).collect();
+                if let Some(result) = self.string("result_json")? {
+                    input.tool_response = Some(serde_json::from_str(&result).unwrap_or(Value::String(result.clone())));
+                    input.content = Some(result);
+                }
+            }
+            "beforeReadFile" | "afterFileEdit" => {
+                let mut tool_input = Map::new();
+                for field in ["file_path", "edits"] {
+                    if let Some(value) = self.get(field) {
+                        tool_input.insert(field.into(), value.clone());
+                    }
+                }
+                input.tool_input = Some(Value::Object(tool_input));
+            }
+            _ => {
+                if let Some(tool) = self.string("tool_name")? {
+                    let lower = tool.to_ascii_lowercase();
+                    if lower != tool {
+                        input.tool_aliases.push(lower);
+                    }
+                    input.tool_name = Some(tool);
+                }
+                input.tool_input = self.tool_input("tool_input")?;
+                input.tool_use_id = self.string("tool_use_id")?;
+                input.tool_response = self.get("tool_output").or(self.get("tool_response")).cloned();
+                input.content = input.tool_response.as_ref().map(text_of);
+                if let Some(error) = self.string("error")? {
+                    input.content = Some(error);
+                }
+            }
+        }
+        if input.event.is_tool_event() {
+            input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
+        }
+        input.prompt = self.string("prompt")?;
+        input.source = self.string("source")?;
+        input.trigger = self.string("trigger")?;
+        // `stop` counts the follow-ups already sent in `loop_count`: one or more means a hook keeps the run going.
+        input.stop_hook_active = match self.get("loop_count") {
+            None => false,
+            Some(Value::Number(n)) => n.as_u64().is_some_and(|n| n > 0),
+            Some(other) => return Err(self.wrong("loop_count", other, "a number")),
+        };
+        Ok(root)
+    }
+}
+
+/// A value as text: a string as is, anything else as compact JSON.
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A JSON value's type in words.
+pub(crate) fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,298 @@
+//! The bridge's answers read back through this engine's own model of each agent's output rules
+//! ([`crate::protocol::interpret`], whose rule table cites each agent's documentation): an answer is right when the
+//! agent, reading it as the output of one of its hooks, decides what the dispatch decided.
+
+use hook_config::install::Agent;
+use hook_exec::{Exit, RunResult};
+use hook_types::{
+    Decision, Effect, EntryKind, Event, Origin, OutputEntry, Protocol, RunStatus, RunSummary, Severity, Verdict,
+};
+use serde_json::{Value, json};
+
+use super::{Answer, answer, failure, parse_input};
+use crate::DispatchResult;
+use crate::protocol::{HookRules, Interpretation, interpret};
+
+fn result(event: &Event, verdict: Verdict, reason: Option<&str>, effects: Vec<Effect>) -> DispatchResult {
+    let mut result = DispatchResult::nothing(event);
+    result.verdict = verdict;
+    result.reason = reason.map(str::to_owned);
+    result.effects = effects;
+    result
+}
+
+fn run(status: RunStatus, entries: Vec<OutputEntry>) -> RunSummary {
+    RunSummary {
+        hook_id: "project.command.0123456789abcdef".into(),
+        origin: Some(Origin::Project),
+        source: ".hooks/hooks.yaml".into(),
+        hash: "0123456789abcdef".into(),
+        event: Event::PreTool,
+        protocol: Protocol::Claude,
+        status,
+        exit_code: None,
+        duration_ms: 0,
+        entries,
+    }
+}
+
+/// The agent's input for `event_name` (a tool event gets the tool `Bash`, or Cursor's shell command), the bridge's
+/// answer to `dispatched`, and that answer read back as the agent would read it.
+fn check(agent: Agent, event_name: &str, dispatched: &DispatchResult) -> (Answer, Interpretation) {
+    let mut stdin = json!({"hook_event_name": event_name, "session_id": "s1", "cwd": "/ws"});
+    if agent == Agent::Cursor {
+        stdin["command"] = "rm -rf build".into();
+        stdin["tool_name"] = "Shell".into();
+        stdin["tool_input"] = json!({"command": "rm -rf build"});
+    } else {
+        stdin["tool_name"] = "Bash".into();
+        stdin["tool_input"] = json!({"command": "rm -rf build"});
+    }
+    let read = parse_input(agent, stdin.to_string().as_bytes()).unwrap();
+    let out = answer(&read, dispatched);
+    let rules = HookRules::new("bridge", agent.protocol(), &read.input.event);
+    let as_run = RunResult {
+        exit: Some(Exit::Code(i32::from(out.exit_code))),
+        stdout: out.stdout.clone().into_bytes(),
+        stderr: out.stderr.clone().into_bytes(),
+        ..RunResult::default()
+    };
+    let read_back = interpret(&rules, &read.input, &as_run);
+    (out, read_back)
+}
+
+fn gate(agent: Agent) -> &'static str {
+    match agent {
+        Agent::Claude | Agent::Codex => "PreToolUse",
+        Agent::Gemini => "BeforeTool",
+        Agent::Cursor => "beforeShellExecution",
+    }
+}
+
+#[test]
+fn a_deny_reads_back_as_the_same_deny_in_every_agent() {
+    for agent in Agent::ALL {
+        let dispatched = result(&Event::PreTool, Verdict::Deny, Some("no rm -rf"), vec![]);
+        let (out, back) = check(agent, gate(agent), &dispatched);
+        assert_eq!(back.decision, Decision::Deny { reason: "no rm -rf".into() }, "{agent}: {out:?}");
+        assert_eq!(back.status, RunStatus::Blocked, "{agent}");
+    }
+}
+
+#[test]
+fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_required_elsewhere() {
+    for agent in Agent::ALL {
+        let dispatched = result(&Event::PreTool, Verdict::Ask, Some("touches prod"), vec![]);
+        let (out, back) = check(agent, gate(agent), &dispatched);
+        match agent {
+            Agent::Claude | Agent::Cursor => {
+                assert_eq!(back.decision, Decision::Ask { reason: Some("touches prod".into()) }, "{agent}: {out:?}")
+            }
+            Agent::Codex | Agent::Gemini => {
+                let Decision::Deny { reason } = &back.decision else { panic!("{agent}: {out:?}") };
+                assert!(reason.contains("approval is required") && reason.contains("touches prod"), "{reason}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
+    for agent in Agent::ALL {
+        let dispatched = result(&Event::PreTool, Verdict::Allow, Some("read-only"), vec![]);
+        let (out, back) = check(agent, gate(agent), &dispatched);
+        let expected = match agent {
+            Agent::Claude | Agent::Cursor => Decision::Allow { reason: Some("read-only".into()) },
+            // Codex has no approval to skip; Gemini CLI's `allow` is no decision in its reference.
+            Agent::Codex | Agent::Gemini => Decision::Pass,
+        };
+        assert_eq!(back.decision, expected, "{agent}: {out:?}");
+        assert_eq!(out.exit_code, 0);
+    }
+}
+
+#[test]
+fn context_reaches_the_model_where_the_agent_takes_it() {
+    for (agent, event_name, event) in [
+        (Agent::Claude, "UserPromptSubmit", Event::TurnStart),
+        (Agent::Codex, "UserPromptSubmit", Event::TurnStart),
+        (Agent::Gemini, "BeforeAgent", Event::TurnStart),
+        (Agent::Cursor, "sessionStart", Event::SessionStart),
+    ] {
+        let reminder = Effect::InjectReminder { message: "the tests live in t/".into(), severity: Severity::Info };
+        let dispatched = result(&event, Verdict::Pass, None, vec![reminder.clone()]);
+        let (out, back) = check(agent, event_name, &dispatched);
+        assert_eq!(back.effects, vec![reminder], "{agent}: {out:?}");
+        assert_eq!(back.decision, Decision::Pass);
+    }
+}
+
+#[test]
+fn context_an_agent_cannot_take_is_told_to_the_operator() {
+    let reminder = Effect::InjectReminder { message: "remember the changelog".into(), severity: Severity::Info };
+    let dispatched = result(&Event::TurnStart, Verdict::Pass, None, vec![reminder]);
+    let (out, _) = check(Agent::Cursor, "beforeSubmitPrompt", &dispatched);
+    let json: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["continue"], true);
+    assert!(json["user_message"].as_str().unwrap().contains("remember the changelog"), "{out:?}");
+}
+
+#[test]
+fn a_stop_continuation_keeps_every_agent_running_with_the_message() {
+    for (agent, event_name) in
+        [(Agent::Claude, "Stop"), (Agent::Codex, "Stop"), (Agent::Gemini, "AfterAgent"), (Agent::Cursor, "stop")]
+    {
+        let more = Effect::RequestContinuation { message: "the tests fail; fix them".into() };
+        let dispatched = result(&Event::TurnEnd, Verdict::Pass, None, vec![more.clone()]);
+        let (out, back) = check(agent, event_name, &dispatched);
+        assert_eq!(back.effects, vec![more], "{agent}: {out:?}");
+    }
+}
+
+#[test]
+fn a_crashed_hook_that_fails_open_is_a_notice_and_one_that_fails_closed_a_deny() {
+    let crash =
+        || vec![run(RunStatus::Failed, vec![OutputEntry::new(EntryKind::Error, "hook `g` was killed by signal 9")])];
+    for agent in Agent::ALL {
+        let mut open = result(&Event::PreTool, Verdict::Pass, None, vec![]);
+        open.runs = crash();
+        let (out, back) = check(agent, gate(agent), &open);
+        assert_eq!(back.decision, Decision::Pass, "{agent}: {out:?}");
+        assert!(out.stdout.contains("killed by signal 9"), "{agent}: the operator is told: {out:?}");
+
+        let mut closed = result(&Event::PreTool, Verdict::Deny, Some("hook `g` was killed by signal 9"), vec![]);
+        closed.runs = crash();
+        let (out, back) = check(agent, gate(agent), &closed);
+        assert_eq!(back.decision, Decision::Deny { reason: "hook `g` was killed by signal 9".into() }, "{out:?}");
+    }
+}
+
+#[test]
+fn a_rewrite_runs_the_rewritten_input_or_nothing() {
+    let input = json!({"command": "rm -rf build --dry-run"}).as_object().unwrap().clone();
+    let rewrite = Effect::RewriteToolInput { input: input.clone() };
+    for agent in Agent::ALL {
+        let dispatched = result(&Event::PreTool, Verdict::Pass, None, vec![rewrite.clone()]);
+        let (out, back) = check(agent, gate(agent), &dispatched);
+        if agent == Agent::Cursor {
+            assert!(matches!(back.decision, Decision::Deny { .. }), "Cursor cannot apply it: {out:?}");
+        } else {
+            let rewritten = back.effects.iter().find_map(|e| match e {
+                Effect::RewriteToolInput { input } => Some(input.clone()),
+                _ => None,
+            });
+            assert_eq!(rewritten.as_ref(), Some(&input), "{agent}: {out:?}");
+        }
+    }
+}
+
+#[test]
+fn a_foreign_event_some_hook_blocked_gets_the_agents_blocking_answer_with_its_reason() {
+    for agent in Agent::ALL {
+        let mut dispatched = result(&Event::Foreign("SubagentStart".into()), Verdict::Pass, None, vec![]);
+        dispatched.runs = vec![
+            run(RunStatus::Blocked, vec![OutputEntry::new(EntryKind::Feedback, "lower")]),
+            run(RunStatus::Completed, vec![]),
+            run(RunStatus::Blocked, vec![OutputEntry::new(EntryKind::Feedback, "no subagents today")]),
+        ];
+        let stdin = json!({"hook_event_name": "SubagentStart"}).to_string();
+        let read = parse_input(agent, stdin.as_bytes()).unwrap();
+        let out = answer(&read, &dispatched);
+        assert_eq!((out.exit_code, out.stderr.as_str()), (2, "no subagents today\n"), "{agent}");
+        let back = interpret(
+            &HookRules::new("bridge", agent.protocol(), &read.input.event),
+            &read.input,
+            &RunResult { exit: Some(Exit::Code(2)), stderr: out.stderr.into_bytes(), ..RunResult::default() },
+        );
+        assert_eq!(back.status, RunStatus::Blocked, "{agent}");
+
+        dispatched.runs.retain(|r| r.status == RunStatus::Completed);
+        let quiet = answer(&read, &dispatched);
+        assert_eq!(quiet.exit_code, 0, "{agent}: nothing blocked");
+    }
+}
+
+#[test]
+fn a_failure_blocks_a_gate_or_an_unknown_event_and_never_loops_a_stop() {
+    for agent in Agent::ALL {
+        let out = failure(Some(agent), Some(gate(agent)), "cannot load the configuration");
+        assert_eq!(out.exit_code, 2, "{agent}");
+        assert!(out.stderr.contains("cannot load the configuration"));
+        let back = interpret(
+            &HookRules::new("bridge", agent.protocol(), &Event::PreTool),
+            &parse_input(agent, json!({"hook_event_name": gate(agent)}).to_string().as_bytes()).unwrap().input,
+            &RunResult {
+                exit: Some(Exit::Code(2)),
+                stdout: out.stdout.into_bytes(),
+                stderr: out.stderr.into_bytes(),
+                ..RunResult::default()
+            },
+        );
+        assert!(matches!(back.decision, Decision::Deny { .. }), "{agent}");
+        assert_eq!(failure(Some(agent), None, "stdin is not JSON").exit_code, 2, "{agent}");
+    }
+    let stop = failure(Some(Agent::Claude), Some("Stop"), "cannot load the configuration");
+    assert_eq!(stop.exit_code, 1, "a non-blocking error, not a continuation");
+    let unknown_agent = failure(None, None, "bad flag");
+    assert_eq!(unknown_agent.exit_code, 2);
+    assert!(unknown_agent.stdout.contains(r#""permission":"deny""#));
+}
+
+#[test]
+fn codex_is_never_sent_a_field_its_event_does_not_define() {
+    // Codex fails a hook whose JSON has a field it does not know: every answer must read back as not failed.
+    let halt = Effect::Halt { reason: "stop everything".into() };
+    let reminder = Effect::InjectReminder { message: "note".into(), severity: Severity::Info };
+    for (event_name, event, verdict) in [
+        ("PreToolUse", Event::PreTool, Verdict::Deny),
+        ("PermissionRequest", Event::PermissionRequest, Verdict::Deny),
+        ("PostToolUse", Event::PostTool, Verdict::Pass),
+        ("UserPromptSubmit", Event::TurnStart, Verdict::Deny),
+        ("SessionStart", Event::SessionStart, Verdict::Pass),
+        ("Stop", Event::TurnEnd, Verdict::Pass),
+    ] {
+        let dispatched = result(&event, verdict, Some("no"), vec![halt.clone(), reminder.clone()]);
+        let (out, back) = check(Agent::Codex, event_name, &dispatched);
+        assert!(!matches!(back.status, RunStatus::Failed), "{event_name}: {out:?} read back as {back:?}");
+    }
+}
+
+#[test]
+fn an_input_field_of_the_wrong_type_is_named() {
+    let err = parse_input(Agent::Claude, br#"{"hook_event_name":"PreToolUse","tool_name":7}"#).unwrap_err();
+    assert_eq!(err.to_string(), "the Claude Code hook input's `tool_name` is a number; expected a string");
+    let err = parse_input(Agent::Gemini, b"[]").unwrap_err();
+    assert_eq!(err.to_string(), "the Gemini CLI hook input on stdin is a list; expected a JSON object");
+    let err = parse_input(Agent::Cursor, br#"{"conversation_id":"c"}"#).unwrap_err();
+    assert!(err.to_string().contains("`hook_event_name` is missing"));
+}
+
+#[test]
+fn each_agent_input_becomes_the_engines_event_and_fields() {
+    let cursor = parse_input(
+        Agent::Cursor,
+        br#"{"hook_event_name":"beforeMCPExecution","conversation_id":"c1","generation_id":"g1",
+             "workspace_roots":["/ws"],"tool_name":"query","tool_input":"{\"sql\":\"select 1\"}"}"#,
+    )
+    .unwrap();
+    let input = &cursor.input;
+    assert_eq!(
+        (input.event.clone(), input.session_id.as_deref(), input.turn_id.as_deref()),
+        (Event::PreTool, Some("c1"), Some("g1"))
+    );
+    assert_eq!(input.tool_input, Some(json!({"sql": "select 1"})));
+    assert_eq!(input.tool_aliases, vec!["mcp:query".to_string()]);
+    assert_eq!(cursor.workspace(|_| None), Some("/ws".into()));
+    assert_eq!(crate::protocol::event_name(Protocol::Cursor, input), "beforeMCPExecution");
+
+    let stop = parse_input(Agent::Claude, br#"{"hook_event_name":"SubagentStop","stop_hook_active":true}"#).unwrap();
+    assert!(stop.input.subagent && stop.input.stop_hook_active);
+    let gemini = parse_input(
+        Agent::Gemini,
+        br#"{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{},
+             "tool_response":{"llmContent":"","error":"exit status 1"}}"#,
+    )
+    .unwrap();
+    assert!(gemini.input.is_error);
+    assert_eq!(gemini.input.content.as_deref(), Some("exit status 1"));
+}
