@@ -32,14 +32,14 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     ExitCode::from(ERROR)
 }
 
-/// `text` on one line: line breaks become `; `, other control characters are dropped, runs of spaces collapse.
+/// `text` on one line: line breaks become `; `, escape sequences and other control characters are dropped.
 pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for part in text.split(['\n', '\r']).map(str::trim).filter(|p| !p.is_empty()) {
         if !out.is_empty() {
             out.push_str("; ");
         }
-        out.extend(part.chars().filter(|c| !c.is_control()));
+        out.push_str(&hook_middleware::sanitize_text(part).replace('\t', " "));
     }
     out
 }
@@ -50,7 +50,7 @@ mod tests {
 
     #[test]
     fn multi_line_messages_become_one_line_without_control_characters() {
-        assert_eq!(one_line("bad\n  thing\x1b[31m\r\n"), "bad; thing[31m");
+        assert_eq!(one_line("bad\n  thing\x1b[31m\r\n"), "bad; thing");
         assert_eq!(one_line(""), "");
     }
 

@@ -88,40 +88,10 @@ pub fn clean_lines(text: &str) -> Vec<String> {
     terminal_text(text).replace('\t', "    ").lines().map(str::to_owned).collect()
 }
 
-/// Removes whole escape sequences first (CSI `ESC [ … final`, OSC `ESC ] … BEL` or `ESC \\`, and two-byte
-/// `ESC x`), so `\x1b[31m` leaves nothing behind rather than a stray `[31m`, then every remaining control character
-/// but the line break and tab, and the bidirectional overrides that reorder what a reader sees
-/// ([`hook_middleware::sanitize_text`]). Text that already went through the pipeline lost its `ESC` there; what
-/// is left of such a sequence is plain text and stays.
+/// Whole escape sequences, other control characters and bidirectional overrides removed
+/// ([`hook_middleware::sanitize_text`]).
 fn terminal_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, chars.peek()) {
-            ('\x1b', Some('[')) => {
-                chars.next();
-                // Parameters and intermediates, then one final byte in @..~.
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            ('\x1b', Some(']')) => {
-                chars.next();
-                while let Some(c) = chars.next() {
-                    if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
-                        break;
-                    }
-                }
-            }
-            ('\x1b', Some(_)) => {
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    hook_middleware::sanitize_text(&out)
+    hook_middleware::sanitize_text(text)
 }
 
 /// Wraps `text` (already clean) to `WIDTH` columns: the first line starts with `first`, the following ones with

@@ -111,13 +111,3 @@ pub(crate) async fn write_stdin(tx: Option<pipe::Sender>, payload: &[u8]) -> io:
         Err(e) => Err(e),
     }
 }
-
-/// Output made safe to print on a terminal: lossy UTF-8 with control characters other than newline and tab removed
-/// (so a hook cannot move the cursor, recolour the screen or retitle the window of whoever reads its output).
-///
-/// ```
-/// assert_eq!(hook_exec::terminal_safe(b"ok\x1b[2J\tdone\n\xff"), "ok[2J\tdone\n\u{fffd}");
-/// ```
-pub fn terminal_safe(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).chars().filter(|c| !c.is_control() || *c == '\n' || *c == '\t').collect()
-}

@@ -52,8 +52,9 @@ mod invocation;
 mod result;
 mod run;
 mod spawn;
+mod text;
 
-pub use capture::terminal_safe;
 pub use invocation::{EnvPolicy, Invocation, Program};
 pub use result::{Exit, OsError, RunResult, SpawnError};
 pub use run::{RunOptions, run, run_cancellable};
+pub use text::{terminal_safe, terminal_safe_str};

@@ -35,14 +35,14 @@ fn entries(result: &Interpretation) -> Vec<(EntryKind, &str)> {
 #[test]
 fn control_characters_never_reach_reasons_or_entries() {
     let result = interpret_as(Protocol::Native, Event::PreTool, &run(2, "", "\x1b[31mno\x07 way\r\n"));
-    assert_eq!(result.decision, Decision::Deny { reason: "[31mno way".into() });
-    assert_eq!(entries(&result), vec![(EntryKind::Feedback, "[31mno way")]);
+    assert_eq!(result.decision, Decision::Deny { reason: "no way".into() });
+    assert_eq!(entries(&result), vec![(EntryKind::Feedback, "no way")]);
 
     let stdout = "{\"effects\":[{\"kind\":\"inject_reminder\",\"message\":\"a\\u001b]0;pwned\\u0007b\\tc\"}]}";
     let result = interpret_as(Protocol::Native, Event::TurnStart, &run(0, stdout, ""));
     assert_eq!(
         result.effects,
-        vec![Effect::InjectReminder { message: "a]0;pwnedb\tc".into(), severity: Default::default() }]
+        vec![Effect::InjectReminder { message: "ab\tc".into(), severity: Default::default() }]
     );
 
     // The bidirectional overrides go too (they reorder what a reviewer sees).
