@@ -415,7 +415,12 @@ fn render_hook(out: &mut String, hook: &InspectHook) {
     if !filters.is_empty() {
         line(out, format!("    {}", fit(&filters.join("  "), 76).trim_end()));
     }
-    line(out, format!("    {} [{}]", hook.source.display(), hook.index));
+    // A hook read from another agent's file names that file's format beside it (the protocol is on the facts line).
+    let format = match hook.format {
+        Format::Native => String::new(),
+        format => format!("{format} format · "),
+    };
+    line(out, format!("    {format}{} [{}]", hook.source.display(), hook.index));
 }
 
 /// `text` cut or padded to exactly `width` characters (a cut ends in `…`), so columns line up in 80 columns.

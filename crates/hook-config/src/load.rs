@@ -248,7 +248,7 @@ fn read_slot(slot: &Slot, workspace: &Path) -> Option<FileLoad> {
     match slot.format {
         Format::Native | Format::Clio => Some(load_file(&slot.path, slot.format, &cx)),
         Format::Gemini | Format::Cursor | Format::Mecha => Some(load_file(&slot.path, slot.format, &cx)),
-        Format::Claude | Format::Codex => None,
+        Format::Claude | Format::Codex => Some(load_file(&slot.path, slot.format, &cx)),
     }
 }
 

@@ -109,7 +109,10 @@ fn five_origins_merge_in_precedence_order_and_collisions_resolve_by_origin_and_t
             // The user's guard beats the extension's, and stays in force against the untrusted project one.
             row("shared-guard", User, "config/hooks/hooks.yaml", Trusted),
             row("user-reminder", User, "config/hooks/hooks.yaml", Trusted),
+            // Within an origin the agents' files follow the native one, Claude Code's first.
+            row("claude.command.ddc1bab0aee2bb54", User, "home/.claude/settings.json", Trusted),
             row("project-block", Project, "workspace/.hooks/hooks.yaml", Trusted),
+            row("claude.command.ac992bae68c3bd77", Project, "workspace/.claude/settings.json", Untrusted),
             // Within the project origin the clio-coder file comes after the native one.
             row("clio-shared", Project, "workspace/.clio-coder/hooks.yaml", Untrusted),
             row("fmt-note", ProjectLocal, "workspace/.hooks/hooks.local.yaml", Untrusted),
@@ -163,16 +166,8 @@ fn five_origins_merge_in_precedence_order_and_collisions_resolve_by_origin_and_t
     assert_eq!(attempt.attempted.decl.source, fixture.path("workspace/.hooks/hooks.yaml"));
     assert_eq!(attempt.attempted.trust, Untrusted);
 
-    // Only the two Claude files (user and project) are reported: found, with no reader yet.
-    let issues: Vec<_> = config.issues.iter().map(|i| (i.severity, i.source.clone(), i.message.as_str())).collect();
-    let not_read = "claude hooks are not read yet: this file was found but its hooks are not loaded";
-    assert_eq!(
-        issues,
-        [
-            (IssueSeverity::Warning, fixture.path("home/.claude/settings.json"), not_read),
-            (IssueSeverity::Warning, fixture.path("workspace/.claude/settings.json"), not_read),
-        ]
-    );
+    // Every file found is read, the two Claude files included, and none has anything to report.
+    assert_eq!(config.issues, []);
     assert!(!config.only_managed && config.user_trusted);
 
     insta::assert_json_snapshot!("five_origins_report", fixture.redacted_report(&config));
@@ -198,7 +193,7 @@ fn every_agent_file_of_every_origin_is_looked_at_in_precedence_order() {
             t("extension", "native", "ext/lint/hooks.json", false, false),
             t("user", "native", "config/hooks/hooks.yaml", true, true),
             t("user", "native", "config/hooks/hooks.json", false, false),
-            t("user", "claude", "home/.claude/settings.json", true, false),
+            t("user", "claude", "home/.claude/settings.json", true, true),
             t("user", "codex", "home/.codex/hooks.json", false, false),
             t("user", "codex", "home/.codex/config.toml", false, false),
             t("user", "gemini", "home/.gemini/settings.json", false, false),
@@ -207,7 +202,7 @@ fn every_agent_file_of_every_origin_is_looked_at_in_precedence_order() {
             t("user", "clio", "home/.clio-coder/hooks.yaml", false, false),
             t("project", "native", "workspace/.hooks/hooks.yaml", true, true),
             t("project", "native", "workspace/.hooks/hooks.json", false, false),
-            t("project", "claude", "workspace/.claude/settings.json", true, false),
+            t("project", "claude", "workspace/.claude/settings.json", true, true),
             t("project", "codex", "workspace/.codex/hooks.json", false, false),
             t("project", "codex", "workspace/.codex/config.toml", false, false),
             t("project", "gemini", "workspace/.gemini/settings.json", false, false),
@@ -248,7 +243,7 @@ fn a_directory_where_a_hook_file_should_be_is_an_error_not_a_silent_skip() {
     let issue = config.issues.iter().find(|i| i.source == fixture.path("workspace/.hooks/hooks.json")).unwrap();
     assert_eq!(issue.severity, IssueSeverity::Error);
     assert_eq!(issue.message, "this path exists but is not a regular file; expected a file of hook declarations");
-    assert_eq!(config.hooks.len(), 9, "everything else still loads");
+    assert_eq!(config.hooks.len(), 11, "everything else still loads");
 }
 
 #[test]
@@ -258,7 +253,7 @@ fn only_managed_shows_every_other_hook_but_marks_it_not_to_run() {
     fixture.write("managed/hooks.yaml", &managed.replace("version: 1\n", "version: 1\nonly_managed: true\n"));
     let config = fixture.load();
     assert!(config.only_managed);
-    assert_eq!(config.hooks.len(), 9, "every origin is still loaded and shown");
+    assert_eq!(config.hooks.len(), 11, "every origin is still loaded and shown");
     for hook in &config.hooks {
         let managed = hook.decl.origin == Origin::Managed;
         assert_eq!(hook.allowed_by_policy, managed, "{}", hook.decl.id);

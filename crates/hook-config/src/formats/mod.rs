@@ -6,7 +6,9 @@
 //! the key as written and the node it came from, so every issue can name the user's own spelling and position.
 
 mod agent;
+mod claude;
 mod clio;
+mod codex;
 mod cursor;
 mod gemini;
 mod mecha;
@@ -102,10 +104,8 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Gemini => gemini::read(&root, reporter),
         Format::Cursor => cursor::read(&root, reporter),
         Format::Mecha => mecha::read(&root, reporter),
-        Format::Claude | Format::Codex => {
-            reporter.error(Place::default(), format!("reading the {format} format is not supported by this version"));
-            None
-        }
+        Format::Claude => claude::read(&root, reporter),
+        Format::Codex => codex::read(&root, reporter),
     }
 }
 

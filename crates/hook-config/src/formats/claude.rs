@@ -1,0 +1,564 @@
+//! Claude Code's settings files (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`;
+//! DESIGN §4.3), and the matcher-group shape that Codex shares with them ([`read_groups`]).
+//!
+//! ```json
+//! { "hooks": { "PreToolUse": [ { "matcher": "Bash",
+//!     "hooks": [ { "type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 30 } ] } ] } }
+//! ```
+//!
+//! Every other key of a settings file is Claude Code's business and is passed over. What the reader keeps:
+//!
+//! - **Events.** PreToolUse, PostToolUse, PostToolUseFailure (post_tool with `only_errors`), UserPromptSubmit, Stop,
+//!   SubagentStop (turn_end with `scope: subagent`), PreCompact, SessionStart, SessionEnd, Notification and
+//!   PermissionRequest map to their canonical events (DESIGN §2). Claude Code's other events (SubagentStart,
+//!   PostToolBatch, WorktreeCreate, …) load as observers of that foreign event, which fire only through the bridge.
+//!   A name Claude Code does not document loads the same way, with a warning: in Claude Code it never fires.
+//! - **Matchers** follow the Claude/Codex rule (DESIGN §4.1) on the tool events, on SessionStart (`source`) and
+//!   PreCompact (`trigger`); `mcp__server__tool` names work as exact names and in regexes (`mcp__memory__.*`). On
+//!   UserPromptSubmit and Stop Claude Code ignores a matcher, and so does this reader (with a warning, since the
+//!   author may believe it filters). Notification and SessionEnd are filtered by fields this engine does not route
+//!   on: the matcher is dropped with a warning and the group's hooks run on every such event. A SubagentStop matcher
+//!   picks agent types; dropping it would let a Stop-style blocker fire for every subagent, so such a group is
+//!   reported and not loaded. Claude Code's regexes are JavaScript's: the few constructs Rust's `regex` lacks
+//!   (look-around, back-references) are reported as invalid and the group is not loaded.
+//! - **Handlers.** `type: "command"` runs its `command` with `sh -c`, in the workspace, with `CLAUDE_PROJECT_DIR`
+//!   set. `timeout` is in seconds (fractions kept to the millisecond); without one the protocol's 600 s applies,
+//!   which the host's limits may clamp (a warning says so). `prompt`, `agent`, `http` and `mcp_tool` handlers have
+//!   no faithful counterpart here (an LLM call, an HTTP POST, an MCP call): each is reported with a warning and not
+//!   loaded — as is a handler with an `if` condition (Claude Code's permission-rule syntax, which this engine cannot
+//!   test: loading it without the condition would widen a blocker) or `shell: "powershell"`. `async: true` hooks load
+//!   and run to completion, with a warning: here their answer counts, in Claude Code it comes too late to.
+//!   `statusMessage` is display only.
+//! - **Failure policy**: `protocol: claude`, which fails open (exit 2 blocks, other exits are non-blocking errors;
+//!   §6).
+//! - **`disableAllHooks: true`** loads the file's hooks disabled: shown, hashed, never run. Claude Code applies the
+//!   merged setting to every settings file; here it covers the file that says it.
+//! - **Run once.** Claude Code runs identical handlers (same event, matcher and command) once, however many of its
+//!   files declare them. A Claude hook's id is therefore `claude.command.<16 hex>` of the sha256 of exactly that
+//!   triple, the same in all three files: within a file the later copy is kept (with a warning), and across files
+//!   the precedence merge keeps the highest-precedence copy and lists the others as `overridden` — except that a
+//!   project copy displaces the user's trusted copy only once it is trusted itself (DESIGN §4.2), so until then the
+//!   user's copy, the same command, runs. The id survives an edit of the timeout (the trust store then reports the
+//!   hook `modified`) and a reordering of the file.
+//!
+//! Issues this reader reports name the handler the way the file spells it (`hooks.PreToolUse[0].hooks[1].timeout`);
+//! the shared normalizer's rarer ones (a timeout the host clamps) say `hooks[N]`, N counting handlers in file order.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use super::WireFile;
+use super::agent::{AgentEvents, HookBuilder, seconds_to_ms, unknown_key};
+use crate::issues::{Place, Reporter, describe, hint};
+use crate::model::{Matcher, MatcherRule};
+use crate::parse::{NodePath, Target};
+
+/// Claude Code's events: those with an equivalent here, then the rest it documents.
+const EVENTS: AgentEvents = AgentEvents {
+    agent: "Claude Code",
+    mapped: &[
+        ("PreToolUse", "PreToolUse"),
+        ("PermissionRequest", "PermissionRequest"),
+        ("PostToolUse", "PostToolUse"),
+        ("PostToolUseFailure", "PostToolUseFailure"),
+        ("UserPromptSubmit", "UserPromptSubmit"),
+        ("Stop", "Stop"),
+        ("SubagentStop", "SubagentStop"),
+        ("PreCompact", "PreCompact"),
+        ("SessionStart", "SessionStart"),
+        ("SessionEnd", "SessionEnd"),
+        ("Notification", "Notification"),
+    ],
+    foreign: &[
+        "Setup",
+        "InstructionsLoaded",
+        "UserPromptExpansion",
+        "PostToolBatch",
+        "PermissionDenied",
+        "SubagentStart",
+        "StopFailure",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "PostCompact",
+        "ConfigChange",
+        "CwdChanged",
+        "FileChanged",
+        "WorktreeCreate",
+        "WorktreeRemove",
+        "Elicitation",
+        "ElicitationResult",
+    ],
+};
+
+const CLAUDE: Dialect = Dialect {
+    events: EVENTS,
+    matchers: &[
+        ("UserPromptSubmit", MatcherUse::Ignored),
+        ("Stop", MatcherUse::Ignored),
+        ("Notification", MatcherUse::Unrouted("its notification type")),
+        ("SessionEnd", MatcherUse::Unrouted("its reason")),
+        ("SubagentStop", MatcherUse::Unsupported("the subagent's type")),
+    ],
+    group_keys: &["matcher", "hooks"],
+    handler_keys: &["type", "command", "timeout", "async", "asyncRewake", "statusMessage", "once", "shell", "if"],
+    other_types: &[
+        ("prompt", "an LLM evaluates its prompt"),
+        ("agent", "a subagent with tools evaluates its prompt"),
+        ("http", "its event is POSTed to a URL"),
+        ("mcp_tool", "it calls a tool of an MCP server"),
+    ],
+    timeout_keys: &["timeout"],
+    timeout: seconds_to_ms,
+    exact_char: None,
+    run_once: true,
+    skipped_keys: &[],
+};
+
+/// Reads a Claude Code settings file.
+pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+    let Value::Object(settings) = root else {
+        reporter.error(
+            file_place(String::new(), NodePath::default(), Target::Node),
+            format!("expected a settings object (`{{\"hooks\": {{...}}}}`), found {}", describe(root)),
+        );
+        return None;
+    };
+    let mut disabled = false;
+    if let Some(value) = settings.get("disableAllHooks") {
+        let node = NodePath::default().key("disableAllHooks");
+        match value {
+            Value::Bool(true) => {
+                disabled = true;
+                reporter.warn(
+                    file_place("disableAllHooks".into(), node, Target::Node),
+                    "`disableAllHooks` is true: this file's hooks are loaded and shown but never run",
+                );
+            }
+            Value::Bool(false) => {}
+            other => reporter.warn(
+                file_place("disableAllHooks".into(), node, Target::Node),
+                format!("expected `true` or `false`, found {}; ignored", describe(other)),
+            ),
+        }
+    }
+    read_groups(settings, &CLAUDE, disabled, reporter)
+}
+
+/// How an agent uses a group's matcher on one of its mapped events (the events not listed test it: the tool
+/// events, SessionStart's `source`, PreCompact's `trigger`, and foreign events, which keep it for the bridge).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum MatcherUse {
+    /// The agent ignores it: dropped, with a warning.
+    Ignored,
+    /// The agent filters by this field, which this engine does not route on: dropped with a warning, so the hooks
+    /// run on every such event. Only for observers, where running more often changes no decision.
+    Unrouted(&'static str),
+    /// The agent filters by this field, which this engine does not route on, on an event whose hooks decide: the
+    /// group is reported and not loaded.
+    Unsupported(&'static str),
+}
+
+/// What differs between the agents that write Claude Code's group shape (`{event: [{matcher, hooks: [...]}]}`).
+pub(super) struct Dialect {
+    /// The events.
+    pub(super) events: AgentEvents,
+    /// Mapped events whose matcher is not simply tested (see [`MatcherUse`]).
+    pub(super) matchers: &'static [(&'static str, MatcherUse)],
+    /// The keys of a group.
+    pub(super) group_keys: &'static [&'static str],
+    /// The keys of a handler.
+    pub(super) handler_keys: &'static [&'static str],
+    /// Handler types the agent runs and this engine cannot, with what they do.
+    pub(super) other_types: &'static [(&'static str, &'static str)],
+    /// The spellings of the timeout key, preferred first.
+    pub(super) timeout_keys: &'static [&'static str],
+    /// A timeout as the agent writes it, in milliseconds.
+    pub(super) timeout: fn(&Value) -> Result<u64, String>,
+    /// The agent's own exact-name characters, where they are fewer than this engine's: a pattern of this engine's
+    /// exact-name characters with one the agent lacks is a regex in the agent, and is kept as one (`(?:…)`).
+    pub(super) exact_char: Option<fn(char) -> bool>,
+    /// Claude Code's run-once rule: ids from (event, matcher, command), identical handlers kept once.
+    pub(super) run_once: bool,
+    /// Keys of the events mapping that are not events (Codex's `state`), with what to say about them.
+    pub(super) skipped_keys: &'static [&'static str],
+}
+
+/// Reads the `hooks` mapping of `settings` in the group shape. `disabled` loads every hook disabled.
+pub(super) fn read_groups(
+    settings: &Map<String, Value>,
+    dialect: &Dialect,
+    disabled: bool,
+    reporter: &mut Reporter<'_>,
+) -> Option<WireFile> {
+    let hooks_node = NodePath::default().key("hooks");
+    let events = match settings.get("hooks") {
+        None | Some(Value::Null) => return Some(WireFile::default()),
+        Some(Value::Object(events)) => events,
+        Some(other) => {
+            reporter.error(
+                file_place("hooks".into(), hooks_node, Target::Node),
+                format!("expected a mapping of event names to matcher groups, found {}", describe(other)),
+            );
+            return None;
+        }
+    };
+    let mut reader = GroupReader {
+        dialect,
+        disabled,
+        file: WireFile::default(),
+        handlers: 0,
+        seen: HashMap::new(),
+        replaced: HashSet::new(),
+    };
+    for (event, groups) in events.iter().filter(|(k, _)| !dialect.skipped_keys.contains(&k.as_str())) {
+        reader.event(event, groups, &hooks_node, reporter);
+    }
+    let GroupReader { mut file, replaced, .. } = reader;
+    // Run once: drop the copies a later identical handler replaced, keeping file order.
+    let mut position = 0;
+    file.hooks.retain(|_| {
+        position += 1;
+        !replaced.contains(&(position - 1))
+    });
+    Some(file)
+}
+
+struct GroupReader<'d> {
+    dialect: &'d Dialect,
+    disabled: bool,
+    file: WireFile,
+    /// Handlers seen so far, loaded or not: the `N` of `hooks[N]`.
+    handlers: usize,
+    /// Run once: id → (position in `file.hooks`, the handler's path).
+    seen: HashMap<String, (usize, String)>,
+    /// Run once: positions in `file.hooks` of copies a later identical handler replaced.
+    replaced: HashSet<usize>,
+}
+
+impl GroupReader<'_> {
+    fn event(&mut self, event: &str, groups: &Value, hooks_node: &NodePath, reporter: &mut Reporter<'_>) {
+        let event_node = hooks_node.key(event);
+        let event_path = format!("hooks.{event}");
+        let (on, mapped) = self.dialect.events.resolve(
+            event,
+            file_place(event_path.clone(), event_node.clone(), Target::Key),
+            reporter,
+        );
+        let Value::Array(groups) = groups else {
+            let place = file_place(event_path, event_node, Target::Node);
+            reporter.error(place, format!("expected a list of matcher groups, found {}", describe(groups)));
+            return;
+        };
+        for (g, group) in groups.iter().enumerate() {
+            let group_path = format!("{event_path}[{g}]");
+            let group_node = event_node.index(g);
+            let Value::Object(group) = group else {
+                let place = file_place(group_path, group_node, Target::Node);
+                let found = describe(group);
+                reporter.error(place, format!("expected a matcher group (`{{matcher, hooks: [...]}}`), found {found}"));
+                continue;
+            };
+            for key in group.keys().filter(|k| !self.dialect.group_keys.contains(&k.as_str())) {
+                let place = file_place(format!("{group_path}.{key}"), group_node.key(key), Target::Key);
+                unknown_key(reporter, place, key, self.dialect.group_keys, self.dialect.events.agent);
+            }
+            let handlers = match group.get("hooks") {
+                Some(Value::Array(handlers)) => handlers.as_slice(),
+                None | Some(Value::Null) => {
+                    let place = file_place(group_path.clone(), group_node.clone(), Target::Node);
+                    reporter.warn(place, "this matcher group has no `hooks`: nothing runs for it");
+                    &[]
+                }
+                Some(other) => {
+                    let place = file_place(format!("{group_path}.hooks"), group_node.key("hooks"), Target::Node);
+                    reporter.error(place, format!("expected a list of hook handlers, found {}", describe(other)));
+                    continue;
+                }
+            };
+            let matcher = match group.get("matcher") {
+                None | Some(Value::Null) => Ok(None),
+                Some(value) => {
+                    let at = (format!("{group_path}.matcher"), group_node.key("matcher"));
+                    self.matcher(value, event, mapped, at, handlers.len(), reporter)
+                }
+            };
+            let Ok(matcher) = matcher else {
+                self.handlers += handlers.len();
+                continue;
+            };
+            for (h, handler) in handlers.iter().enumerate() {
+                let path = format!("{group_path}.hooks[{h}]");
+                let node = group_node.key("hooks").index(h);
+                let target = GroupTarget { on: &on, matcher: matcher.as_ref(), event_node: &event_node };
+                self.handler(handler, &path, node, &target, reporter);
+                self.handlers += 1;
+            }
+        }
+    }
+
+    /// The matcher this engine should test, `Ok(None)` for none, or `Err` when the group is not loaded (reported).
+    fn matcher(
+        &self,
+        value: &Value,
+        event: &str,
+        mapped: Option<&str>,
+        (field, node): (String, NodePath),
+        handlers: usize,
+        reporter: &mut Reporter<'_>,
+    ) -> Result<Option<(String, NodePath)>, ()> {
+        let not_loaded = format!("this group's {handlers} hook(s) were not loaded");
+        let Value::String(pattern) = value else {
+            let place = file_place(field, node, Target::Node);
+            reporter.error(place, format!("expected a matcher string, found {}; {not_loaded}", describe(value)));
+            return Err(());
+        };
+        let compiled = match Matcher::parse(pattern) {
+            Ok(None) => return Ok(None),
+            Ok(Some(compiled)) => compiled,
+            Err(err) => {
+                let message = err.to_string();
+                let last = message.lines().rfind(|l| !l.trim().is_empty()).unwrap_or(&message).trim();
+                let why = last.strip_prefix("error: ").unwrap_or(last);
+                let place = file_place(field, node, Target::Node);
+                reporter.error(place, format!("invalid regex `{pattern}`: {why}; {not_loaded}"));
+                return Err(());
+            }
+        };
+        let agent = self.dialect.events.agent;
+        let usage = mapped.and_then(|m| self.dialect.matchers.iter().find(|(e, _)| *e == m)).map(|(_, u)| *u);
+        match usage {
+            None => {}
+            Some(MatcherUse::Ignored) => {
+                let place = file_place(field, node, Target::Node);
+                reporter.warn(
+                    place,
+                    format!(
+                        "{agent} ignores a matcher on {event}, and so does this engine: the hooks run on every {event}"
+                    ),
+                );
+                return Ok(None);
+            }
+            Some(MatcherUse::Unrouted(what)) => {
+                let place = file_place(field, node, Target::Node);
+                reporter.warn(
+                    place,
+                    format!(
+                        "this engine cannot filter {event} by {what}; `{pattern}` is dropped and the group's hooks run \
+                         on every {event}"
+                    ),
+                );
+                return Ok(None);
+            }
+            Some(MatcherUse::Unsupported(what)) => {
+                let place = file_place(field, node, Target::Node);
+                reporter.warn(
+                    place,
+                    format!(
+                        "this engine cannot filter {event} by {what} (`{pattern}`), and running these hooks for every \
+                         {event} would change what they decide; {not_loaded}"
+                    ),
+                );
+                return Err(());
+            }
+        }
+        // A pattern this engine reads as exact names but the agent reads as a regex stays a regex.
+        if let (Some(exact_char), MatcherRule::Exact(_)) = (self.dialect.exact_char, &compiled.rule)
+            && !pattern.chars().all(exact_char)
+        {
+            return Ok(Some((format!("(?:{pattern})"), node)));
+        }
+        Ok(Some((pattern.clone(), node)))
+    }
+
+    fn handler(
+        &mut self,
+        handler: &Value,
+        path: &str,
+        node: NodePath,
+        target: &GroupTarget<'_>,
+        reporter: &mut Reporter<'_>,
+    ) {
+        let index = self.handlers;
+        let agent = self.dialect.events.agent;
+        let at = |key: &str, target: crate::parse::Target| {
+            let (field, node) =
+                if key.is_empty() { (path.to_owned(), node.clone()) } else { (format!("{path}.{key}"), node.key(key)) };
+            Place { index: Some(index), hook_id: None, field: Some(field), node: Some((node, target)) }
+        };
+        let Value::Object(handler) = handler else {
+            let found = describe(handler);
+            reporter
+                .error(at("", Target::Node), format!("expected a hook handler (`{{type, command}}`), found {found}"));
+            return;
+        };
+        let kinds = || {
+            let mut names = vec!["command"];
+            names.extend(self.dialect.other_types.iter().map(|(t, _)| *t));
+            names
+        };
+        match handler.get("type") {
+            Some(Value::String(kind)) if kind == "command" => {}
+            Some(Value::String(kind)) => {
+                if let Some((_, what)) = self.dialect.other_types.iter().find(|(t, _)| t == kind) {
+                    reporter.warn(
+                        at("type", Target::Node),
+                        format!(
+                            "a `{kind}` hook ({what}) has no counterpart in this engine, which runs commands; this \
+                             hook is not loaded"
+                        ),
+                    );
+                } else {
+                    let suggestion = hook_types::did_you_mean(kind, kinds());
+                    let expected = kinds().iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+                    reporter.error(
+                        at("type", Target::Node),
+                        format!("unknown hook type `{kind}`{}; expected one of {expected}", hint(suggestion)),
+                    );
+                }
+                return;
+            }
+            Some(other) => {
+                reporter.error(at("type", Target::Node), format!("expected `\"command\"`, found {}", describe(other)));
+                return;
+            }
+            None => {
+                reporter
+                    .error(at("", Target::Node), format!("missing `type` ({agent} requires `\"type\": \"command\"`)"));
+                return;
+            }
+        }
+        // Only a command handler's keys are this engine's concern: the other types are not loaded.
+        for key in handler.keys().filter(|k| !self.dialect.handler_keys.contains(&k.as_str())) {
+            unknown_key(reporter, at(key, Target::Key), key, self.dialect.handler_keys, agent);
+        }
+
+        let mut builder = HookBuilder::new(index, node.clone());
+        let command = match handler.get("command") {
+            Some(Value::String(command)) if !command.trim().is_empty() => Some(command.clone()),
+            Some(Value::String(_)) => {
+                reporter.error(at("command", Target::Node), "`command` is empty; expected a shell command to run");
+                None
+            }
+            Some(other) => {
+                let found = describe(other);
+                reporter.error(at("command", Target::Node), format!("expected a shell command string, found {found}"));
+                None
+            }
+            None => {
+                reporter.error(at("", Target::Node), "a command hook needs `command` (the shell command to run)");
+                None
+            }
+        };
+        let mut loadable = command.is_some();
+        let timeout_keys: Vec<&str> =
+            self.dialect.timeout_keys.iter().copied().filter(|k| handler.contains_key(*k)).collect();
+        if let [first, rest @ ..] = timeout_keys.as_slice() {
+            for other in rest {
+                reporter.warn(at(other, Target::Key), format!("`{other}` repeats `{first}`; `{first}` is used"));
+            }
+            match (self.dialect.timeout)(&handler[*first]) {
+                Ok(ms) => builder.set("timeout_ms", first, Value::from(ms), node.key(first)),
+                Err(message) => {
+                    reporter.error(at(first, Target::Node), message);
+                    loadable = false;
+                }
+            }
+        }
+        for key in ["async", "asyncRewake", "once"] {
+            match handler.get(key) {
+                None | Some(Value::Bool(false)) => {}
+                Some(Value::Bool(true)) if key == "once" => reporter.warn(
+                    at(key, Target::Node),
+                    "`once` is honoured by Claude Code in skill and agent frontmatter only; this hook runs on every \
+                     event",
+                ),
+                Some(Value::Bool(true)) => reporter.warn(
+                    at(key, Target::Node),
+                    format!(
+                        "`{key}: true`: {agent} runs this hook in the background, where its answer comes too late to \
+                         block; this engine runs it to completion, so a block it returns takes effect"
+                    ),
+                ),
+                Some(other) => {
+                    reporter
+                        .error(at(key, Target::Node), format!("expected `true` or `false`, found {}", describe(other)));
+                    loadable = false;
+                }
+            }
+        }
+        if handler.contains_key("if") {
+            reporter.warn(
+                at("if", Target::Node),
+                "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, and \
+                 running the hook without it would widen what it blocks; this hook is not loaded",
+            );
+            return;
+        }
+        match handler.get("shell") {
+            None => {}
+            Some(Value::String(shell)) if shell == "bash" => {}
+            Some(Value::String(shell)) if shell == "powershell" => {
+                reporter.warn(
+                    at("shell", Target::Node),
+                    "a PowerShell command cannot run here (this engine runs commands with `sh -c`); this hook is not \
+                     loaded",
+                );
+                return;
+            }
+            Some(other) => {
+                let found = match other {
+                    Value::String(s) => format!("`{s}`"),
+                    other => describe(other).to_owned(),
+                };
+                reporter.error(
+                    at("shell", Target::Node),
+                    format!("expected `\"bash\"` or `\"powershell\"`, found {found}"),
+                );
+                loadable = false;
+            }
+        }
+        let Some(command) = command.filter(|_| loadable) else { return };
+
+        builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
+        builder.set("kind", "type", Value::String("command".into()), node.key("type"));
+        builder.set("shell", "command", Value::String(command.clone()), node.key("command"));
+        if let Some((pattern, matcher_node)) = target.matcher {
+            builder.set("matcher", "matcher", Value::String(pattern.clone()), matcher_node.clone());
+        }
+        if self.disabled {
+            builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
+        }
+        if self.dialect.run_once {
+            let matcher = target.matcher.map(|(p, _)| p.as_str());
+            let key = crate::hash::hash_canonical(&json!({"command": command, "matcher": matcher, "on": target.on}));
+            let id = format!("claude.command.{key}");
+            builder.set("id", "id", Value::String(id.clone()), node.clone());
+            let position = self.file.hooks.len();
+            if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
+                reporter.warn(
+                    at("", Target::Node),
+                    format!(
+                        "identical to the handler at `{earlier_path}` (same event, matcher and command): Claude Code \
+                         runs it once, so that copy is dropped and this one is kept"
+                    ),
+                );
+                self.replaced.insert(earlier);
+            }
+        }
+        self.file.hooks.push(builder.finish());
+    }
+}
+
+/// Where the handlers of one group go: the event as the normalizer reads it, and the group's matcher.
+struct GroupTarget<'a> {
+    on: &'a str,
+    matcher: Option<&'a (String, NodePath)>,
+    event_node: &'a NodePath,
+}
+
+/// A place outside any one hook, by the path the file spells (`hooks.PreToolUse[0].matcher`).
+fn file_place(field: String, node: NodePath, target: crate::parse::Target) -> Place {
+    Place { field: (!field.is_empty()).then_some(field), node: Some((node, target)), ..Place::default() }
+}
