@@ -73,6 +73,52 @@ pub enum Command {
     Receipts(ReceiptsArgs),
     /// Print a JSON Schema: hooks.yaml (default), a hook's stdin payload, or a hook's JSON output.
     Schema(SchemaArgs),
+    /// Print (or, with --write, add to .hooks/) the native form of another agent's hooks, keeping their hashes.
+    Import(ImportArgs),
+}
+
+/// `hook import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Whose hooks to import: the agent whose files declare them.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub from: ImportFrom,
+    /// Write them into the native file of their origin (.hooks/hooks.yaml, .hooks/hooks.local.yaml, the config
+    /// home's hooks.yaml), keeping what is there; without it they are only printed.
+    #[arg(long)]
+    pub write: bool,
+}
+
+/// `hook import --from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFrom {
+    /// Claude Code (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json).
+    Claude,
+    /// Codex (.codex/hooks.json, [hooks] in .codex/config.toml).
+    Codex,
+    /// Gemini CLI (.gemini/settings.json, ~/.gemini/settings.json).
+    Gemini,
+    /// Cursor (.cursor/hooks.json, ~/.cursor/hooks.json).
+    Cursor,
+    /// mecha ([[hook]] tables in .mecha/config.toml).
+    Mecha,
+    /// clio-coder (.clio-coder/hooks.yaml, .clio-coder/hooks.local.yaml).
+    Clio,
+}
+
+impl ImportFrom {
+    /// The file format this agent's hooks are read from.
+    pub fn format(self) -> hook_config::Format {
+        use hook_config::Format;
+        match self {
+            ImportFrom::Claude => Format::Claude,
+            ImportFrom::Codex => Format::Codex,
+            ImportFrom::Gemini => Format::Gemini,
+            ImportFrom::Cursor => Format::Cursor,
+            ImportFrom::Mecha => Format::Mecha,
+            ImportFrom::Clio => Format::Clio,
+        }
+    }
 }
 
 /// `hook run`.

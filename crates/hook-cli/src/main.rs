@@ -18,6 +18,7 @@ mod config_schema;
 mod context;
 mod engine;
 mod exit;
+mod import;
 mod input;
 mod inspect;
 mod preview;
@@ -82,6 +83,7 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Test(args) => cases::run(&ctx, args),
         Command::Receipts(args) => receipts::run(&ctx, args),
         Command::Schema(args) => schema::run(args),
+        Command::Import(args) => import::run(&ctx, args),
     }
 }
 
