@@ -75,6 +75,12 @@ pub enum Command {
     Schema(SchemaArgs),
     /// Print (or, with --write, add to .hooks/) the native form of another agent's hooks, keeping their hashes.
     Import(ImportArgs),
+    /// Answer an agent's hook call through this engine: its hook input on stdin, its output protocol out.
+    Bridge(crate::bridge::BridgeArgs),
+    /// Put the bridge into an agent's configuration and move the agent's own hooks into the native file.
+    Install(crate::install::InstallArgs),
+    /// Undo `hook install`: the agent's file as it was, its hooks back, the trust install recorded revoked.
+    Uninstall(crate::install::UninstallArgs),
 }
 
 /// `hook import`.

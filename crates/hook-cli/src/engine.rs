@@ -80,6 +80,13 @@ impl Engine {
         Ok(Engine { config, pipeline, receipts, runtime })
     }
 
+    /// Keeps only the user hooks `keep` accepts and reloads the pipeline with them: `hook bridge` drops the hooks
+    /// the invoking agent runs itself and any that would start a bridge.
+    pub fn retain_hooks(&mut self, keep: impl FnMut(&hook_config::LoadedHook) -> bool) {
+        self.config.hooks.retain(keep);
+        self.pipeline.reload(self.config.hooks.clone());
+    }
+
     /// Dispatches one event and reports the pipeline's own diagnostics (a failing receipt sink, the deadline) on
     /// stderr.
     pub fn dispatch(&self, input: &EventInput) -> DispatchResult {

@@ -12,6 +12,7 @@
 //! An error is one line on stderr, `hook: error: …`, naming what and where.
 #![forbid(unsafe_code)]
 
+mod bridge;
 mod cases;
 mod cli;
 mod config_schema;
@@ -20,6 +21,7 @@ mod engine;
 mod exit;
 mod import;
 mod input;
+mod install;
 mod inspect;
 mod preview;
 mod receipts;
@@ -58,6 +60,10 @@ fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
+    // The bridge answers every failure, bad flags included, in the agent's protocol: it parses its own arguments.
+    if let Some(code) = bridge::intercept() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
@@ -84,6 +90,9 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Receipts(args) => receipts::run(&ctx, args),
         Command::Schema(args) => schema::run(args),
         Command::Import(args) => import::run(&ctx, args),
+        Command::Bridge(_) => Ok(bridge::run_parsed()),
+        Command::Install(args) => install::run(&ctx, &cli.global, args),
+        Command::Uninstall(args) => install::uninstall(&ctx, args),
     }
 }
 

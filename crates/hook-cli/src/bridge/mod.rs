@@ -1,0 +1,275 @@
+//! `hook bridge --protocol claude|codex|gemini|cursor`: run as an agent's hook command, read its hook input on
+//! stdin, dispatch through this engine exactly as `hook run` does (this workspace's hooks, trust, receipts), answer
+//! in the agent's output protocol. Composition only: the translation is `hook_middleware::bridge`.
+//!
+//! The bridge never answers with `hook`'s own error form (a line and exit 1): the agent would read that as its
+//! hook's non-blocking error and go ahead. Every failure — bad flags, unreadable input, a configuration that cannot
+//! load, a panic — answers with [`hook_middleware::bridge::failure`]: the agent's blocking form on a gate event
+//! or an event not known yet, its non-blocking error elsewhere. So the bridge is recognised before clap parses the
+//! command line ([`intercept`]), and everything after that runs inside `catch_unwind`.
+//!
+//! Test-only: when the environment variable `HOOK_BRIDGE_TEST_PANIC` is set to a non-empty value, the bridge panics
+//! right after reading its input, so tests can prove a panic answers with the blocking form. Nothing else reads it.
+
+use std::ffi::OsString;
+use std::io::{self, IsTerminal, Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use clap::{Args, Parser, ValueEnum};
+use hook_config::IssueSeverity;
+use hook_config::install::{Agent, BridgeProgram};
+use hook_middleware::bridge::{AgentInput, Answer, answer, failure, parse_input, skip_reason};
+use hook_types::Event;
+
+use crate::cli::{Cli, Command};
+use crate::context::Context;
+use crate::engine::{Engine, EngineOptions};
+use crate::exit::one_line;
+
+/// The variable that makes the bridge panic on purpose (tests only; see the module docs).
+pub const TEST_PANIC_VAR: &str = "HOOK_BRIDGE_TEST_PANIC";
+
+/// The most stdin the bridge reads: an agent's hook input is a few kilobytes; a tool response can be large.
+const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// `hook bridge`.
+#[derive(Debug, Args)]
+pub struct BridgeArgs {
+    /// The agent that runs the bridge as its hook: its hook input is read from stdin and answered in its output
+    /// protocol.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub protocol: AgentArg,
+}
+
+/// An agent with its own hooks: `--protocol` of `hook bridge`, `--agent` of `hook install`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    /// Claude Code.
+    Claude,
+    /// Codex.
+    Codex,
+    /// Gemini CLI.
+    Gemini,
+    /// Cursor.
+    Cursor,
+}
+
+impl AgentArg {
+    /// The library's agent.
+    pub fn agent(self) -> Agent {
+        match self {
+            AgentArg::Claude => Agent::Claude,
+            AgentArg::Codex => Agent::Codex,
+            AgentArg::Gemini => Agent::Gemini,
+            AgentArg::Cursor => Agent::Cursor,
+        }
+    }
+}
+
+/// What is known so far, for a failure's answer: the agent and the event, once read.
+#[derive(Debug, Default)]
+struct Known {
+    agent: Option<Agent>,
+    event_name: Option<String>,
+}
+
+/// The message of the last panic, kept by the bridge's panic hook for the answer.
+static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs the bridge when the command line asks for it (its first positional word is `bridge`), before clap: `None`
+/// otherwise.
+pub fn intercept() -> Option<ExitCode> {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if !is_bridge(&args) {
+        return None;
+    }
+    // The agent reads stderr as the reason: the panic goes into the answer, not as `hook: error: …`.
+    panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        *PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{message}{at}"));
+    }));
+    let answer = run(&args);
+    Some(deliver(&answer))
+}
+
+/// The bridge inside `catch_unwind`: a panic becomes a failure's answer too.
+fn run(args: &[OsString]) -> Answer {
+    let mut known = Known { agent: protocol_hint(args), event_name: None };
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| bridge(args, &mut known)));
+    outcome.unwrap_or_else(|_| {
+        let message = PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
+        let message = format!("internal error (a bug in hook; please report it): the bridge panicked: {message}");
+        failure(known.agent, known.event_name.as_deref(), &one_line(&message))
+    })
+}
+
+/// Writes the answer and gives the exit code. A closed stdout is the agent's business: nothing more can be said.
+fn deliver(answer: &Answer) -> ExitCode {
+    let _ = io::stdout().lock().write_all(answer.stdout.as_bytes()).and_then(|()| io::stdout().flush());
+    let _ = io::stderr().lock().write_all(answer.stderr.as_bytes());
+    ExitCode::from(answer.exit_code)
+}
+
+/// The bridge, start to end; every failure becomes the answer.
+fn bridge(args: &[OsString], known: &mut Known) -> Answer {
+    let stdin = match read_stdin() {
+        Ok(stdin) => stdin,
+        Err(message) => return failure(known.agent, None, &message),
+    };
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            // The event still decides between the blocking form and a non-blocking error, if the input says it.
+            known.event_name = known.agent.and_then(|agent| parse_input(agent, &stdin).ok()).map(|r| r.event_name);
+            let message = err.render().to_string();
+            let first = message.lines().next().unwrap_or("bad arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            return failure(known.agent, known.event_name.as_deref(), &format!("bad arguments: {first}"));
+        }
+    };
+    let Command::Bridge(bridge_args) = &cli.command else {
+        return failure(known.agent, None, "bad arguments: expected `hook bridge --protocol AGENT`");
+    };
+    let agent = bridge_args.protocol.agent();
+    known.agent = Some(agent);
+    let read = match parse_input(agent, &stdin) {
+        Ok(read) => read,
+        Err(err) => return failure(Some(agent), None, &err.to_string()),
+    };
+    known.event_name = Some(read.event_name.clone());
+    if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| !v.is_empty()) {
+        panic!("{TEST_PANIC_VAR} is set: panicking on purpose");
+    }
+    match dispatch(&cli, &read) {
+        Ok(answer) => answer,
+        Err(err) => failure(Some(agent), Some(&read.event_name), &one_line(&format!("{err:#}"))),
+    }
+}
+
+/// Loads the workspace the input is about and dispatches the event as `hook run` would, minus the hooks the bridge
+/// must not run.
+fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
+    let mut global = cli.global.clone();
+    if global.workspace.is_none() {
+        let workspace = read.workspace(|name| std::env::var_os(name));
+        global.workspace = Some(match workspace {
+            Some(dir) => dir,
+            None => std::env::current_dir()?,
+        });
+    }
+    let ctx = Context::new(&global)?;
+    let mut engine = Engine::new(&ctx, EngineOptions { trust_workspace: false, receipts: true })?;
+    let program = BridgeProgram::default();
+    engine.retain_hooks(|hook| skip_reason(read.agent, hook, &program).is_none());
+    let mut result = engine.dispatch(&read.input);
+    // A hook file that does not load is a policy that may be missing: say so once a turn, not on every tool call.
+    if matches!(read.input.event, Event::SessionStart | Event::TurnStart) {
+        let errors: Vec<String> = engine
+            .config
+            .issues
+            .iter()
+            .filter(|i| i.severity == IssueSeverity::Error)
+            .map(|i| one_line(&i.to_string()))
+            .collect();
+        if let Some(first) = errors.first() {
+            result.diagnostics.push(format!(
+                "{} error(s) in this workspace's hook files, whose hooks do not run (first: {first}); run `hook \
+                 validate`",
+                errors.len()
+            ));
+        }
+    }
+    Ok(answer(read, &result))
+}
+
+/// The agent's hook input. A terminal on stdin means nobody piped an input: waiting for one would hang the agent.
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        return Err("stdin is a terminal: the bridge reads the agent's hook input (JSON) on stdin".into());
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .lock()
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the hook input on stdin: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!("the hook input on stdin is larger than {} MiB", MAX_INPUT_BYTES / (1024 * 1024)));
+    }
+    Ok(bytes)
+}
+
+/// Whether the command line's subcommand is `bridge`: its first word that is neither a flag nor a global flag's
+/// value.
+fn is_bridge(args: &[OsString]) -> bool {
+    const TAKE_VALUE: [&str; 4] = ["--workspace", "--config-home", "--managed-file", "--color"];
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(word) = words.next() {
+        if TAKE_VALUE.contains(&word.as_ref()) {
+            words.next();
+        } else if !word.starts_with('-') {
+            return word == "bridge";
+        }
+    }
+    false
+}
+
+/// The agent named by `--protocol`, read by hand: a failure before clap (or of clap) still answers in its form.
+fn protocol_hint(args: &[OsString]) -> Option<Agent> {
+    let words: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    words.iter().enumerate().find_map(|(i, word)| match word.strip_prefix("--protocol") {
+        Some("") => words.get(i + 1).and_then(|v| Agent::parse(v)),
+        Some(rest) => rest.strip_prefix('=').and_then(Agent::parse),
+        None => None,
+    })
+}
+
+/// `hook bridge` reached through the ordinary dispatch (a command line [`intercept`] did not recognise): the same
+/// bridge, same answers.
+pub fn run_parsed() -> u8 {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let answer = run(&args);
+    deliver(&answer);
+    answer.exit_code
+}
+
+/// The path of the running `hook`, as install writes it into the agent's configuration.
+pub fn current_exe() -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    Ok(std::fs::canonicalize(&exe).unwrap_or(exe))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<OsString> {
+        std::iter::once("hook").chain(words.iter().copied()).map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_bridge_is_recognised_behind_global_flags_and_nothing_else_is() {
+        assert!(is_bridge(&args(&["bridge", "--protocol", "claude"])));
+        assert!(is_bridge(&args(&["--config-home", "/c", "--json", "bridge"])));
+        assert!(!is_bridge(&args(&["--workspace", "bridge", "run", "pre_tool"])));
+        assert!(!is_bridge(&args(&["run", "bridge"])));
+        assert_eq!(protocol_hint(&args(&["bridge", "--protocol=cursor"])), Some(Agent::Cursor));
+        assert_eq!(protocol_hint(&args(&["bridge", "--protocol", "vim"])), None);
+    }
+
+    #[test]
+    fn the_bridge_arguments_parse() {
+        let cli = Cli::try_parse_from(args(&["bridge", "--protocol", "gemini", "--config-home", "/c"])).unwrap();
+        assert!(matches!(cli.command, Command::Bridge(BridgeArgs { protocol: AgentArg::Gemini })));
+    }
+}

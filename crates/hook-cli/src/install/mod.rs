@@ -1,0 +1,329 @@
+//! `hook install --agent AGENT [--scope local|project|user] [--yes]` and `hook uninstall --agent AGENT [--scope …]`:
+//! composition and rendering over `hook_config::install`.
+//!
+//! Install shows what it will do — the events that get the bridge, each hook that moves with what it runs and the
+//! fingerprint that will be trusted, the handlers that stay with the agent — and asks before moving hooks, as
+//! `hook trust` does: `--yes`, or a `y` on a terminal; without either (a stdin that is not a terminal) it refuses,
+//! exits 1 and changes nothing. Writing only the bridge entry needs no confirmation: it runs nothing that is not
+//! already trusted.
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, ValueEnum};
+use hook_config::install::{
+    InstallPlan, InstallRecord, InstallRequest, InstallScope, UninstallReport, bridge_command, installs_path,
+    plan_install, uninstall as undo,
+};
+use hook_config::{LoadedHook, TrustStatus, trust_value};
+use serde::Serialize;
+
+use crate::bridge::{AgentArg, current_exe};
+use crate::cli::GlobalArgs;
+use crate::context::{Context, display_path};
+use crate::exit;
+use crate::render::{JSON_VERSION, Style, clean_line, emit, emit_json, wrap};
+use crate::trust::Shown;
+
+/// `hook install`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// The agent whose configuration gets the bridge.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub agent: AgentArg,
+    /// Which of its files: local (.claude/settings.local.json), project (the committed one), or user (~/…).
+    #[arg(long, value_enum, value_name = "SCOPE", default_value_t = ScopeArg::Project)]
+    pub scope: ScopeArg,
+    /// Do not ask: move and trust what is shown (needed when stdin is not a terminal).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// `hook uninstall`.
+#[derive(Debug, Args)]
+pub struct UninstallArgs {
+    /// The agent whose configuration had the bridge.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub agent: AgentArg,
+    /// The scope it was installed in.
+    #[arg(long, value_enum, value_name = "SCOPE", default_value_t = ScopeArg::Project)]
+    pub scope: ScopeArg,
+}
+
+/// `--scope`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// The workspace's git-ignored files.
+    Local,
+    /// The workspace's committed files.
+    Project,
+    /// The user's files, for every workspace.
+    User,
+}
+
+impl ScopeArg {
+    fn scope(self) -> InstallScope {
+        match self {
+            ScopeArg::Local => InstallScope::Local,
+            ScopeArg::Project => InstallScope::Project,
+            ScopeArg::User => InstallScope::User,
+        }
+    }
+}
+
+/// The `--json` form of `hook install`.
+#[derive(Debug, Serialize)]
+struct InstallJson<'a> {
+    version: u32,
+    agent: &'static str,
+    scope: &'static str,
+    agent_file: &'a Path,
+    /// Whether anything was written (a second run writes nothing).
+    changed: bool,
+    added_events: &'a [String],
+    native_file: &'a Path,
+    moved: Vec<MovedJson<'a>>,
+    kept: Vec<KeptJson<'a>>,
+    trusted: Vec<&'a str>,
+    installs: Option<PathBuf>,
+}
+
+#[derive(Debug, Serialize)]
+struct MovedJson<'a> {
+    id: &'a str,
+    hash: &'a str,
+    event: &'a str,
+    fingerprint: &'a str,
+    needs_trust: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct KeptJson<'a> {
+    event: &'a str,
+    command: Option<&'a str>,
+    reason: &'a str,
+}
+
+/// Runs `hook install`.
+pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8> {
+    let agent = args.agent.agent();
+    let scope = args.scope.scope();
+    let exe = current_exe().context("cannot find the path of the running `hook` to write as the bridge command")?;
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let layout = &ctx.layout;
+    // The bridge must find the same config home (trust, user hooks) and policy file as this install; a default one
+    // it finds by itself.
+    let config_home = global.config_home.as_deref().map(absolute);
+    let managed = global.managed_file.as_deref().map(absolute);
+    let command = bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref());
+    let plan = plan_install(&InstallRequest::new(agent, scope, layout, command))?;
+
+    if !ctx.json {
+        emit(&describe(&plan, ctx))?;
+    }
+    if plan.is_empty() {
+        if ctx.json {
+            emit_json(&json_of(&plan, None, None))?;
+        } else {
+            emit("nothing to do: the bridge is on every event and no hook is left to move\n")?;
+        }
+        return Ok(exit::SUCCESS);
+    }
+    if !plan.moved.is_empty() {
+        confirm(args.yes, &plan)?;
+    }
+    let record = plan.apply()?;
+    if ctx.json {
+        emit_json(&json_of(&plan, Some(&record), installs_path(layout)))?;
+    } else {
+        let mut text = format!(
+            "{} the bridge for {} in {}\n",
+            ctx.painter.paint(Style::Green, "installed"),
+            agent.display_name(),
+            display_path(&plan.agent_file)
+        );
+        for trusted in &record.trusted {
+            text.push_str(&format!("{} {}\n", ctx.painter.paint(Style::Green, "trusted"), trusted.id));
+        }
+        if let Some(path) = installs_path(layout) {
+            text.push_str(&format!("recorded in {}; `hook uninstall --agent {agent}` undoes it\n", path.display()));
+        }
+        emit(&text)?;
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// What the plan will do, for a reviewer.
+fn describe(plan: &InstallPlan, ctx: &Context) -> String {
+    let agent = plan.agent.display_name();
+    let mut text = String::new();
+    if !plan.added_events.is_empty() {
+        let events = plan.added_events.join(", ");
+        let line = format!(
+            "bridge: {} gets `hook bridge --protocol {}` on {events}",
+            display_path(&plan.agent_file),
+            plan.agent
+        );
+        text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
+    }
+    if !plan.moved.is_empty() {
+        text.push_str(&format!(
+            "moving {} hook(s) out of {} into {} (they keep their protocol and hash; {agent} stops running them \
+             itself and the bridge runs them):\n",
+            plan.moved.len(),
+            display_path(&plan.agent_file),
+            display_path(&plan.native_file)
+        ));
+        for moved in &plan.moved {
+            let hook = LoadedHook {
+                decl: moved.decl.clone(),
+                trust: if moved.needs_trust { TrustStatus::Untrusted } else { TrustStatus::Trusted },
+                fingerprint: moved.fingerprint.clone(),
+                allowed_by_policy: true,
+            };
+            let shown = Shown::of(&hook);
+            let status = if moved.needs_trust { "trusted on confirmation" } else { "needs no new trust" };
+            let block = shown.render(&plan.workspace, &ctx.painter);
+            // The first line is `hook trust`'s title; the status is install's own.
+            let mut lines = block.lines();
+            let title = format!("── {} ({}, {status})", clean_line(&moved.decl.id), clean_line(&moved.event));
+            text.push_str(&ctx.painter.paint(Style::Bold, &title));
+            text.push('\n');
+            lines.next();
+            for line in lines {
+                text.push_str(line);
+                text.push('\n');
+            }
+            if moved.already_there {
+                text.push_str("  (already in the native file: only removed from the agent's)\n");
+            }
+        }
+    }
+    for kept in &plan.kept {
+        let what = kept.command.as_deref().map(clean_line).unwrap_or_else(|| "a handler".into());
+        let line = format!(
+            "kept in {} ({}): {what}: {}",
+            display_path(&plan.agent_file),
+            kept.event,
+            clean_line(&kept.reason)
+        );
+        text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
+    }
+    text
+}
+
+fn json_of<'a>(plan: &'a InstallPlan, record: Option<&'a InstallRecord>, installs: Option<PathBuf>) -> InstallJson<'a> {
+    InstallJson {
+        version: JSON_VERSION,
+        agent: plan.agent.as_str(),
+        scope: plan.scope.as_str(),
+        agent_file: &plan.agent_file,
+        changed: record.is_some(),
+        added_events: &plan.added_events,
+        native_file: &plan.native_file,
+        moved: plan
+            .moved
+            .iter()
+            .map(|m| MovedJson {
+                id: &m.decl.id,
+                hash: &m.decl.hash,
+                event: &m.event,
+                fingerprint: trust_value(&m.decl, m.fingerprint.as_ref()),
+                needs_trust: m.needs_trust,
+            })
+            .collect(),
+        kept: plan
+            .kept
+            .iter()
+            .map(|k| KeptJson { event: &k.event, command: k.command.as_deref(), reason: &k.reason })
+            .collect(),
+        trusted: record.map(|r| r.trusted.iter().map(|t| t.id.as_str()).collect()).unwrap_or_default(),
+        installs: record.and(installs),
+    }
+}
+
+/// Asks on the terminal, unless `--yes`; refuses when stdin is not a terminal (nobody can have read what was shown).
+fn confirm(yes: bool, plan: &InstallPlan) -> Result<()> {
+    if yes {
+        return Ok(());
+    }
+    let stdin = io::stdin();
+    if !stdin.is_terminal() {
+        bail!(
+            "not installing without confirmation: stdin is not a terminal; review the hooks shown above, then re-run \
+             with --yes to move and trust exactly those"
+        );
+    }
+    let mut err = io::stderr().lock();
+    write!(
+        err,
+        "Move {} hook(s) into {} and trust what is shown? [y/N] ",
+        plan.moved.len(),
+        display_path(&plan.native_file)
+    )?;
+    err.flush()?;
+    let mut answer = String::new();
+    stdin.lock().read_line(&mut answer).context("cannot read the answer from stdin")?;
+    if matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES") {
+        Ok(())
+    } else {
+        bail!("not confirmed: nothing was changed")
+    }
+}
+
+/// The `--json` form of `hook uninstall`.
+#[derive(Debug, Serialize)]
+struct UninstallJson<'a> {
+    version: u32,
+    agent: &'static str,
+    scope: &'static str,
+    records: usize,
+    restored: &'a [PathBuf],
+    edited: &'a [PathBuf],
+    revoked: &'a [String],
+    warnings: &'a [String],
+}
+
+/// Runs `hook uninstall`.
+pub fn uninstall(ctx: &Context, args: &UninstallArgs) -> Result<u8> {
+    let agent = args.agent.agent();
+    let scope = args.scope.scope();
+    let report: UninstallReport = undo(agent, scope, &ctx.layout)?;
+    if ctx.json {
+        emit_json(&UninstallJson {
+            version: JSON_VERSION,
+            agent: agent.as_str(),
+            scope: scope.as_str(),
+            records: report.records,
+            restored: &report.restored,
+            edited: &report.edited,
+            revoked: &report.revoked,
+            warnings: &report.warnings,
+        })?;
+        return Ok(exit::SUCCESS);
+    }
+    if report.records == 0 {
+        emit(&format!("nothing to uninstall: no install of the {agent} bridge at {scope} scope is recorded\n"))?;
+        return Ok(exit::SUCCESS);
+    }
+    let mut text = String::new();
+    for path in &report.restored {
+        text.push_str(&format!("{} {}\n", ctx.painter.paint(Style::Green, "restored"), display_path(path)));
+    }
+    for path in &report.edited {
+        text.push_str(&format!(
+            "{} {} (it changed since install: the bridge taken out, the moved hooks put back)\n",
+            ctx.painter.paint(Style::Yellow, "edited"),
+            display_path(path)
+        ));
+    }
+    for id in &report.revoked {
+        text.push_str(&format!("{} {id}\n", ctx.painter.paint(Style::Yellow, "no longer trusted")));
+    }
+    for warning in &report.warnings {
+        text.push_str(&format!("hook: warning: {}\n", clean_line(warning)));
+    }
+    emit(&text)?;
+    Ok(exit::SUCCESS)
+}
