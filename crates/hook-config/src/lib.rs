@@ -1,8 +1,38 @@
 //! Finding, parsing, validating and normalizing hook declarations from every origin and format; the content hash;
 //! the precedence merge; the trust store; the inspect report.
 //!
-//! Depends on `hook-types`, serde, a YAML crate, toml, sha2 and regex. It never spawns a process and never runs a
-//! hook. Expected bad input is data: loading returns the valid hooks plus a list of [`Issue`]s.
+//! Depends on `hook-types`, serde, a YAML crate (serde_norway), toml, sha2 and regex. It never spawns a process and
+//! never runs a hook. Expected bad input is data: loading returns the valid hooks plus a list of [`Issue`]s, each
+//! naming its file, hook, field and position.
+//!
+//! ```
+//! use hook_config::{Layout, LoadOptions, TrustStatus, load};
+//!
+//! let workspace = tempfile::tempdir().unwrap();
+//! let home = tempfile::tempdir().unwrap();
+//! std::fs::create_dir(workspace.path().join(".hooks")).unwrap();
+//! std::fs::write(
+//!     workspace.path().join(".hooks/hooks.yaml"),
+//!     "- id: no-force-push\n  on: PreToolUse\n  tools: [shell]\n  kind: command\n  argv: [./guard.sh]\n\
+//!      - on: pre_tool\n  kind: effect\n  effect: { kind: protect_path, path: .env, reason: secrets }\n\
+//!      - on: pre_tol\n  kind: prompt\n  message: typo in the event\n",
+//! )
+//! .unwrap();
+//!
+//! let layout = Layout::new(workspace.path())
+//!     .with_config_home(home.path().join("config"))
+//!     .with_managed_file(home.path().join("managed.yaml"));
+//! let config = load(&layout, &LoadOptions::default()).unwrap();
+//!
+//! // The valid hooks load, in precedence order, with their hash and trust status…
+//! let guard = config.get("no-force-push").unwrap();
+//! assert_eq!(guard.decl.hash.len(), 16);
+//! assert_eq!(guard.trust, TrustStatus::Untrusted); // a project command hook waits for `hook trust`
+//! assert_eq!(config.hooks[1].trust, TrustStatus::Trusted); // a narrowing effect needs no trust
+//! // …and the bad one is an issue naming the field, with a suggestion.
+//! let issue = config.issues.iter().find(|i| i.field.as_deref() == Some("hooks[2].on")).unwrap();
+//! assert!(issue.message.contains("did you mean `pre_tool`?"), "{issue}");
+//! ```
 #![forbid(unsafe_code)]
 
 mod discover;
