@@ -2,8 +2,9 @@
 //! with its hook scripts, and its cases — each an event dispatched through `hook run --json --trust-workspace`
 //! with the decision the agent documents.
 //!
-//! A project is `tests/fixtures/<agent>/project`; its scripts, `tests/fixtures/scripts2/<agent>`, are copied into
-//! the project's `.<agent>/hooks/` (the agents' own convention), and its cases are `tests/fixtures/<agent>/cases.json`.
+//! Each format's [`Fixture`] names its project, its scripts (copied into the workspace where its commands look for
+//! them: `.<agent>/hooks/` for Gemini CLI, Cursor, mecha and clio-coder, `hooks/` for the Claude Code and Codex
+//! projects), the user-level files that go into the home directory, and its cases.
 
 #![allow(dead_code)] // Each test binary uses its own part.
 
@@ -14,15 +15,93 @@ use serde_json::Value;
 
 use crate::common::{Env, copy_dir, repo_root};
 
-/// A workspace holding the agent's fixture project and its scripts.
-pub fn agent_env(agent: &str) -> Env {
-    let env = Env::new(&format!("tests/fixtures/{agent}/project"));
-    let dir = match agent {
-        "clio" => ".clio-coder/hooks".to_owned(),
-        other => format!(".{other}/hooks"),
-    };
-    copy_dir(&repo_root().join("tests/fixtures/scripts2").join(agent), &env.ws.join(dir));
+/// Where one format's fixture project, scripts and cases are.
+#[derive(Debug, Clone, Copy)]
+pub struct Fixture {
+    /// The format, as `hook import --from` names it.
+    pub format: &'static str,
+    /// The project, under the repository root.
+    pub project: &'static str,
+    /// The hook scripts, under the repository root.
+    pub scripts: &'static str,
+    /// Where the scripts go in the workspace.
+    pub scripts_to: &'static str,
+    /// What goes into the home directory (the user's own agent files), if anything.
+    pub home: Option<&'static str>,
+    /// The cases, under the repository root.
+    pub cases: &'static str,
+}
+
+/// The fixture of each of the six foreign formats.
+pub const FIXTURES: [Fixture; 6] = [
+    Fixture {
+        format: "claude",
+        project: "tests/fixtures/claude/project",
+        scripts: "tests/fixtures/scripts",
+        scripts_to: "hooks",
+        home: Some("tests/fixtures/claude/home"),
+        cases: "tests/fixtures/import/claude/cases.json",
+    },
+    Fixture {
+        format: "codex",
+        project: "tests/fixtures/codex/project",
+        scripts: "tests/fixtures/scripts",
+        scripts_to: "hooks",
+        home: Some("tests/fixtures/codex/home"),
+        cases: "tests/fixtures/import/codex/cases.json",
+    },
+    Fixture {
+        format: "gemini",
+        project: "tests/fixtures/gemini/project",
+        scripts: "tests/fixtures/scripts2/gemini",
+        scripts_to: ".gemini/hooks",
+        home: None,
+        cases: "tests/fixtures/gemini/cases.json",
+    },
+    Fixture {
+        format: "cursor",
+        project: "tests/fixtures/cursor/project",
+        scripts: "tests/fixtures/scripts2/cursor",
+        scripts_to: ".cursor/hooks",
+        home: None,
+        cases: "tests/fixtures/cursor/cases.json",
+    },
+    Fixture {
+        format: "mecha",
+        project: "tests/fixtures/mecha/project",
+        scripts: "tests/fixtures/scripts2/mecha",
+        scripts_to: ".mecha/hooks",
+        home: None,
+        cases: "tests/fixtures/mecha/cases.json",
+    },
+    Fixture {
+        format: "clio",
+        project: "tests/fixtures/import/clio/project",
+        scripts: "tests/fixtures/scripts2/clio",
+        scripts_to: ".clio-coder/hooks",
+        home: None,
+        cases: "tests/fixtures/import/clio/cases.json",
+    },
+];
+
+/// The fixture of `format`.
+pub fn fixture(format: &str) -> Fixture {
+    *FIXTURES.iter().find(|f| f.format == format).unwrap_or_else(|| panic!("no fixture for {format}"))
+}
+
+/// A workspace holding the fixture's project and scripts, with its home files in the home directory.
+pub fn fixture_env(fixture: &Fixture) -> Env {
+    let env = Env::new(fixture.project);
+    copy_dir(&repo_root().join(fixture.scripts), &env.ws.join(fixture.scripts_to));
+    if let Some(home) = fixture.home {
+        copy_dir(&repo_root().join(home), &env.home);
+    }
     env
+}
+
+/// The workspace of an agent's fixture.
+pub fn agent_env(agent: &str) -> Env {
+    fixture_env(&fixture(agent))
 }
 
 /// One case: an event, what it carries, and what the agent documents for it. Fields left out are not checked.
@@ -79,9 +158,9 @@ pub struct Decision {
     pub files: BTreeMap<String, String>,
 }
 
-/// The cases of `tests/fixtures/<agent>/cases.json`.
+/// The cases of an agent's fixture.
 pub fn cases(agent: &str) -> Vec<Case> {
-    let path = repo_root().join("tests/fixtures").join(agent).join("cases.json");
+    let path = repo_root().join(fixture(agent).cases);
     let text = std::fs::read_to_string(&path).unwrap();
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
