@@ -51,9 +51,12 @@ pub(crate) fn add_bridge(hooks: &mut Map<String, Value>, events: &[String], entr
     }
 }
 
-/// Drops event lists that are empty (their handlers all moved and no bridge went in).
-pub(crate) fn drop_empty_lists(hooks: &mut Map<String, Value>) {
-    hooks.retain(|_, value| !matches!(value, Value::Array(list) if list.is_empty()));
+/// Drops the lists of `events` that are empty (their handlers all moved and no bridge went in); an empty list the
+/// user wrote under another key stays.
+pub(crate) fn drop_empty_lists(hooks: &mut Map<String, Value>, events: &[&str]) {
+    hooks.retain(|key, value| {
+        !(events.contains(&key.as_str()) && matches!(value, Value::Array(list) if list.is_empty()))
+    });
 }
 
 /// Takes every bridge handler out of the lists of `events`; a group or list left empty goes too.

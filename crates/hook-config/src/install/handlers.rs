@@ -42,11 +42,20 @@ pub(crate) enum Found {
     Kept(String),
 }
 
-/// The event lists of an agent's `hooks` object: keys whose value is a list of objects. Other keys (Gemini CLI's
-/// old-style `enabled` / `disabled` switches) are not events.
-pub(crate) fn event_lists(hooks: &Map<String, Value>) -> impl Iterator<Item = (&String, &Vec<Value>)> {
-    hooks.iter().filter_map(|(key, value)| match value {
-        Value::Array(items) if items.iter().all(Value::is_object) => Some((key, items)),
+/// Gemini CLI's switches, which older versions keep inside `hooks` beside the events.
+const GEMINI_SWITCHES: &[&str] = &["enabled", "disabled", "notifications"];
+
+/// Whether `key: value` of an agent's `hooks` object is an event's list: a list of objects, and not one of Gemini
+/// CLI's switches.
+fn is_event_list(agent: Agent, key: &str, value: &Value) -> bool {
+    let switch = agent == Agent::Gemini && GEMINI_SWITCHES.contains(&key);
+    !switch && matches!(value, Value::Array(items) if items.iter().all(Value::is_object))
+}
+
+/// The event lists of an agent's `hooks` object (see [`is_event_list`]).
+fn event_lists(agent: Agent, hooks: &Map<String, Value>) -> impl Iterator<Item = (&String, &Vec<Value>)> {
+    hooks.iter().filter_map(move |(key, value)| match value {
+        Value::Array(items) if is_event_list(agent, key, value) => Some((key, items)),
         _ => None,
     })
 }
@@ -54,7 +63,7 @@ pub(crate) fn event_lists(hooks: &Map<String, Value>) -> impl Iterator<Item = (&
 /// Every handler of the file's `hooks` object, in file order.
 pub(crate) fn handlers(agent: Agent, hooks: &Map<String, Value>) -> Vec<Handler> {
     let mut out = Vec::new();
-    for (event, items) in event_lists(hooks) {
+    for (event, items) in event_lists(agent, hooks) {
         for (position, item) in items.iter().enumerate() {
             let Value::Object(item) = item else { continue };
             if agent == Agent::Cursor {

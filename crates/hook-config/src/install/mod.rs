@@ -63,8 +63,8 @@ use std::path::PathBuf;
 
 pub use agent::{Agent, AgentEvent, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
 pub use command::{BridgeProgram, bridge_command, quote};
-pub use native::native_form;
 pub(crate) use files::{read_text, write_atomic};
+pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};
 pub use plan::{InstallPlan, InstallRequest, KeptHandler, MovedHook, plan_install};
 pub use record::{INSTALLS_FILE, InstallRecord, Installs, MovedRecord, TrustedRecord, installs_path};

@@ -180,6 +180,28 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         }
     }
 
+    if agent == Agent::Codex {
+        // Codex also reads `[hooks]` in config.toml beside hooks.json; install edits JSON only, so those stay.
+        let toml = agent_file.with_file_name("config.toml");
+        for decl in crate::load_file(&toml, Format::Codex, &agent_cx).hooks {
+            let command = match &decl.spec {
+                HookSpec::Command(c) => match &c.program {
+                    Program::Shell(line) => Some(line.clone()),
+                    Program::Argv(argv) => Some(argv.join(" ")),
+                },
+                _ => None,
+            };
+            kept.push(KeptHandler {
+                event: decl.event.to_string(),
+                command,
+                reason: format!(
+                    "it is in {}, which hook install does not edit: Codex keeps running it itself",
+                    toml.display()
+                ),
+            });
+        }
+    }
+
     // The native file, with the moved hooks added and loaded back.
     let native_root = match scope {
         InstallScope::User => config_home.clone(),
@@ -256,7 +278,8 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     }
     let added_events: Vec<String> = events.into_iter().filter(|e| !bridged.contains(e)).collect();
     add_bridge(&mut hooks, &added_events, &agent.bridge_entry(&request.command, &request.limits));
-    drop_empty_lists(&mut hooks);
+    let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
+    drop_empty_lists(&mut hooks, &touched);
     if agent == Agent::Cursor && !root.contains_key("version") {
         root.insert("version".into(), 1.into());
     }
@@ -381,6 +404,7 @@ impl InstallPlan {
             written_sha256: sha256(&self.agent_new),
             created_dirs,
         };
+        let store_existed = self.trust_store.as_ref().is_some_and(|p| p.exists());
         let trusted = match self.trust() {
             Ok(trusted) => trusted,
             Err(err) => {
@@ -410,6 +434,7 @@ impl InstallPlan {
                 })
                 .collect(),
             native_file: native_change,
+            trust_store_created: !store_existed && !trusted.is_empty(),
             trusted,
         };
         let saved = Installs::read(&self.installs).and_then(|mut installs| {
@@ -418,7 +443,12 @@ impl InstallPlan {
             installs.write(&self.installs)
         });
         if let Err(err) = saved {
-            super::undo::revoke(self.trust_store.as_deref(), &self.workspace, &record.trusted);
+            super::undo::revoke(
+                self.trust_store.as_deref(),
+                &self.workspace,
+                &record.trusted,
+                record.trust_store_created,
+            );
             let _ = super::undo::restore_exactly(&record.agent_file);
             undo_native(&record.native_file);
             return Err(err);

@@ -49,6 +49,9 @@ pub struct InstallRecord {
     pub native_file: Option<NativeChange>,
     /// The fingerprints install trusted (not those that were trusted already).
     pub trusted: Vec<TrustedRecord>,
+    /// Install created the trust store: uninstall removes it again if nothing is left in it.
+    #[serde(default)]
+    pub trust_store_created: bool,
 }
 
 /// One file install rewrote.

@@ -107,7 +107,7 @@ fn undo(
         }
     }
     if let Some(workspace) = &record.workspace {
-        report.revoked.extend(revoke(trust_store, workspace, &record.trusted));
+        report.revoked.extend(revoke(trust_store, workspace, &record.trusted, record.trust_store_created));
     } else {
         // The user scope's hooks needed no trust (a trusted origin): nothing was recorded.
         debug_assert!(record.trusted.is_empty());
@@ -135,8 +135,8 @@ pub(crate) fn restore_exactly(change: &FileChange) -> Result<bool, InstallError>
 }
 
 /// Revokes the trust install recorded, where the store still holds exactly that fingerprint (a trust the user gave
-/// again since is theirs). Returns the ids revoked.
-pub(crate) fn revoke(store: Option<&Path>, workspace: &Path, trusted: &[TrustedRecord]) -> Vec<String> {
+/// again since is theirs). A store install created and that is now empty is removed. Returns the ids revoked.
+pub(crate) fn revoke(store: Option<&Path>, workspace: &Path, trusted: &[TrustedRecord], created: bool) -> Vec<String> {
     let Some(path) = store.filter(|_| !trusted.is_empty()) else { return Vec::new() };
     let (mut store, _) = TrustStore::open(path);
     let mut revoked = Vec::new();
@@ -149,5 +149,15 @@ pub(crate) fn revoke(store: Option<&Path>, workspace: &Path, trusted: &[TrustedR
     if !revoked.is_empty() && store.save().is_err() {
         return Vec::new();
     }
+    if created && store_is_empty(path) {
+        let _ = remove_file(path);
+    }
     revoked
+}
+
+/// Whether the store at `path` trusts nothing in any workspace.
+fn store_is_empty(path: &Path) -> bool {
+    let text = read_text(path).ok().flatten().unwrap_or_default();
+    let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    value.get("workspaces").and_then(Value::as_object).is_some_and(serde_json::Map::is_empty)
 }
