@@ -226,6 +226,7 @@ fn matchers_on_events_that_ignore_or_cannot_route_them() {
 fn timeouts_are_seconds_with_claude_codes_600_second_default() {
     let json = r#"{"hooks": {"PreToolUse": [{"hooks": [
   {"type": "command", "command": "default"},
+  {"type": "command", "command": "unset", "timeout": null},
   {"type": "command", "command": "thirty", "timeout": 30},
   {"type": "command", "command": "half", "timeout": 0.5},
   {"type": "command", "command": "long", "timeout": 900},
@@ -236,16 +237,17 @@ fn timeouts_are_seconds_with_claude_codes_600_second_default() {
         json,
         &[
             "pre_tool 600000ms $ default",
+            "pre_tool 600000ms $ unset",
             "pre_tool 30000ms $ thirty",
             "pre_tool 500ms $ half",
             "pre_tool 900000ms $ long",
         ],
         &[
             // The shared normalizer's clamp warning counts handlers in file order.
-            "5:53: warning: hooks[3].timeout: 900000 ms is outside the default host limits (100 … 600000 ms); the \
+            "6:53: warning: hooks[4].timeout: 900000 ms is outside the default host limits (100 … 600000 ms); the \
              hook will run with 600000 ms",
-            "6:53: error: hooks.PreToolUse[0].hooks[4].timeout: expected a number of seconds, found a string",
-            "7:57: error: hooks.PreToolUse[0].hooks[5].timeout: expected a positive number of seconds, found a \
+            "7:53: error: hooks.PreToolUse[0].hooks[5].timeout: expected a number of seconds, found a string",
+            "8:57: error: hooks.PreToolUse[0].hooks[6].timeout: expected a positive number of seconds, found a \
              negative number",
         ],
     );

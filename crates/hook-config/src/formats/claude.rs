@@ -181,7 +181,8 @@ pub(super) struct Dialect {
     pub(super) exact_char: Option<fn(char) -> bool>,
     /// Claude Code's run-once rule: ids from (event, matcher, command), identical handlers kept once.
     pub(super) run_once: bool,
-    /// Keys of the events mapping that are not events (Codex's `state`), with what to say about them.
+    /// Keys of the events mapping that are not events (Codex's `state`): passed over here, the dialect's own
+    /// reader says what needs saying about them.
     pub(super) skipped_keys: &'static [&'static str],
 }
 
@@ -452,8 +453,14 @@ impl GroupReader<'_> {
             }
         };
         let mut loadable = command.is_some();
-        let timeout_keys: Vec<&str> =
-            self.dialect.timeout_keys.iter().copied().filter(|k| handler.contains_key(*k)).collect();
+        // `null` is no timeout, as serde reads an `Option` in both agents.
+        let timeout_keys: Vec<&str> = self
+            .dialect
+            .timeout_keys
+            .iter()
+            .copied()
+            .filter(|k| handler.get(*k).is_some_and(|v| !v.is_null()))
+            .collect();
         if let [first, rest @ ..] = timeout_keys.as_slice() {
             for other in rest {
                 reporter.warn(at(other, Target::Key), format!("`{other}` repeats `{first}`; `{first}` is used"));
