@@ -100,13 +100,13 @@ pub struct ImportArgs {
 pub enum ImportFrom {
     /// Claude Code (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json).
     Claude,
-    /// Codex (.codex/hooks.json, [hooks] in .codex/config.toml).
+    /// Codex (.codex/hooks.json, the hooks table of .codex/config.toml).
     Codex,
     /// Gemini CLI (.gemini/settings.json, ~/.gemini/settings.json).
     Gemini,
     /// Cursor (.cursor/hooks.json, ~/.cursor/hooks.json).
     Cursor,
-    /// mecha ([[hook]] tables in .mecha/config.toml).
+    /// mecha (the hook tables of .mecha/config.toml).
     Mecha,
     /// clio-coder (.clio-coder/hooks.yaml, .clio-coder/hooks.local.yaml).
     Clio,
