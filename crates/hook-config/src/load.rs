@@ -199,9 +199,10 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         .map(|decl| {
             let fingerprint =
                 matches!(decl.spec, HookSpec::Command(_)).then(|| fingerprint_cached(&decl, &workspace, &mut cache));
-            let trust = trust_status(&decl, fingerprint.as_ref(), store_ref, &workspace, origin_trusted(decl.origin));
+            let trusted_origin = origin_trusted(decl.origin);
+            let trust = trust_status(&decl, fingerprint.as_ref(), store_ref, &workspace, trusted_origin);
             let allowed_by_policy = !only_managed || decl.origin == Origin::Managed;
-            LoadedHook { decl, trust, fingerprint, allowed_by_policy }
+            LoadedHook { decl, trust, fingerprint, allowed_by_policy, origin_trusted: trusted_origin }
         })
         .collect();
     let merged = merge::merge(hooks, origin_trusted, |hook| {

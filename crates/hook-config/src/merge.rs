@@ -158,7 +158,8 @@ mod tests {
             spec: HookSpec::Effect(Effect::AllowTool { reason: None }),
             hash: format!("{source}-hash"),
         };
-        LoadedHook { decl, trust, fingerprint: None, allowed_by_policy: true }
+        let origin_trusted = origin.trusted_by_default();
+        LoadedHook { decl, trust, fingerprint: None, allowed_by_policy: true, origin_trusted }
     }
 
     fn sources(hooks: &[LoadedHook]) -> Vec<&Path> {

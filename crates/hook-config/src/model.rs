@@ -331,6 +331,12 @@ pub struct LoadedHook {
     pub fingerprint: Option<Fingerprint>,
     /// `false` when `only_managed` keeps a non-managed hook from running (it is still shown).
     pub allowed_by_policy: bool,
+    /// Whether its origin was trusted in this load (DESIGN §4.2, §4.6): the managed origin always; the user origin
+    /// unless its config home lies inside the workspace ([`Config::user_trusted`](crate::Config::user_trusted));
+    /// extension, project and project.local never. A hook from an origin that was not trusted runs only on a
+    /// fingerprint someone trusted, which a later edit can make stale, so a pipeline re-checks its fingerprint
+    /// before every run; a trusted origin's hooks run on the origin's trust and are not re-checked.
+    pub origin_trusted: bool,
 }
 
 impl LoadedHook {

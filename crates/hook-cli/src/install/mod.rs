@@ -181,6 +181,7 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
                 trust: if moved.needs_trust { TrustStatus::Untrusted } else { TrustStatus::Trusted },
                 fingerprint: moved.fingerprint.clone(),
                 allowed_by_policy: true,
+                origin_trusted: moved.decl.origin.trusted_by_default(),
             };
             let shown = Shown::of(&hook);
             let status = if moved.needs_trust { "trusted on confirmation" } else { "needs no new trust" };

@@ -38,7 +38,9 @@ impl BridgeSkip {
 /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/"), root: Path::new("/"), source_id: None };
 /// let yaml = "- {on: pre_tool, kind: command, shell: 'hook bridge --protocol codex'}\n- {on: pre_tool, kind: command, shell: ./guard.sh}";
 /// let hooks = parse_str(yaml, Path::new("/.hooks/hooks.yaml"), Format::Native, &cx).hooks;
-/// let loaded = |decl| LoadedHook { decl, trust: TrustStatus::Trusted, fingerprint: None, allowed_by_policy: true };
+/// let loaded = |decl| LoadedHook {
+///     decl, trust: TrustStatus::Trusted, fingerprint: None, allowed_by_policy: true, origin_trusted: false,
+/// };
 /// let program = BridgeProgram::named(["hook"]);
 /// assert_eq!(skip_reason(Agent::Claude, &loaded(hooks[0].clone()), &program), Some(BridgeSkip::Bridge));
 /// assert_eq!(skip_reason(Agent::Claude, &loaded(hooks[1].clone()), &program), None);

@@ -4,9 +4,12 @@
 //! 1. its `cwd` is resolved again, symlinks included, from the workspace; if it now lands outside the workspace (a
 //!    symlink swapped after load), is gone or is not a directory, the hook is refused: status `failed`, an Error
 //!    entry, and its `on_error` applies (a native gate hook fails closed);
-//! 2. for a hook from a non-trusted origin (extension, project, project.local), its fingerprint is re-checked with
-//!    [`hook_config::recheck`] (only files whose size or modification time changed are hashed again); if it no longer
-//!    equals the fingerprint it was trusted with, the hook is not run: status `untrusted`, as at load.
+//! 2. for a hook whose origin was not trusted in its load (`LoadedHook::origin_trusted` is false: extension, project,
+//!    project.local, and the user origin when its config home lies inside the workspace), its fingerprint is
+//!    re-checked with [`hook_config::recheck`] (only files whose size or modification time changed are hashed
+//!    again); if it no longer equals the fingerprint it was trusted with, the hook is not run: status `untrusted`, as
+//!    at load. The origin's default trust is not enough to skip this: a user origin inside the workspace is the
+//!    repository's, and its hooks run only on a fingerprint someone trusted.
 //!
 //! The run gets the payload of its protocol on stdin, the environment of [`super::env`], the hook's `cwd` (else
 //! the workspace) as working directory, and a relative argv program resolved at load (`CommandSpec::resolved_program`).
@@ -76,7 +79,7 @@ pub(crate) enum Refusal {
 pub(crate) fn prepare_user(cx: &RunContext<'_>, hook: &LoadedHook, spec: &CommandSpec) -> Result<Prepared, Refusal> {
     let decl = &hook.decl;
     let cwd = confined_cwd(cx.workspace, spec).map_err(Refusal::Failed)?;
-    if !decl.origin.trusted_by_default()
+    if !hook.origin_trusted
         && let Some(trusted) = &hook.fingerprint
     {
         let now = hook_config::recheck(trusted, decl, cx.workspace);

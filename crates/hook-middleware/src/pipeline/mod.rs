@@ -16,7 +16,8 @@
 //!    before it.
 //! 6. Command hooks run concurrently (bounded by [`Limits::max_concurrency`], or one at a time in
 //!    [`Concurrency::Sequential`]); `sequential: true` hooks wait for every lower-precedence hook. Before each run the
-//!    hook's `cwd` and, for a non-trusted origin, its fingerprint are checked again (see [`command`](self)).
+//!    hook's `cwd` and, for an origin that was not trusted in its load, its fingerprint are checked again (see
+//!    [`command`](self)).
 //! 7. Once a hook denies, every hook of lower precedence is cancelled (if still running) and its results discarded
 //!    (status `cancelled` either way); hooks of higher precedence run to the end. The total deadline
 //!    ([`Limits::dispatch_deadline_ms`]) cancels whatever still runs, and a gate then fails closed.

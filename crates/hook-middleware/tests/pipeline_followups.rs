@@ -1,0 +1,70 @@
+//! Follow-ups to the pipeline: the run-time fingerprint re-check follows whether the origin was trusted in its load
+//! (not the origin's default), receipts are recorded off the dispatch's task, and a hook span's status is the
+//! folded run summary's.
+
+mod pipeline_support;
+
+use hook_config::{Layout, LoadOptions, TrustStatus, load};
+use hook_middleware::Pipeline;
+use hook_types::RunStatus;
+use pipeline_support::*;
+
+/// A user hook in `config_home` running `guard.sh` beside it (the user origin's root is its file's directory),
+/// which appends a line to the marker `ran` in `$OUT`.
+fn user_guard(fx: &Fixture, config_home: &std::path::Path) -> Layout {
+    std::fs::create_dir_all(config_home).unwrap();
+    let marker = fx.out_file("ran");
+    std::fs::write(
+        config_home.join("hooks.yaml"),
+        format!("- {{id: mine, on: post_tool, kind: command, argv: [./guard.sh, {}]}}\n", marker.display()),
+    )
+    .unwrap();
+    write_script(&config_home.join("guard.sh"), "echo run >> \"$1\"");
+    Layout::new(&fx.ws).with_config_home(config_home).with_home(None).with_managed_file(fx.out_file("managed.yaml"))
+}
+
+fn write_script(path: &std::path::Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_user_hook_whose_config_home_lies_inside_the_workspace_is_rechecked_before_each_run() {
+    let fx = Fixture::new();
+    let config_home = fx.ws.join(".config/hooks");
+    let layout = user_guard(&fx, &config_home);
+    let mut config = load(&layout, &LoadOptions::default()).unwrap();
+    assert!(!config.user_trusted, "the repository supplies this config home");
+    let [hook] = &mut config.hooks[..] else { panic!("{:#?}", config.hooks) };
+    assert!(!hook.origin_trusted);
+    assert_eq!(hook.trust, TrustStatus::Untrusted);
+    // The host trusts it on its own authority (as `--trust-workspace` does for the project origins): in memory, for
+    // the fingerprint it was shown.
+    hook.trust = TrustStatus::Trusted;
+    let pipeline = Pipeline::builder().workspace(&fx.ws).user_hooks(config.hooks).build().unwrap();
+    let result = dispatch(&pipeline, &post_tool("shell"));
+    assert_eq!(statuses(&result), [("mine".into(), RunStatus::Completed)]);
+
+    // A `git pull` changes the script under the long-lived pipeline: it must not run until trusted again.
+    write_script(&config_home.join("guard.sh"), "echo run >> \"$1\"; echo pwned >> \"$1\"");
+    let result = dispatch(&pipeline, &post_tool("shell"));
+    assert_eq!(statuses(&result), [("mine".into(), RunStatus::Untrusted)]);
+    let entries = entries_of(&result, "mine");
+    assert!(entries.contains(".config/hooks/guard.sh` changed since it was trusted"), "{entries}");
+    assert_eq!(fx.read_out("ran").unwrap(), "run\n", "the edited script must not run");
+}
+
+#[test]
+fn a_user_hook_of_a_trusted_config_home_runs_on_the_origins_trust_without_a_recheck() {
+    let fx = Fixture::new();
+    let outside = tempfile::tempdir().unwrap();
+    let layout = user_guard(&fx, outside.path());
+    let config = load(&layout, &LoadOptions::default()).unwrap();
+    assert!(config.user_trusted && config.hooks[0].origin_trusted);
+    let pipeline = Pipeline::builder().workspace(&fx.ws).user_hooks(config.hooks).build().unwrap();
+    write_script(&outside.path().join("guard.sh"), "echo edited >> \"$1\"");
+    let result = dispatch(&pipeline, &post_tool("shell"));
+    assert_eq!(statuses(&result), [("mine".into(), RunStatus::Completed)]);
+    assert_eq!(fx.read_out("ran").unwrap(), "edited\n", "the user's own files are the user's to change");
+}
