@@ -147,6 +147,14 @@ pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad 
 /// ```
 pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Gemini CLI reads its settings.json with comments allowed.
+    let uncommented;
+    let text = if format == Format::Gemini {
+        uncommented = formats::strip_json_comments(text);
+        uncommented.as_str()
+    } else {
+        text
+    };
     let root = match parse::parse(text, Syntax::of(path)) {
         Ok(Some(root)) => root,
         Ok(None) => return FileLoad::default(),

@@ -160,3 +160,16 @@ fn gemini_mistakes_are_reported_with_the_file_field_and_position() {
     assert_eq!(shells, ["./guard.sh", "./guard.sh", "./bye.sh", "./still-loads.sh"]);
     insta::assert_yaml_snapshot!("gemini_bad", errors(&load));
 }
+
+#[test]
+fn gemini_settings_may_hold_comments_as_gemini_cli_allows() {
+    let load = check(
+        "{\n  // Guard the shell.\n  \"hooks\": { /* before tools */ \"BeforeTool\": [{\"hooks\": [\n    {\"type\": \"command\", \"command\": \"./a.sh // not a comment\", \"timeout\": \"soon\"}]}]}\n}\n",
+    );
+    assert_issue(&load, &["settings.json:4:74: error: hooks[0].timeout: expected a whole number of milliseconds"]);
+    let load = check(
+        "{\"hooks\": {\"AfterTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./a.sh // kept\"}]}]}} // end",
+    );
+    assert!(load.issues.is_empty(), "{:#?}", load.issues);
+    assert_eq!(rows(&load)[0].shell, "./a.sh // kept");
+}

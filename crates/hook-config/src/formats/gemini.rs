@@ -22,6 +22,9 @@
 //!   hashed and shown, never run.
 //! - **Failure policy**: `protocol: gemini`, which fails open (exit 2 blocks, other exits warn; §6).
 //!
+//! - **Comments.** Gemini CLI reads `settings.json` with `//` and `/* */` comments allowed; [`strip_comments`] blanks
+//!   them out before parsing, keeping every other character where it was so positions in issues stay true.
+//!
 //! A hook's `name` and `description` are for Gemini CLI's own listings; ids stay the default `<origin>.command.<hash>`
 //! (a name is not unique across events or files, and an id is a merge key across origins).
 
@@ -304,5 +307,75 @@ fn read_switches(value: &Value, at: &str, node: NodePath, switches: &mut Switche
                 AGENT,
             ),
         }
+    }
+}
+
+/// `text` with its JSON comments (`// …` to the end of the line, `/* … */`) replaced by spaces, line breaks kept, so
+/// that every other character keeps its line and column. Text inside strings is left alone.
+pub(crate) fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                out.push(' ');
+                while let Some(&next) = chars.peek() {
+                    if next == '\n' {
+                        break;
+                    }
+                    chars.next();
+                    out.push(blank(next));
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                out.push_str("  ");
+                let mut star = false;
+                for next in chars.by_ref() {
+                    out.push(blank(next));
+                    if star && next == '/' {
+                        break;
+                    }
+                    star = next == '*';
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A comment's character as blank space: line breaks stay, so lines keep their numbers, and every other character
+/// becomes one space, so columns (counted in characters) stay.
+fn blank(c: char) -> char {
+    if c == '\n' || c == '\r' { c } else { ' ' }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_comments;
+
+    #[test]
+    fn comments_become_blanks_and_strings_stay() {
+        let text = "{\n  // the hooks\n  \"a\": \"//not a comment\", /* two\nlines */ \"b\": \"\\\"/*\"\n}";
+        let stripped = strip_comments(text);
+        assert_eq!(stripped.lines().count(), text.lines().count());
+        let value: serde_json::Value = serde_json::from_str(&stripped).unwrap();
+        assert_eq!(value, serde_json::json!({"a": "//not a comment", "b": "\"/*"}));
+        assert_eq!(stripped.find("\"a\""), text.find("\"a\""), "columns are kept");
     }
 }

@@ -14,6 +14,8 @@ mod gemini;
 mod mecha;
 mod native;
 
+pub(crate) use gemini::strip_comments as strip_json_comments;
+
 use serde_json::Value;
 
 use crate::issues::{Place, Reporter, describe, hint};
