@@ -213,6 +213,7 @@ fn ls(dir: &Path) -> Vec<String> {
 
 fn expect(answer: &Answer, code: i32, stdout: Option<Value>) {
     assert_eq!((answer.code, &answer.stdout), (code, &stdout), "{answer:#?}");
+    assert_eq!(answer.stderr, "", "nothing else is said");
 }
 
 fn system_message(answer: &Answer, key: &str) -> String {

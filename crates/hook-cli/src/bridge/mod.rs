@@ -130,9 +130,11 @@ fn bridge(args: &[OsString], known: &mut Known) -> Answer {
         Err(err) => {
             // The event still decides between the blocking form and a non-blocking error, if the input says it.
             known.event_name = known.agent.and_then(|agent| parse_input(agent, &stdin).ok()).map(|r| r.event_name);
+            // clap's first paragraph says what is wrong; its continuation lines name the arguments.
             let message = err.render().to_string();
-            let first = message.lines().next().unwrap_or("bad arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let first: Vec<&str> = message.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+            let first = first.join(" ");
+            let first = first.strip_prefix("error: ").unwrap_or(&first);
             return failure(known.agent, known.event_name.as_deref(), &format!("bad arguments: {first}"));
         }
     };
