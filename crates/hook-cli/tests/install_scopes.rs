@@ -1,0 +1,136 @@
+//! Install touches one file of one scope: every other key of that file keeps its value and its place, and the
+//! agent's files of the other scopes — the user's own hooks among them — stay as they were, byte for byte.
+
+mod common;
+
+use common::Env;
+use serde_json::{Value, json};
+
+const USER_SETTINGS: &str = r#"{
+  "theme": "dark",
+  "hooks": {
+    "Notification": [
+      { "hooks": [ { "type": "command", "command": "notify-send claude" } ] }
+    ]
+  }
+}
+"#;
+
+const LOCAL_SETTINGS: &str = r#"{
+  "hooks": {
+    "PostToolUse": [
+      { "matcher": "Write", "hooks": [ { "type": "command", "command": "sh scripts/context.sh" } ] }
+    ]
+  },
+  "permissions": { "allow": ["Bash(make:*)"] }
+}
+"#;
+
+/// The Claude Code fixture with the user's own settings in `~/.claude` and a local settings file.
+fn project() -> Env {
+    let env = Env::new("tests/fixtures/install/claude");
+    std::fs::create_dir_all(env.home.join(".claude")).unwrap();
+    std::fs::write(env.home.join(".claude/settings.json"), USER_SETTINGS).unwrap();
+    env.write(".claude/settings.local.json", LOCAL_SETTINGS);
+    env
+}
+
+fn read(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn json_file(path: &std::path::Path) -> Value {
+    serde_json::from_str(&read(path)).unwrap()
+}
+
+#[test]
+fn a_project_install_keeps_every_other_key_in_place_and_the_other_scopes_untouched() {
+    let env = project();
+    let original: Value = json_file(&env.ws.join(".claude/settings.json"));
+    let out = env.hook(&["install", "--agent", "claude", "--yes", "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let report = out.json();
+    let moved: Vec<&str> = report["moved"].as_array().unwrap().iter().map(|m| m["event"].as_str().unwrap()).collect();
+    assert_eq!(moved, ["PreToolUse", "UserPromptSubmit", "Stop"], "only the project file's hooks move");
+
+    let written = json_file(&env.ws.join(".claude/settings.json"));
+    let keys: Vec<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["model", "permissions", "hooks", "env"], "every key where it was");
+    for key in ["model", "permissions", "env"] {
+        assert_eq!(written[key], original[key], "{key} is unchanged");
+    }
+    assert_eq!(read(&env.home.join(".claude/settings.json")), USER_SETTINGS, "the user's own hooks are untouched");
+    assert_eq!(read(&env.ws.join(".claude/settings.local.json")), LOCAL_SETTINGS, "the local scope is untouched");
+
+    // The user scope is another install, into the user's file and the config home's hooks.yaml; user hooks need
+    // no new trust.
+    let out = env.hook(&["install", "--agent", "claude", "--scope", "user", "--yes", "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let report = out.json();
+    assert_eq!(report["moved"][0]["needs_trust"], false, "{report:#}");
+    assert!(report["trusted"].as_array().unwrap().is_empty(), "{report:#}");
+    let user = json_file(&env.home.join(".claude/settings.json"));
+    assert_eq!(user["theme"], "dark");
+    assert!(
+        user["hooks"]["Notification"][0]["hooks"][0]["command"].as_str().unwrap().contains(" bridge --protocol claude")
+    );
+    let user_native = read(&env.config_home().join("hooks.yaml"));
+    assert!(
+        user_native.contains("shell: notify-send claude") && user_native.contains("protocol: claude"),
+        "{user_native}"
+    );
+    assert_eq!(read(&env.ws.join(".claude/settings.json")), serde_json::to_string_pretty(&written).unwrap() + "\n");
+
+    let out = env.hook(&["uninstall", "--agent", "claude", "--scope", "user"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert_eq!(read(&env.home.join(".claude/settings.json")), USER_SETTINGS);
+    assert!(!env.config_home().join("hooks.yaml").exists(), "install created it, uninstall removes it");
+    let out = env.hook(&["uninstall", "--agent", "claude"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert_eq!(json_file(&env.ws.join(".claude/settings.json")), original);
+}
+
+#[test]
+fn a_local_install_moves_into_hooks_local_yaml_and_leaves_the_committed_file_alone() {
+    let env = project();
+    let committed = read(&env.ws.join(".claude/settings.json"));
+    let out = env.hook(&["install", "--agent", "claude", "--scope", "local", "--yes"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let local_native = read(&env.ws.join(".hooks/hooks.local.yaml"));
+    assert!(local_native.contains("matcher: Write") && local_native.contains("on: post_tool"), "{local_native}");
+    let local = json_file(&env.ws.join(".claude/settings.local.json"));
+    assert_eq!(local["permissions"], json!({"allow": ["Bash(make:*)"]}));
+    assert_eq!(read(&env.ws.join(".claude/settings.json")), committed, "the committed file is another scope");
+    let out = env.hook(&["uninstall", "--agent", "claude", "--scope", "local"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert_eq!(read(&env.ws.join(".claude/settings.local.json")), LOCAL_SETTINGS);
+    assert!(!env.ws.join(".hooks/hooks.local.yaml").exists());
+}
+
+#[test]
+fn uninstall_after_the_file_changed_takes_out_only_what_install_put_in() {
+    let env = project();
+    let original = json_file(&env.ws.join(".claude/settings.json"));
+    assert_eq!(env.hook(&["install", "--agent", "claude", "--yes"]).code, 0);
+    // The user edits the settings after install: a new key, and a new hook of their own.
+    let mut edited = json_file(&env.ws.join(".claude/settings.json"));
+    edited["outputStyle"] = "Explanatory".into();
+    edited["hooks"]["SessionEnd"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"hooks": [{"type": "command", "command": "echo bye"}]}));
+    env.write(".claude/settings.json", &serde_json::to_string_pretty(&edited).unwrap());
+
+    let out = env.hook(&["uninstall", "--agent", "claude"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(out.stdout.contains("edited .claude/settings.json"), "{out:#?}");
+    let now = json_file(&env.ws.join(".claude/settings.json"));
+    assert_eq!(now["outputStyle"], "Explanatory", "the user's new key stays");
+    let mut expected_hooks = original["hooks"].clone();
+    expected_hooks["SessionEnd"] = json!([{"hooks": [{"type": "command", "command": "echo bye"}]}]);
+    assert_eq!(now["hooks"], expected_hooks, "the bridge out, the moved hooks back where they were, the new hook kept");
+    assert_eq!(
+        read(&env.ws.join(".hooks/hooks.yaml")),
+        read(&common::repo_root().join("tests/fixtures/install/claude/.hooks/hooks.yaml"))
+    );
+}
