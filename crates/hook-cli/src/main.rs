@@ -15,7 +15,6 @@
 mod bridge;
 mod cases;
 mod cli;
-mod config_schema;
 mod context;
 mod engine;
 mod exit;

@@ -1,11 +1,11 @@
 //! `hook schema [--config | --payload | --output]`: the JSON Schemas of hooks.yaml (the default), of the payload a
-//! command hook reads on stdin, and of the JSON a hook may print. The config schema is also committed as
-//! `schema/hooks.schema.json` (a test keeps the two equal) so editors can point at it.
+//! command hook reads on stdin, and of the JSON a hook may print. The schemas themselves live in the libraries
+//! (`hook_config::config_schema`, `hook_middleware::protocol`), where a host can serve them too. The config schema is
+//! also committed as `schema/hooks.schema.json` (a test keeps the two equal) so editors can point at it.
 
 use anyhow::Result;
 
 use crate::cli::SchemaArgs;
-use crate::config_schema::config_schema;
 use crate::exit;
 use crate::render::emit_json;
 
@@ -17,7 +17,7 @@ pub fn run(args: &SchemaArgs) -> Result<u8> {
     } else if args.output {
         hook_middleware::protocol::output_schema()
     } else {
-        config_schema()
+        hook_config::config_schema()
     };
     emit_json(&schema)?;
     Ok(exit::SUCCESS)

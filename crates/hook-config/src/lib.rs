@@ -51,6 +51,7 @@ mod layout;
 mod load;
 mod merge;
 mod model;
+mod schema;
 mod trust;
 
 pub use model::{
@@ -65,4 +66,5 @@ pub use inspect::{INSPECT_VERSION, InspectFilters, InspectHook, InspectHookRef, 
 pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};
 pub use load::{Config, LoadError, LoadOptions, load};
 pub use merge::{Overridden, ShadowAttempt};
+pub use schema::{config_schema, effect_schema};
 pub use trust::{TrustError, TrustRecord, TrustStore, trust_status, trust_value};

@@ -25,7 +25,7 @@ pub fn output_schema() -> Value {
             "effects": {
                 "description": "Closed effects, each valid on the firing event (DESIGN §3).",
                 "type": "array",
-                "items": effect_schema(),
+                "items": hook_config::effect_schema(),
             },
             "decision": {
                 "description": "A decision: block/deny denies a gate or permission request, continues a turn_end, annotates a post_tool result; approve/allow explicitly allows a tool call.",
@@ -58,33 +58,6 @@ pub fn output_schema() -> Value {
             },
         },
     })
-}
-
-/// One effect: a `oneOf` over the closed kinds of DESIGN §3, each with exactly its fields.
-fn effect_schema() -> Value {
-    let text = || json!({"type": "string"});
-    let kind = |kind: &str, properties: Value, required: &[&str]| {
-        let mut properties = properties;
-        properties["kind"] = json!({"const": kind});
-        let mut required: Vec<&str> = required.to_vec();
-        required.insert(0, "kind");
-        json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
-    };
-    json!({"oneOf": [
-        kind("inject_reminder", json!({"message": text(), "severity": {"enum": ["info", "advisory", "warn", "hard-block"]}}), &["message"]),
-        kind("annotate_tool_result", json!({"message": text(), "severity": {"enum": ["info", "warn"]}}), &["message"]),
-        kind("block_tool", json!({"reason": text(), "severity": {"const": "hard-block"}}), &["reason"]),
-        kind("allow_tool", json!({"reason": text()}), &[]),
-        kind("ask_user", json!({"reason": text()}), &[]),
-        kind("rewrite_tool_input", json!({"input": {"type": "object"}}), &["input"]),
-        kind("protect_path", json!({"path": text(), "reason": text()}), &["path", "reason"]),
-        kind("require_tool", json!({"tool_name": text()}), &["tool_name"]),
-        kind("lock_tools", json!({}), &[]),
-        kind("request_continuation", json!({"message": text()}), &["message"]),
-        kind("block_turn", json!({"reason": text()}), &["reason"]),
-        kind("halt", json!({"reason": text()}), &["reason"]),
-        kind("notify_operator", json!({"message": text(), "key": text()}), &["message", "key"]),
-    ]})
 }
 
 /// The JSON Schema (draft 2020-12) of the stdin payload a hook reads (DESIGN §6 "Input"; see

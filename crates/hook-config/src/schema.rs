@@ -1,11 +1,15 @@
 //! The JSON Schema (draft 2020-12) of `hooks.yaml` / `hooks.json` (DESIGN §4.1), built from the closed vocabularies
-//! so it cannot drift from them: the events and their aliases, the protocols, and the effect schema the output
-//! protocol publishes.
+//! so it cannot drift from them: the events and their aliases, the protocols, and the closed effects. A host can
+//! serve it or check files against it; `hook schema --config` prints it, and `schema/hooks.schema.json` is a copy.
 //!
 //! The schema checks structure — keys, types, closed values, exactly one of `argv` and `shell`, the fields each kind
 //! takes — for editors and CI. What needs the file system or the other hooks (a `cwd` escaping the workspace, a
-//! duplicate id, a regex that does not compile, an effect on an event it is not valid on) is `hook validate`'s job.
-//! clio-coder's camelCase spellings (`timeoutMs`) are accepted, as the native reader accepts them.
+//! duplicate id, a regex that does not compile, an effect on an event it is not valid on) is the loader's job
+//! ([`load`](crate::load) and its issues). clio-coder's camelCase spellings (`timeoutMs`) are accepted, as the
+//! native reader accepts them.
+//!
+//! [`effect_schema`] is the one definition of an effect's shape: the config schema's `effect:` uses it, and so does
+//! the output protocol's schema of a hook's printed `effects` (`hook_middleware::protocol::output_schema`).
 
 use hook_types::{CANONICAL_EVENTS, Event, Protocol};
 use serde_json::{Map, Value, json};
@@ -17,11 +21,24 @@ const COMMAND_FIELDS: &[&str] = &["argv", "shell", "cwd", "timeout_ms", "timeout
 const PROMPT_FIELDS: &[&str] = &["message", "severity"];
 const EFFECT_FIELDS: &[&str] = &["effect"];
 
-/// The config schema. Its effect schema is the output protocol's, so a hook's `effect:` and a hook's printed
-/// `effects` are held to one definition.
+/// The JSON Schema (draft 2020-12) of a hook declarations file, `hooks.yaml` or `hooks.json` (DESIGN §4.1), for a
+/// host to serve or to check files against; `hook schema --config` prints it.
+///
+/// It checks structure: keys, types, closed values (events with every alias, protocols, effects), exactly one of
+/// `argv` and `shell`, the fields each kind takes; clio-coder's camelCase spellings are accepted. What needs the file
+/// system or the other hooks (a `cwd` escaping the workspace, a duplicate id, a regex that does not compile, an
+/// effect on an event it is not valid on) is left to [`load`](crate::load) and its issues.
+///
+/// ```
+/// let schema = hook_config::config_schema();
+/// assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+/// let hook = &schema["$defs"]["hook"];
+/// assert_eq!(hook["required"], serde_json::json!(["on", "kind"]));
+/// assert!(hook["properties"]["timeout_ms"].is_object() && hook["properties"]["timeoutMs"].is_object());
+/// assert_eq!(schema["$defs"]["effect"], hook_config::effect_schema());
+/// ```
 pub fn config_schema() -> Value {
-    let output = hook_middleware::protocol::output_schema();
-    let effect = output["properties"]["effects"]["items"].clone();
+    let effect = effect_schema();
     let events: Vec<String> = CANONICAL_EVENTS
         .iter()
         .map(|e| e.canonical_name().to_owned())
@@ -143,4 +160,59 @@ fn kind_rule(kind: &str, own: &[&str], required: Value) -> Value {
 /// The same field in both spellings is refused by the reader.
 fn not_both(snake: &str, camel: &str) -> Value {
     json!({"not": {"required": [snake, camel]}})
+}
+
+/// The JSON Schema of one effect: a `oneOf` over the closed kinds of DESIGN §3, each with exactly its fields (the
+/// strictness of [`Effect::from_json`](hook_types::Effect::from_json): unknown kinds and fields are refused).
+///
+/// ```
+/// let effect = hook_config::effect_schema();
+/// let kinds: Vec<&str> =
+///     effect["oneOf"].as_array().unwrap().iter().map(|v| v["properties"]["kind"]["const"].as_str().unwrap()).collect();
+/// assert_eq!(kinds, hook_types::effect_kinds().collect::<Vec<_>>());
+/// ```
+pub fn effect_schema() -> Value {
+    let text = || json!({"type": "string"});
+    let kind = |kind: &str, properties: Value, required: &[&str]| {
+        let mut properties = properties;
+        properties["kind"] = json!({"const": kind});
+        let mut required: Vec<&str> = required.to_vec();
+        required.insert(0, "kind");
+        json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+    };
+    json!({"oneOf": [
+        kind("inject_reminder", json!({"message": text(), "severity": {"enum": ["info", "advisory", "warn", "hard-block"]}}), &["message"]),
+        kind("annotate_tool_result", json!({"message": text(), "severity": {"enum": ["info", "warn"]}}), &["message"]),
+        kind("block_tool", json!({"reason": text(), "severity": {"const": "hard-block"}}), &["reason"]),
+        kind("allow_tool", json!({"reason": text()}), &[]),
+        kind("ask_user", json!({"reason": text()}), &[]),
+        kind("rewrite_tool_input", json!({"input": {"type": "object"}}), &["input"]),
+        kind("protect_path", json!({"path": text(), "reason": text()}), &["path", "reason"]),
+        kind("require_tool", json!({"tool_name": text()}), &["tool_name"]),
+        kind("lock_tools", json!({}), &[]),
+        kind("request_continuation", json!({"message": text()}), &["message"]),
+        kind("block_turn", json!({"reason": text()}), &["reason"]),
+        kind("halt", json!({"reason": text()}), &["reason"]),
+        kind("notify_operator", json!({"message": text(), "key": text()}), &["message", "key"]),
+    ]})
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    /// The schema lists its keys by hand; the reader's table is the truth. A key added to one and not the other
+    /// would make editors flag valid files, or pass files the reader refuses.
+    #[test]
+    fn a_hook_in_the_schema_takes_exactly_the_keys_the_reader_knows() {
+        let schema = super::config_schema();
+        let listed: BTreeSet<&str> =
+            schema["$defs"]["hook"]["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+        let known: BTreeSet<&str> =
+            crate::formats::HOOK_KEYS.iter().flat_map(|(snake, camel)| [*snake, *camel]).collect();
+        assert_eq!(listed, known);
+        let by_kind: BTreeSet<&str> =
+            super::COMMAND_FIELDS.iter().chain(super::PROMPT_FIELDS).chain(super::EFFECT_FIELDS).copied().collect();
+        assert!(by_kind.is_subset(&known), "a kind's field the reader does not know: {by_kind:?}");
+    }
 }
