@@ -134,3 +134,31 @@ fn uninstall_after_the_file_changed_takes_out_only_what_install_put_in() {
         read(&common::repo_root().join("tests/fixtures/install/claude/.hooks/hooks.yaml"))
     );
 }
+
+#[test]
+fn an_agent_file_install_creates_is_removed_with_its_directory_on_uninstall() {
+    let env = Env::new("tests/fixtures/install/claude");
+    let out = env.hook(&["install", "--agent", "cursor", "--yes"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let created = json_file(&env.ws.join(".cursor/hooks.json"));
+    assert_eq!(created["version"], 1, "Cursor reads version 1 files only");
+    let events: Vec<&str> = created["hooks"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        events,
+        [
+            "sessionStart",
+            "beforeSubmitPrompt",
+            "preToolUse",
+            "postToolUse",
+            "postToolUseFailure",
+            "stop",
+            "subagentStop",
+            "preCompact",
+            "sessionEnd"
+        ]
+    );
+    assert_eq!(created["hooks"]["stop"][0]["timeout"], 66, "seconds, above the 60 s dispatch deadline");
+    let out = env.hook(&["uninstall", "--agent", "cursor"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(!env.ws.join(".cursor").exists(), "the file and the directory install made are gone");
+}
