@@ -120,7 +120,11 @@ pub(crate) fn classify(
     }
     match <[HookDecl; 1]>::try_from(load.hooks) {
         Ok([decl]) => Found::Movable(Box::new(decl)),
-        Err(hooks) if hooks.is_empty() => Found::Kept("the engine reads no hook from it".into()),
+        // A handler the reader passes over says why in a warning (a `prompt` handler, an `if` condition).
+        Err(hooks) if hooks.is_empty() => Found::Kept(match load.issues.first() {
+            Some(issue) => format!("the engine does not run it: {}", issue.message),
+            None => "the engine reads no hook from it".into(),
+        }),
         Err(hooks) => Found::Kept(format!("the engine reads {} hooks from it, not one", hooks.len())),
     }
 }

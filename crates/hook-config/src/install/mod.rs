@@ -59,6 +59,9 @@ mod plan;
 mod record;
 mod undo;
 
+#[cfg(test)]
+mod tests;
+
 use std::path::PathBuf;
 
 pub use agent::{Agent, AgentEvent, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};

@@ -8,7 +8,8 @@
 //! | rewrite (pre_tool) | `updatedInput` | `permissionDecision: allow` + `updatedInput` | `hookSpecificOutput.tool_input` | deny: Cursor cannot apply it |
 //! | deny (turn_start) | `decision: block` + reason | same | `decision: deny` + reason | `continue: false` + `user_message` |
 //! | deny / allow (permission_request) | `hookSpecificOutput.decision.behavior` | same | — | — |
-//! | context | `hookSpecificOutput.additionalContext` | same, where Codex takes it | same | `agent_message` / `additional_context` |
+//! | context (turn_start, session_start, post_tool) | `hookSpecificOutput.additionalContext` | same | same | `additional_context` (session_start, post_tool) |
+//! | context (pre_tool) | `hookSpecificOutput.additionalContext` | same | — | `agent_message` |
 //! | continuation (turn_end) | `decision: block` + reason | same | `decision: deny` + reason | `followup_message` |
 //! | a tool result's block (post_tool) | `decision: block` + reason | same | `decision: deny` + reason | `additional_context` |
 //! | halt | `continue: false` + `stopReason` | same, where Codex takes it | same | `continue: false` |
