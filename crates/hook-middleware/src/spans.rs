@@ -3,8 +3,10 @@
 //!
 //! The pipeline opens [`dispatch_span`] for a dispatch and a [`hook_span`] inside it for every hook, runs the hook
 //! inside the span (`span.in_scope(…)` or `future.instrument(span)`), and records the result on the span with
-//! [`record_hook`] and [`record_dispatch`]. The fields that are only known at the end are declared empty up front
-//! (`tracing` can record only fields a span was created with).
+//! [`record_hook`] and [`record_dispatch`]. A hook span's result is recorded once, from the run summary as the
+//! dispatch folded it: a hook that finished before a higher-precedence hook denied is `cancelled` on its span, as in
+//! its summary and receipt, whatever the timing. The fields that are only known at the end are declared empty up
+//! front (`tracing` can record only fields a span was created with).
 
 use std::time::Duration;
 

@@ -3,11 +3,13 @@
 //! folded run summary's.
 
 mod pipeline_support;
+mod receipts_support;
 
 use hook_config::{Layout, LoadOptions, TrustStatus, load};
-use hook_middleware::Pipeline;
+use hook_middleware::{DispatchResult, EventInput, Pipeline, spans};
 use hook_types::RunStatus;
 use pipeline_support::*;
+use receipts_support::Capture;
 
 /// A user hook in `config_home` running `guard.sh` beside it (the user origin's root is its file's directory),
 /// which appends a line to the marker `ran` in `$OUT`.
@@ -67,4 +69,49 @@ fn a_user_hook_of_a_trusted_config_home_runs_on_the_origins_trust_without_a_rech
     let result = dispatch(&pipeline, &post_tool("shell"));
     assert_eq!(statuses(&result), [("mine".into(), RunStatus::Completed)]);
     assert_eq!(fx.read_out("ran").unwrap(), "edited\n", "the user's own files are the user's to change");
+}
+
+/// Dispatches on a current-thread runtime under `capture` (a thread-local subscriber sees every span) and returns
+/// `(hook_id, status, exit_code)` of every `hook_run` span, sorted by hook id, with the result.
+fn spans_of(pipeline: &Pipeline, input: &EventInput) -> (Vec<(String, String, Option<String>)>, DispatchResult) {
+    let capture = Capture::default();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let result = capture.run(|| rt.block_on(pipeline.dispatch(input)));
+    let mut hooks: Vec<_> = capture
+        .spans()
+        .into_iter()
+        .filter(|s| s.name == "hook_run")
+        .map(|s| {
+            (
+                s.fields["hook_id"].clone(),
+                s.fields.get("status").cloned().unwrap_or_default(),
+                s.fields.get("exit_code").cloned(),
+            )
+        })
+        .collect();
+    hooks.sort();
+    (hooks, result)
+}
+
+#[test]
+fn a_run_the_fold_discards_after_it_finished_is_cancelled_on_its_span_too() {
+    let fx = Fixture::new();
+    // `sequential` makes the denying hook start only once the lower one has finished: the lower one always
+    // completes first, and is then discarded by the deny above it.
+    fx.user_hooks(
+        r#"
+- {id: a.low, on: pre_tool, kind: command, shell: "exit 0"}
+- {id: b.deny, on: pre_tool, kind: command, sequential: true, shell: "echo no >&2; exit 2"}
+"#,
+    );
+    let (spans, result) = spans_of(&fx.pipeline(), &pre_tool("shell", serde_json::json!({})));
+    assert_eq!(statuses(&result), [("a.low".into(), RunStatus::Cancelled), ("b.deny".into(), RunStatus::Blocked)]);
+    assert_eq!(
+        spans,
+        [("a.low".into(), "cancelled".into(), None), ("b.deny".into(), "blocked".into(), Some("2".into())),]
+    );
+    for run in &result.runs {
+        let span = spans.iter().find(|(id, ..)| *id == run.hook_id).unwrap();
+        assert_eq!(span.1, spans::status_name(run.status), "{}: the span and the summary disagree", run.hook_id);
+    }
 }

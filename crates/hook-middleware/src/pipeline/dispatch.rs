@@ -152,7 +152,14 @@ impl Dispatch<'_> {
         let halted = effects.iter().any(|e| matches!(e, Effect::Halt { .. }));
         drop(all);
 
-        let records: Vec<Record> = guards.into_iter().chain(users).chain(rechecks).collect();
+        let mut records: Vec<Record> = guards.into_iter().chain(users).chain(rechecks).collect();
+        // Every status is final now (cancellation below a deny, the deadline): the spans say what the summaries
+        // and receipts say, whichever hook finished first. Taking the spans closes them here, before the receipts.
+        for record in &mut records {
+            if let Some(span) = record.span.take() {
+                spans::record_hook(&span, &record.summary);
+            }
+        }
         self.record_receipts(&records);
         DispatchResult {
             verdict,
@@ -209,8 +216,7 @@ impl Dispatch<'_> {
                         }
                     }
                 };
-                spans::record_hook(&span, &record.summary);
-                record
+                Record { span: Some(span), ..record }
             };
             if let Some(writer) = rechecking {
                 let note = format!("re-checked the tool input as rewritten by `{writer}`");
@@ -261,8 +267,7 @@ impl Dispatch<'_> {
             } else {
                 let span = spans::hook_span(&hook.decl().id, event);
                 let record = span.in_scope(|| inprocess::declared(user_meta(hook), hook.decl(), self.input));
-                spans::record_hook(&span, &record.summary);
-                record
+                Record { span: Some(span), ..record }
             };
             prior.extend(record.effects.iter().cloned());
             if record.denies(event) {
@@ -404,14 +409,13 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
     })
     .instrument(span.clone())
     .await;
+    record.span = Some(span);
     if run.cancelled {
         let mut record = cancelled(record, coordinator.cause_now(), cx);
         record.set_duration(run.duration);
-        spans::record_hook(&span, &record.summary);
         return record;
     }
     command::interpret(&mut record, &prepared, input, &run);
-    spans::record_hook(&span, &record.summary);
     if record.denies(event) {
         coordinator.denied(position);
     }

@@ -40,6 +40,9 @@ pub(crate) struct Record {
     pub decision: Decision,
     pub output_bytes: u64,
     pub cancelled: Option<Cancel>,
+    /// The hook's span, if it ran in one. Its status is recorded only once the dispatch has folded every run, so
+    /// the span says what the run summary and the receipt say (a run the fold discards is `cancelled` there too).
+    pub span: Option<tracing::Span>,
 }
 
 impl Record {
@@ -65,6 +68,7 @@ impl Record {
             decision: Decision::Pass,
             output_bytes: 0,
             cancelled: None,
+            span: None,
         }
     }
 
