@@ -39,7 +39,7 @@
 //! assert_eq!(config.hooks[0].decl.hash, target.hooks[0].decl.hash); // the same hook
 //! ```
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use hook_types::Origin;
@@ -213,16 +213,19 @@ fn plan_target(
     let original = read_text(&path)?;
     let before = parse_str(original.as_deref().unwrap_or(""), &path, Format::Native, &cx);
 
+    let existing: HashMap<&str, &HookDecl> = before.hooks.iter().map(|h| (h.id.as_str(), h)).collect();
+    // id → position in `hooks`: a file of thousands of hooks is planned in linear time.
+    let mut planned_ids: HashMap<String, usize> = HashMap::new();
     let mut hooks: Vec<ImportedHook> = Vec::new();
     let mut forms = Vec::new();
     for decl in decls {
         let conflict =
             || ImportError::Conflict { path: path.clone(), id: decl.id.clone(), source_file: decl.source.clone() };
-        let existing = before.hooks.iter().find(|h| h.id == decl.id);
+        let existing = existing.get(decl.id.as_str());
         if existing.is_some_and(|h| h.hash != decl.hash) {
             return Err(conflict());
         }
-        if let Some(earlier) = hooks.iter().find(|h| h.decl.id == decl.id) {
+        if let Some(earlier) = planned_ids.get(&decl.id).map(|&i| &hooks[i]) {
             // The same hook declared in two files of the format (Codex's hooks.json and config.toml): once is enough.
             if earlier.decl.hash != decl.hash {
                 return Err(conflict());
@@ -233,6 +236,7 @@ fn plan_target(
         if !already_there {
             forms.push(native_form(decl));
         }
+        planned_ids.insert(decl.id.clone(), hooks.len());
         hooks.push(ImportedHook {
             decl: (*decl).clone(),
             from: decl.source.clone(),
@@ -272,15 +276,16 @@ fn verify(path: &Path, before: &FileLoad, after: &FileLoad, hooks: &mut [Importe
     let errors = |load: &FileLoad| -> Vec<String> {
         load.issues.iter().filter(|i| i.severity == IssueSeverity::Error).map(|i| i.message.clone()).collect()
     };
-    if let Some(new) = errors(after).into_iter().find(|e| !errors(before).contains(e)) {
+    let known = errors(before);
+    if let Some(new) = errors(after).into_iter().find(|e| !known.contains(e)) {
         return fail(new);
     }
-    if let Some(old) = before.hooks.iter().find(|old| !after.hooks.iter().any(|h| h.id == old.id && h.hash == old.hash))
-    {
+    let by_id: HashMap<&str, &HookDecl> = after.hooks.iter().map(|h| (h.id.as_str(), h)).collect();
+    if let Some(old) = before.hooks.iter().find(|old| by_id.get(old.id.as_str()).is_none_or(|h| h.hash != old.hash)) {
         return fail(format!("the hook `{}` already there would change", old.id));
     }
     for hook in hooks.iter_mut() {
-        let Some(loaded) = after.hooks.iter().find(|h| h.id == hook.decl.id) else {
+        let Some(&loaded) = by_id.get(hook.decl.id.as_str()) else {
             return fail(format!("the imported hook `{}` is missing", hook.decl.id));
         };
         if loaded.hash != hook.decl.hash {
