@@ -5,6 +5,9 @@
 //! not the workspace it sits in. Two declarations with the same hash behave the same, so reformatting a file keeps
 //! its trust and `hook import` keeps hashes unchanged.
 
+use std::io::{self, Write};
+
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -64,22 +67,161 @@ pub fn canonical_hash_input(decl: &HookDecl) -> Value {
 /// assert_eq!(load.hooks[0].hash, "3d272c794c1ca3aa");
 /// ```
 pub fn content_hash(decl: &HookDecl) -> String {
-    hash_canonical(&canonical_hash_input(decl))
+    // Every hook of every load is hashed: the canonical JSON goes straight into the hasher, written field by field,
+    // instead of building `canonical_hash_input`'s tree, sorting it and printing it (that was a quarter of a load).
+    let mut hasher = Hasher(Sha256::new());
+    write_hash_input(decl, &mut hasher).expect(INFALLIBLE);
+    short_hex(hasher.0)
 }
 
 /// The first 16 hex characters of the sha256 of `value`'s canonical JSON.
 pub(crate) fn hash_canonical(value: &Value) -> String {
-    let digest = Sha256::digest(canonical_json(value).as_bytes());
-    let mut hex = hex::encode(digest);
-    hex.truncate(16);
-    hex
+    let mut hasher = Hasher(Sha256::new());
+    write_canonical(value, &mut hasher).expect(INFALLIBLE);
+    short_hex(hasher.0)
 }
 
-/// Canonical JSON: object keys sorted (by bytes) at every depth, no whitespace, integers as integers, strings as
-/// serde_json writes them.
-pub(crate) fn canonical_json(value: &Value) -> String {
-    // The workspace enables serde_json's `preserve_order`, so maps keep insertion order: sort explicitly.
-    sorted(value.clone()).to_string()
+/// Why the writes below cannot fail: they go to a hasher or a `Vec`, and serialize only strings, integers, string
+/// maps and JSON values.
+const INFALLIBLE: &str = "writing canonical JSON to a hasher or a Vec cannot fail";
+
+/// Feeds what is written to a sha256.
+struct Hasher(Sha256);
+
+impl Write for Hasher {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The first 16 hex characters of the digest: hex-encodes only the 8 bytes that are kept.
+fn short_hex(hasher: Sha256) -> String {
+    hex::encode(&hasher.finalize()[..8])
+}
+
+/// Writes the canonical JSON of `value`: object keys sorted by bytes at every depth (the workspace enables
+/// serde_json's `preserve_order`, so maps keep insertion order and must be sorted here, by borrowing rather than
+/// cloning), no whitespace, integers as integers, strings as serde_json writes them.
+fn write_canonical(value: &Value, out: &mut impl Write) -> io::Result<()> {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.write_all(b"{")?;
+            for (i, (key, value)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut *out, key)?;
+                out.write_all(b":")?;
+                write_canonical(value, out)?;
+            }
+            out.write_all(b"}")
+        }
+        Value::Array(items) => {
+            out.write_all(b"[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_canonical(item, out)?;
+            }
+            out.write_all(b"]")
+        }
+        leaf => Ok(serde_json::to_writer(out, leaf)?),
+    }
+}
+
+/// Writes exactly `canonical_json(&canonical_hash_input(decl))` without building either. The keys are written in
+/// byte order by hand — `kind` < `matcher` < `on` < `on_error` < `only_errors` < `protocol` < `scope` <
+/// `sequential` < `spec` < `tools`, and in a command spec `argv` < `as` < `cwd` < `env` < `shell` < `timeout_ms` —
+/// and the unit test below holds this to the tree form for every optional field.
+fn write_hash_input(decl: &HookDecl, out: &mut impl Write) -> io::Result<()> {
+    let mut object = Object::new(out)?;
+    object.field("kind", decl.kind().as_str())?;
+    object.field("matcher", &decl.matcher.as_ref().map(|m| m.pattern.as_str()))?;
+    object.field("on", &decl.event.to_string())?;
+    object.field("on_error", &decl.on_error)?;
+    if decl.filters.only_errors {
+        object.field("only_errors", &true)?;
+    }
+    object.field("protocol", decl.protocol.as_str())?;
+    if decl.filters.scope != hook_types::Scope::Main {
+        object.field("scope", &decl.filters.scope)?;
+    }
+    if decl.sequential {
+        object.field("sequential", &true)?;
+    }
+    object.key("spec")?;
+    write_spec(&decl.spec, object.out)?;
+    object.field("tools", &decl.tools)?;
+    object.end()
+}
+
+fn write_spec(spec: &HookSpec, out: &mut impl Write) -> io::Result<()> {
+    let mut object = Object::new(out)?;
+    match spec {
+        HookSpec::Command(command) => {
+            if let Program::Argv(argv) = &command.program {
+                object.field("argv", argv)?;
+            }
+            object.field("as", &command.as_mode)?;
+            object.field("cwd", &command.cwd)?;
+            // A BTreeMap of strings serializes with its keys in byte order already.
+            object.field("env", &command.env)?;
+            if let Program::Shell(shell) = &command.program {
+                object.field("shell", shell)?;
+            }
+            object.field("timeout_ms", &command.timeout_ms)?;
+        }
+        HookSpec::Prompt { message, severity } => {
+            object.field("message", message)?;
+            object.field("severity", severity)?;
+        }
+        HookSpec::Effect(effect) => {
+            // An effect may hold any JSON (`rewrite_tool_input`'s input): sort it as a tree.
+            object.key("effect")?;
+            write_canonical(&serde_json::to_value(effect)?, object.out)?;
+        }
+    }
+    object.end()
+}
+
+/// A JSON object being written, one `"key":value` at a time; the caller supplies the keys in order.
+struct Object<'w, W: Write> {
+    out: &'w mut W,
+    first: bool,
+}
+
+impl<'w, W: Write> Object<'w, W> {
+    fn new(out: &'w mut W) -> io::Result<Self> {
+        out.write_all(b"{")?;
+        Ok(Object { out, first: true })
+    }
+
+    /// Writes `"key":`; the value follows.
+    fn key(&mut self, key: &str) -> io::Result<()> {
+        if !std::mem::take(&mut self.first) {
+            self.out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *self.out, key)?;
+        self.out.write_all(b":")
+    }
+
+    /// Writes `"key":value`, the value as serde_json writes it compactly.
+    fn field(&mut self, key: &str, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
+        self.key(key)?;
+        Ok(serde_json::to_writer(&mut *self.out, value)?)
+    }
+
+    fn end(self) -> io::Result<()> {
+        self.out.write_all(b"}")
+    }
 }
 
 /// `value` with every object's keys re-inserted in sorted order.
@@ -116,11 +258,52 @@ fn spec_value(spec: &HookSpec) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use hook_types::Origin;
+
     use super::*;
+    use crate::file::{FileContext, parse_str};
+    use crate::model::Format;
+
+    fn canonical_json(value: &Value) -> String {
+        let mut out = Vec::new();
+        write_canonical(value, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
 
     #[test]
     fn canonical_json_sorts_nested_keys_and_stays_compact() {
-        let value = json!({"b": {"z": 1, "a": [{"y": true, "x": null}]}, "a": "s\"q"});
-        assert_eq!(canonical_json(&value), r#"{"a":"s\"q","b":{"a":[{"x":null,"y":true}],"z":1}}"#);
+        let value = json!({"b": {"z": 1, "a": [{"y": true, "x": null}]}, "a": "s\"q", "é": 1.5});
+        assert_eq!(canonical_json(&value), r#"{"a":"s\"q","b":{"a":[{"x":null,"y":true}],"z":1},"é":1.5}"#);
+    }
+
+    /// The hand-ordered writer behind `content_hash` must stay byte for byte the canonical JSON of the documented
+    /// tree, `canonical_hash_input`, whatever optional field a hook has.
+    #[test]
+    fn content_hash_writes_exactly_the_canonical_json_of_the_hash_input() {
+        let yaml = r#"
+- {on: pre_tool, kind: command, argv: [./guard.sh, "quote\" and \\ and é", --x], tools: [shell, "edit"], timeout_ms: 1500}
+- {on: post_tool, only_errors: true, matcher: "Edit|Write", kind: command, shell: "a && b", env: {Z: "1", A: "é\u0001", M: ""}, as: reminder, on_error: deny}
+- {on: SubagentStop, kind: command, argv: [sh], sequential: true, protocol: claude}
+- {on: turn_end, scope: any, kind: prompt, message: "tab\tand \"quotes\"", severity: hard-block}
+- {on: turn_start, kind: prompt, message: plain}
+- {on: pre_tool, matcher: "^mcp__.*", kind: effect, effect: {kind: rewrite_tool_input, input: {z: [3, {b: 1, a: 2.5}], a: null, "é": x}}}
+- {on: pre_tool, kind: effect, enabled: false, effect: {kind: block_tool, reason: "no", severity: hard-block}}
+- {on: "foreign:WorktreeCreate", protocol: claude, kind: command, argv: [x]}
+"#;
+        let root = Path::new("/ws");
+        let cx = FileContext { origin: Origin::Project, workspace: root, root, source_id: None };
+        let load = parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
+        assert_eq!(load.hooks.len(), 8, "{:#?}", load.issues);
+        for decl in &load.hooks {
+            let mut written = Vec::new();
+            write_hash_input(decl, &mut written).unwrap();
+            let tree = canonical_json(&canonical_hash_input(decl));
+            assert_eq!(String::from_utf8(written).unwrap(), tree);
+            let digest = Sha256::digest(tree.as_bytes());
+            assert_eq!(content_hash(decl), hex::encode(digest)[..16]);
+            assert_eq!(hash_canonical(&canonical_hash_input(decl)), content_hash(decl));
+        }
     }
 }
