@@ -167,6 +167,21 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
         );
         text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
     }
+    for (event, file) in &plan.bridged_elsewhere {
+        let line = format!(
+            "no bridge on {event} here: {} already has it, and {agent} runs the hooks of all its files",
+            display_path(file)
+        );
+        text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
+    }
+    for (event, file) in &plan.bridged_narrower {
+        let line = format!(
+            "hook: warning: {} also has the bridge on {event}: in that workspace {agent} would run the hooks twice \
+             unless it runs identical handlers once; `hook uninstall` that scope if this one is to serve it",
+            display_path(file)
+        );
+        text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
+    }
     if !plan.moved.is_empty() {
         text.push_str(&format!(
             "moving {} hook(s) out of {} into {} (they keep their protocol and hash; {agent} stops running them \

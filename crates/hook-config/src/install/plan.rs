@@ -10,7 +10,7 @@ use super::agent::{Agent, InstallScope};
 use super::command::BridgeProgram;
 use super::edit::{Place, add_bridge, drop_empty_lists, remove_handlers};
 use super::files::{JsonLayout, parse_json_object, read_text, sha256, write_atomic};
-use super::handlers::{Found, classify, handlers};
+use super::handlers::{Found, classify, handlers, is_bridge};
 use super::native::{insertion, native_form, yaml_block};
 use super::record::{FileChange, InstallRecord, Installs, MovedRecord, NativeChange, TrustedRecord, installs_path};
 use crate::file::{FileContext, parse_str};
@@ -99,6 +99,11 @@ pub struct InstallPlan {
     pub kept: Vec<KeptHandler>,
     /// The native file the hooks move into.
     pub native_file: PathBuf,
+    /// Events that get no bridge here because the agent's file of a broader scope already has it there.
+    pub bridged_elsewhere: Vec<(String, PathBuf)>,
+    /// Events a narrower scope's file also bridges: in that workspace the agent has the bridge twice (Claude Code
+    /// runs identical handlers once; the other agents run both).
+    pub bridged_narrower: Vec<(String, PathBuf)>,
     command: String,
     agent_original: Option<String>,
     agent_new: String,
@@ -276,6 +281,33 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
             events.push(name.clone());
         }
     }
+    // The agent merges its scopes. A bridge a broader scope's file already holds on an event serves this workspace
+    // too: a second one here would run the engine's hooks twice. A narrower scope's bridge serves this workspace
+    // only, so a broader install still adds its own, and says this workspace then has two.
+    let mut bridged_elsewhere = Vec::new();
+    let mut bridged_narrower = Vec::new();
+    let rank = |s: InstallScope| match s {
+        InstallScope::Local => 0,
+        InstallScope::Project => 1,
+        InstallScope::User => 2,
+    };
+    for other in [InstallScope::Local, InstallScope::Project, InstallScope::User] {
+        let Some(path) = agent.config_file(other, layout).filter(|_| other != scope) else { continue };
+        let Ok(Some(text)) = read_text(&path) else { continue };
+        let Ok(other_root) = parse_json_object(&path, Some(&text)) else { continue };
+        let Some(Value::Object(other_hooks)) = other_root.get("hooks") else { continue };
+        for handler in handlers(agent, other_hooks) {
+            if !is_bridge(&handler.value, &request.program) {
+                continue;
+            }
+            if rank(other) < rank(scope) {
+                bridged_narrower.push((handler.event, absolute(&path)));
+            } else if !bridged.contains(&handler.event) {
+                bridged.push(handler.event.clone());
+                bridged_elsewhere.push((handler.event, absolute(&path)));
+            }
+        }
+    }
     let added_events: Vec<String> = events.into_iter().filter(|e| !bridged.contains(e)).collect();
     add_bridge(&mut hooks, &added_events, &agent.bridge_entry(&request.command, &request.limits));
     let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
@@ -296,6 +328,8 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         moved,
         kept,
         native_file,
+        bridged_elsewhere,
+        bridged_narrower,
         command: request.command.clone(),
         agent_original,
         agent_new,

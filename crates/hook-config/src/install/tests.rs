@@ -149,3 +149,30 @@ fn no_config_home_means_no_install_record_and_no_install() {
         "the config home is not known: pass --config-home DIR (install records what it changed there)"
     );
 }
+
+#[test]
+fn an_event_a_broader_scope_bridges_gets_no_second_bridge_and_a_narrower_one_is_reported() {
+    let home = tempfile::tempdir().unwrap();
+    let bridge = json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "hook bridge --protocol gemini"}]}]}});
+    std::fs::create_dir_all(home.path().join(".gemini")).unwrap();
+    std::fs::write(home.path().join(".gemini/settings.json"), bridge.to_string()).unwrap();
+    let project = Project::new(&[]);
+    let layout = project.layout().with_home(Some(home.path().to_path_buf()));
+    let user_file = home.path().join(".gemini/settings.json");
+    let project_file = project.ws.path().join(".gemini/settings.json");
+
+    let mut request = request(Agent::Gemini, &layout);
+    request.program = super::BridgeProgram::named(["hook"]);
+    let plan = plan_install(&request).unwrap();
+    assert!(!plan.added_events.contains(&"BeforeTool".to_string()), "{:?}", plan.added_events);
+    assert!(plan.added_events.contains(&"AfterTool".to_string()));
+    assert_eq!(plan.bridged_elsewhere, vec![("BeforeTool".to_string(), user_file)]);
+
+    request.scope = InstallScope::User;
+    std::fs::remove_file(home.path().join(".gemini/settings.json")).unwrap();
+    std::fs::create_dir_all(project.ws.path().join(".gemini")).unwrap();
+    std::fs::write(&project_file, bridge.to_string()).unwrap();
+    let plan = plan_install(&request).unwrap();
+    assert!(plan.added_events.contains(&"BeforeTool".to_string()), "a user bridge serves every workspace");
+    assert_eq!(plan.bridged_narrower, vec![("BeforeTool".to_string(), project_file)]);
+}
