@@ -162,3 +162,38 @@ fn an_agent_file_install_creates_is_removed_with_its_directory_on_uninstall() {
     assert_eq!(out.code, 0, "{out:#?}");
     assert!(!env.ws.join(".cursor").exists(), "the file and the directory install made are gone");
 }
+
+#[test]
+fn a_moved_hook_on_a_foreign_event_gets_the_bridge_there_and_its_block_is_the_agents_answer() {
+    let env = Env::new("tests/fixtures/install/claude");
+    let settings = json!({"hooks": {"SubagentStart": [{"matcher": "Explore", "hooks": [
+        {"type": "command", "command": "echo no subagents today >&2; exit 2"}
+    ]}]}});
+    env.write(".claude/settings.json", &serde_json::to_string_pretty(&settings).unwrap());
+    let out = env.hook(&["install", "--agent", "claude", "--yes", "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(out.json()["added_events"].as_array().unwrap().contains(&json!("SubagentStart")));
+    assert!(read(&env.ws.join(".hooks/hooks.yaml")).contains("on: foreign:SubagentStart"));
+
+    let written = json_file(&env.ws.join(".claude/settings.json"));
+    let command = written["hooks"]["SubagentStart"][0]["hooks"][0]["command"].as_str().unwrap().to_owned();
+    let input = json!({"hook_event_name": "SubagentStart", "session_id": "s", "cwd": env.ws.display().to_string(),
+        "agent_id": "a1", "agent_type": "Explore"});
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(&env.ws)
+        .env("HOME", &env.home)
+        .env("XDG_STATE_HOME", env.home.join("state"))
+        .env("CLAUDE_PROJECT_DIR", &env.ws)
+        .env_remove("HOOK_BRIDGE_TEST_PANIC")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.to_string().as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "Claude Code's blocking form: {output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "no subagents today\n");
+    assert!(output.stdout.is_empty());
+}
