@@ -197,3 +197,18 @@ fn a_moved_hook_on_a_foreign_event_gets_the_bridge_there_and_its_block_is_the_ag
     assert_eq!(String::from_utf8_lossy(&output.stderr), "no subagents today\n");
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn an_agent_file_install_cannot_edit_is_one_error_line_naming_it_and_nothing_changes() {
+    let env = Env::new("tests/fixtures/install/claude");
+    env.write(".claude/settings.json", "{\n  // my settings\n  \"model\": \"opus\"\n}\n");
+    let out = env.hook(&["install", "--agent", "claude", "--yes"]);
+    common::assert_one_line_error(&out, "[WS]/.claude/settings.json`: not valid JSON");
+    assert!(out.stderr.contains("(comments and trailing commas cannot be kept); nothing was changed"), "{out:#?}");
+
+    std::fs::remove_file(env.ws.join(".claude/settings.json")).unwrap();
+    std::fs::create_dir(env.ws.join(".claude/settings.json")).unwrap();
+    let out = env.hook(&["install", "--agent", "claude", "--yes"]);
+    common::assert_one_line_error(&out, "cannot read `[WS]/.claude/settings.json`: Is a directory");
+    assert!(!env.config_home().join("installs.json").exists());
+}

@@ -92,8 +92,8 @@ pub enum InstallError {
         /// How to give it.
         hint: &'static str,
     },
-    /// A file could not be read, created or written.
-    #[error("{action} `{}`: {source}", path.display())]
+    /// A file could not be read, created or written (the cause is the error's source).
+    #[error("{action} `{}`", path.display())]
     Io {
         /// What was being done ("cannot read").
         action: &'static str,
@@ -125,8 +125,8 @@ pub enum InstallError {
         /// The file.
         path: PathBuf,
     },
-    /// The trust store could not be saved.
-    #[error("the moved hooks could not be trusted: {0}")]
+    /// The trust store could not be saved (the cause is the error's source).
+    #[error("the moved hooks could not be trusted")]
     Trust(#[from] crate::trust::TrustError),
     /// `installs.json` holds something unreadable.
     #[error("`{}` is not a valid install record ({message}); fix or remove it", path.display())]
