@@ -1,13 +1,18 @@
 //! Follow-ups to the pipeline: the run-time fingerprint re-check follows whether the origin was trusted in its load
-//! (not the origin's default), receipts are recorded off the dispatch's task, and a hook span's status is the
-//! folded run summary's.
+//! (not the origin's default), receipts are recorded off the dispatch's task (and still before it returns), and a
+//! hook span's status is the folded run summary's.
 
 mod pipeline_support;
 mod receipts_support;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
 use hook_config::{Layout, LoadOptions, TrustStatus, load};
+use hook_middleware::receipts::{FileSink, RECEIPT_TARGET, ReceiptSink, RingSink, SinkError, TracingSink};
 use hook_middleware::{DispatchResult, EventInput, Pipeline, spans};
-use hook_types::RunStatus;
+use hook_types::{Receipt, RunStatus};
 use pipeline_support::*;
 use receipts_support::Capture;
 
@@ -114,4 +119,142 @@ fn a_run_the_fold_discards_after_it_finished_is_cancelled_on_its_span_too() {
         let span = spans.iter().find(|(id, ..)| *id == run.hook_id).unwrap();
         assert_eq!(span.1, spans::status_name(run.status), "{}: the span and the summary disagree", run.hook_id);
     }
+}
+
+/// A sink that, for each receipt, says it started and then blocks its thread until the test answers (5 s at most).
+/// Recorded on the dispatch's own task of a current-thread runtime, it would block the one thread the answer has to
+/// come from, and fail.
+struct Handshake {
+    started: tokio::sync::mpsc::UnboundedSender<()>,
+    answers: Mutex<mpsc::Receiver<()>>,
+    recorded: AtomicUsize,
+}
+
+impl ReceiptSink for Handshake {
+    fn name(&self) -> String {
+        "handshake".into()
+    }
+
+    fn record(&self, _: &Receipt) -> Result<(), SinkError> {
+        let _ = self.started.send(());
+        match self.answers.lock().unwrap().recv_timeout(Duration::from_secs(5)) {
+            Ok(()) => {
+                self.recorded.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }
+            Err(_) => Err(SinkError::Other { sink: self.name(), message: "no answer: it blocked the runtime".into() }),
+        }
+    }
+}
+
+/// One prompt hook on pre_tool: it runs in process, so nothing in the dispatch yields before the receipts.
+fn one_prompt_hook() -> Fixture {
+    let fx = Fixture::new();
+    fx.user_hooks("- {id: note, on: pre_tool, kind: prompt, message: mind the blast radius}");
+    fx
+}
+
+#[test]
+fn a_blocking_sink_does_not_block_a_current_thread_runtime_and_is_done_when_dispatch_returns() {
+    let fx = one_prompt_hook();
+    let (started, mut started_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (answer, answers) = mpsc::channel();
+    let sink = Arc::new(Handshake { started, answers: Mutex::new(answers), recorded: AtomicUsize::new(0) });
+    let pipeline = fx.builder().receipt_sink(sink.clone()).build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let input = pre_tool("shell", serde_json::json!({}));
+    let begun = Instant::now();
+    let (result, ()) = rt.block_on(async {
+        // Another task of the same (single) thread answers the sink: it can only run if the sink's wait does not
+        // hold the thread.
+        let answerer = async {
+            started_rx.recv().await.unwrap();
+            answer.send(()).unwrap();
+        };
+        tokio::join!(pipeline.dispatch(&input), answerer)
+    });
+    assert!(result.diagnostics.is_empty(), "{:?}", result.diagnostics);
+    assert_eq!(sink.recorded.load(Ordering::SeqCst), 1, "recorded before dispatch returned");
+    assert!(begun.elapsed() < Duration::from_secs(4), "{:?}", begun.elapsed());
+}
+
+/// A sink that breaks its contract by panicking.
+struct Panics;
+
+impl ReceiptSink for Panics {
+    fn name(&self) -> String {
+        "panics".into()
+    }
+
+    fn record(&self, _: &Receipt) -> Result<(), SinkError> {
+        panic!("disk on fire")
+    }
+}
+
+#[test]
+fn a_panicking_sink_is_one_diagnostic_per_dispatch_and_the_other_sinks_record_before_dispatch_returns() {
+    let fx = one_prompt_hook();
+    let ring = Arc::new(RingSink::new(16));
+    let state = tempfile::tempdir().unwrap();
+    let file = Arc::new(FileSink::new(state.path().join("receipts.jsonl")));
+    let pipeline = fx.builder().receipt_sink(Arc::new(Panics)).receipt_sink(ring.clone()).receipt_sink(file.clone());
+    let pipeline = pipeline.build().unwrap();
+    for n in 1..=2 {
+        let result = dispatch(&pipeline, &pre_tool("shell", serde_json::json!({})));
+        let [diagnostic] = &result.diagnostics[..] else { panic!("{:?}", result.diagnostics) };
+        assert!(diagnostic.contains("receipt sink `panics`: panicked: disk on fire"), "{diagnostic}");
+        assert_eq!(ring.snapshot().len(), n);
+        let log = std::fs::read_to_string(file.path()).unwrap();
+        assert_eq!(log.lines().count(), n, "the file holds this dispatch's receipt when it returns");
+    }
+}
+
+/// A sink that panics even when asked its name.
+struct PanicsEverywhere;
+
+impl ReceiptSink for PanicsEverywhere {
+    fn name(&self) -> String {
+        panic!("no name either")
+    }
+
+    fn record(&self, _: &Receipt) -> Result<(), SinkError> {
+        panic!("disk on fire")
+    }
+}
+
+#[test]
+fn a_sink_that_panics_even_for_its_name_is_still_one_diagnostic() {
+    let fx = one_prompt_hook();
+    let ring = Arc::new(RingSink::new(16));
+    let pipeline = fx.builder().receipt_sink(Arc::new(PanicsEverywhere)).receipt_sink(ring.clone()).build().unwrap();
+    let result = dispatch(&pipeline, &pre_tool("shell", serde_json::json!({})));
+    let [diagnostic] = &result.diagnostics[..] else { panic!("{:?}", result.diagnostics) };
+    assert!(diagnostic.contains("(a sink whose name panicked)`: panicked: disk on fire"), "{diagnostic}");
+    assert_eq!(ring.snapshot().len(), 1);
+}
+
+#[test]
+fn a_dispatch_that_matches_nothing_records_nothing() {
+    let fx = one_prompt_hook();
+    let ring = Arc::new(RingSink::new(16));
+    let state = tempfile::tempdir().unwrap();
+    let file = Arc::new(FileSink::new(state.path().join("receipts.jsonl")));
+    let pipeline = fx.builder().receipt_sink(ring.clone()).receipt_sink(file.clone()).build().unwrap();
+    let result = dispatch(&pipeline, &post_tool("shell"));
+    assert!(result.runs.is_empty() && result.diagnostics.is_empty(), "{result:?}");
+    assert!(ring.snapshot().is_empty());
+    assert!(!file.path().exists(), "no log is created when nothing ran");
+}
+
+#[test]
+fn a_tracing_sink_recorded_off_the_task_still_reaches_the_callers_subscriber() {
+    let fx = one_prompt_hook();
+    let pipeline = fx.builder().receipt_sink(Arc::new(TracingSink)).build().unwrap();
+    let capture = Capture::default();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let result = capture.run(|| rt.block_on(pipeline.dispatch(&pre_tool("shell", serde_json::json!({})))));
+    let receipts: Vec<_> = capture.events().into_iter().filter(|e| e.target == RECEIPT_TARGET).collect();
+    let ids: Vec<&str> = receipts.iter().map(|e| e.fields["hook_id"].as_str()).collect();
+    assert_eq!(ids, ["note"]);
+    assert_eq!(result.runs.len(), 1);
 }

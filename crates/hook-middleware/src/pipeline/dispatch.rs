@@ -29,8 +29,10 @@ impl Pipeline {
     ///
     /// Never panics (a panicking in-process hook is caught), never returns an error (failures are run statuses,
     /// entries and diagnostics), and returns within [`Limits::dispatch_deadline_ms`](hook_types::Limits) plus the
-    /// time to kill what still runs — provided the host's own in-process registrations and receipt sinks return
-    /// promptly, since they run on this task. Must be awaited inside a Tokio runtime with IO and time enabled.
+    /// time to kill what still runs — provided the host's own in-process registrations return promptly, since they
+    /// run on this task, and so do its receipt sinks: they run on Tokio's blocking pool, so their I/O never holds up
+    /// a runtime worker, but the dispatch waits for them, so every receipt is recorded when it returns. Must be
+    /// awaited inside a Tokio runtime with IO and time enabled.
     ///
     /// ```
     /// use hook_middleware::pipeline::Pipeline;
@@ -160,7 +162,7 @@ impl Dispatch<'_> {
                 spans::record_hook(&span, &record.summary);
             }
         }
-        self.record_receipts(&records);
+        self.record_receipts(&records).await;
         DispatchResult {
             verdict,
             reason,
@@ -352,7 +354,9 @@ impl Dispatch<'_> {
         }
     }
 
-    fn record_receipts(&mut self, records: &[Record]) {
+    /// Hands the receipts to the sinks on the blocking pool and waits for them: the log holds them when the
+    /// dispatch returns, and no runtime worker sits in file I/O or a lock wait meanwhile.
+    async fn record_receipts(&mut self, records: &[Record]) {
         let sinks = &self.inner.sinks;
         if sinks.is_empty() || records.is_empty() {
             return;
@@ -365,7 +369,7 @@ impl Dispatch<'_> {
         let tool = if self.input.event.is_tool_event() { self.input.tool_name.as_deref() } else { None };
         let session = self.input.session_id.as_deref();
         let receipts: Vec<_> = records.iter().map(|r| r.receipt(&time, tool, session)).collect();
-        for diagnostic in sinks.record_all(&receipts) {
+        for diagnostic in sinks.record_all_off_task(receipts).await {
             self.diagnostics.push(diagnostic.to_string());
         }
     }

@@ -153,7 +153,8 @@ pub(crate) struct Inner {
     limits: Limits,
     /// Canonical.
     workspace: PathBuf,
-    sinks: Sinks,
+    /// Shared with the blocking task that records a dispatch's receipts.
+    sinks: Arc<Sinks>,
     budgets: Option<Budgets>,
     env_policy: EnvPolicy,
     permits: usize,
@@ -247,7 +248,8 @@ impl Pipeline {
 ///    concurrently, folded in precedence order;
 /// 4. the guards again, on an input a user hook rewrote.
 ///
-/// Receipts go to every `.receipt_sink(..)` in the order added, after the dispatch's runs are folded.
+/// Receipts go to every `.receipt_sink(..)` in the order added, after the dispatch's runs are folded, on Tokio's
+/// blocking pool (a sink's file I/O never blocks a runtime worker); the dispatch returns once they are recorded.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -391,7 +393,7 @@ impl PipelineBuilder {
                 guards,
                 limits: self.limits,
                 workspace,
-                sinks: self.sinks,
+                sinks: Arc::new(self.sinks),
                 budgets: self.budgets,
                 env_policy: self.env_policy,
                 permits,

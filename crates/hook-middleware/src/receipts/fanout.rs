@@ -1,4 +1,5 @@
-//! Recording to several sinks at once, turning each failing sink into exactly one diagnostic per dispatch.
+//! Recording to several sinks at once, turning each failing sink into exactly one diagnostic per dispatch; from an
+//! async task, on Tokio's blocking pool ([`Sinks::record_all_off_task`]), since sinks do blocking I/O.
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -100,19 +101,82 @@ impl Sinks {
                     .map(|s| (*s).to_owned())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "a panic".to_owned());
-                let error = SinkError::Other { sink: sink.name(), message: format!("panicked: {message}") };
+                let error =
+                    SinkError::Other { sink: sink_name(sink.as_ref()), message: format!("panicked: {message}") };
                 Err(BatchError { failed: receipts.len(), error })
             });
             failing.store(result.is_err(), Ordering::Relaxed);
             if let Err(BatchError { failed, error }) = result {
-                diagnostics.push(SinkDiagnostic { sink: sink.name(), failed, attempted: receipts.len(), error });
+                let sink = sink_name(sink.as_ref());
+                diagnostics.push(SinkDiagnostic { sink, failed, attempted: receipts.len(), error });
             }
         }
         diagnostics
+    }
+
+    /// [`Sinks::record_all`] on Tokio's blocking pool, awaited: the file I/O, and a file sink's wait for its lock,
+    /// never hold up the async task that records (on a current-thread runtime, the whole runtime). Every receipt is
+    /// recorded, or its loss reported, by the time the future completes; a failing or panicking sink is one
+    /// diagnostic, as with `record_all`. The caller's `tracing` subscriber and current span go with the work, so a
+    /// [`TracingSink`](super::TracingSink)'s events reach the host's subscriber inside the dispatch's span.
+    ///
+    /// Nothing to record costs nothing: no task is spawned and nothing is allocated. Must be awaited inside a Tokio
+    /// runtime. Dropping the future does not stop the recording once it has started.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use hook_middleware::receipts::{RingSink, Sinks};
+    /// # let receipt: hook_types::Receipt = serde_json::from_str(r#"{"time":"1970-01-01T00:00:00.000Z","hook_id":"h",
+    /// #   "origin":null,"source":"host","hash":"","event":"pre_tool","kind":"in_process","outcome":"emitted",
+    /// #   "effects":[],"exit_code":null,"output_bytes":0,"tool_name":null,"duration_ms":0,"session_id":null,"prev":null}"#).unwrap();
+    /// let ring = Arc::new(RingSink::new(16));
+    /// let sinks = Arc::new(Sinks::new().with(ring.clone()));
+    /// let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// let diagnostics = rt.block_on(sinks.record_all_off_task(vec![receipt]));
+    /// assert!(diagnostics.is_empty());
+    /// assert_eq!(ring.snapshot().len(), 1);
+    /// ```
+    pub async fn record_all_off_task(self: &Arc<Self>, receipts: Vec<Receipt>) -> Vec<SinkDiagnostic> {
+        if receipts.is_empty() || self.is_empty() {
+            return Vec::new();
+        }
+        let attempted = receipts.len();
+        let sinks = Arc::clone(self);
+        let subscriber = tracing::dispatcher::get_default(Clone::clone);
+        let span = tracing::Span::current();
+        let task = tokio::task::spawn_blocking(move || {
+            tracing::dispatcher::with_default(&subscriber, || span.in_scope(|| sinks.record_all(&receipts)))
+        });
+        match task.await {
+            Ok(diagnostics) => diagnostics,
+            // `record_all` catches each sink's panic, so this is a panic outside a sink call, or a runtime shutting
+            // down before the task ran: no sink can be counted on to have recorded anything.
+            Err(join) => {
+                let why = if join.is_panic() {
+                    "not recorded: the recording task panicked"
+                } else {
+                    "not recorded: the recording task was cancelled"
+                };
+                self.sinks
+                    .iter()
+                    .map(|(sink, failing)| {
+                        failing.store(true, Ordering::Relaxed);
+                        let name = sink_name(sink.as_ref());
+                        let error = SinkError::Other { sink: name.clone(), message: why.to_owned() };
+                        SinkDiagnostic { sink: name, failed: attempted, attempted, error }
+                    })
+                    .collect()
+            }
+        }
     }
 
     /// The names of the sinks whose latest [`Sinks::record_all`] failed, for a host's status view.
     pub fn failing(&self) -> Vec<String> {
         self.sinks.iter().filter(|(_, failing)| failing.load(Ordering::Relaxed)).map(|(sink, _)| sink.name()).collect()
     }
+}
+
+/// A sink's name for a diagnostic; a sink that panics even there is still named, so the report cannot crash.
+fn sink_name(sink: &dyn ReceiptSink) -> String {
+    catch_unwind(AssertUnwindSafe(|| sink.name())).unwrap_or_else(|_| "(a sink whose name panicked)".to_owned())
 }
