@@ -131,16 +131,20 @@ impl<'r, 'a> HookReader<'r, 'a> {
 
     /// A field whose string value must be one of `choices` (a closed vocabulary); suggests the nearest.
     pub(super) fn choice(&mut self, key: &str, choices: &[&'static str]) -> Option<(&'static str, WireField)> {
-        let list = choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
-        let (value, field) = self.string(key)?;
-        match choices.iter().find(|c| **c == value) {
-            Some(choice) => Some((choice, field)),
-            None => {
-                let hint = crate::issues::hint(hook_types::did_you_mean(&value, choices.iter().copied()));
-                self.error(Some(&field), format!("unknown {} `{value}`{hint}; expected one of {list}", field.key));
-                None
-            }
+        let field = self.take(key)?;
+        let Value::String(value) = &field.value else {
+            self.wrong_type(&field, "a string");
+            return None;
+        };
+        if let Some(choice) = choices.iter().find(|c| **c == value) {
+            return Some((choice, field));
         }
+        // Built only here: most hooks spell every choice right, and this list is several allocations.
+        let list = choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+        let hint = crate::issues::hint(hook_types::did_you_mean(value, choices.iter().copied()));
+        let message = format!("unknown {} `{value}`{hint}; expected one of {list}", field.key);
+        self.error(Some(&field), message);
+        None
     }
 
     /// A list of non-empty strings.
