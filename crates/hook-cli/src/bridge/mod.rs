@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use clap::error::ErrorKind;
 use clap::{Args, Parser, ValueEnum};
 use hook_config::IssueSeverity;
 use hook_config::install::{Agent, BridgeProgram};
@@ -121,11 +122,18 @@ fn deliver(answer: &Answer) -> ExitCode {
 
 /// The bridge, start to end; every failure becomes the answer.
 fn bridge(args: &[OsString], known: &mut Known) -> Answer {
+    let parsed = Cli::try_parse_from(args);
+    if let Err(err) = &parsed
+        && matches!(err.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+    {
+        // A person asking, not an agent: help as usual, and no stdin to wait for.
+        return Answer { exit_code: 0, stdout: err.render().to_string(), stderr: String::new() };
+    }
     let stdin = match read_stdin() {
         Ok(stdin) => stdin,
         Err(message) => return failure(known.agent, None, &message),
     };
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             // The event still decides between the blocking form and a non-blocking error, if the input says it.
@@ -267,6 +275,13 @@ mod tests {
         assert!(!is_bridge(&args(&["run", "bridge"])));
         assert_eq!(protocol_hint(&args(&["bridge", "--protocol=cursor"])), Some(Agent::Cursor));
         assert_eq!(protocol_hint(&args(&["bridge", "--protocol", "vim"])), None);
+    }
+
+    #[test]
+    fn help_is_help_not_a_failure() {
+        let answer = bridge(&args(&["bridge", "--help"]), &mut Known::default());
+        assert_eq!(answer.exit_code, 0);
+        assert!(answer.stdout.contains("--protocol <AGENT>"), "{}", answer.stdout);
     }
 
     #[test]
