@@ -1,6 +1,5 @@
 //! Building a [`serde_json::Value`] from any self-describing deserializer, refusing duplicate keys.
 
-use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
@@ -80,8 +79,7 @@ impl<'de> Visitor<'de> for TreeVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
-        let mut seen = HashSet::new();
-        while let Some(key) = map.next_key_seed(KeySeed { seen: &mut seen })? {
+        while let Some(key) = map.next_key_seed(KeySeed { object: &object })? {
             let value = map.next_value_seed(TreeSeed)?;
             object.insert(key, value);
         }
@@ -94,27 +92,32 @@ impl<'de> Visitor<'de> for TreeVisitor {
     }
 }
 
-/// Deserializes a mapping key as a string (scalars are spelled as written), refusing one already seen. The error is
-/// raised inside the key's own visitor, so the parser stamps it with the duplicate key's position.
+/// Deserializes a mapping key as a string (scalars are spelled as written), refusing one the mapping already has. The
+/// error is raised inside the key's own visitor, so the parser stamps it with the duplicate key's position. The keys
+/// seen so far are the mapping's own: no second set of copies.
 struct KeySeed<'a> {
-    seen: &'a mut HashSet<String>,
+    object: &'a Map<String, Value>,
 }
 
 impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = String;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
-        deserializer.deserialize_any(UniqueKey { seen: self.seen })
+        deserializer.deserialize_any(UniqueKey { object: self.object })
     }
 }
 
 struct UniqueKey<'a> {
-    seen: &'a mut HashSet<String>,
+    object: &'a Map<String, Value>,
 }
 
 impl UniqueKey<'_> {
-    fn check<E: de::Error>(self, key: String) -> Result<String, E> {
-        if self.seen.insert(key.clone()) { Ok(key) } else { Err(custom(format_args!("duplicate key `{key}`"))) }
+    fn check<E: de::Error>(self, key: &str) -> Result<String, E> {
+        if self.object.contains_key(key) {
+            Err(custom(format_args!("duplicate key `{key}`")))
+        } else {
+            Ok(key.to_owned())
+        }
     }
 }
 
@@ -126,23 +129,23 @@ impl<'de> Visitor<'de> for UniqueKey<'_> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-        self.check(v.to_owned())
+        self.check(v)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<String, E> {
-        self.check(v.to_string())
+        self.check(&v.to_string())
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
-        self.check(v.to_string())
+        self.check(&v.to_string())
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
-        self.check(v.to_string())
+        self.check(&v.to_string())
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<String, E> {
-        self.check(v.to_string())
+        self.check(&v.to_string())
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<String, E> {
