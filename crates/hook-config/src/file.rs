@@ -203,7 +203,7 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
         source: path,
         format,
         id_prefix: id_prefix(cx.source_id.unwrap_or(cx.origin.as_str())),
-        matchers: Default::default(),
+        memo: Default::default(),
     };
     let mut hooks: Vec<HookDecl> = Vec::with_capacity(wire.hooks.len());
     let mut ids: HashMap<String, usize> = HashMap::new();

@@ -32,7 +32,7 @@ pub(super) fn read(
     let env = read_env(hook);
     let (program, field) = program?;
     let resolved_program = match &program {
-        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, cx.root),
+        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, cx),
         Program::Shell(_) => None,
     };
     Some(CommandSpec {
@@ -113,13 +113,18 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
 
 /// A program path with a `/` that is relative resolves against the origin root (DESIGN §4.1); a bare name is looked
 /// up on `PATH` at run time and an absolute path stays as it is, so neither has a resolved form.
-fn resolve_program(hook: &mut HookReader<'_, '_>, program: &str, argv: &WireField, root: &Path) -> Option<PathBuf> {
+fn resolve_program(
+    hook: &mut HookReader<'_, '_>,
+    program: &str,
+    argv: &WireField,
+    cx: &NormalizeCx<'_>,
+) -> Option<PathBuf> {
     let path = Path::new(program);
     if !program.contains('/') || path.is_absolute() {
         return None;
     }
-    let resolved = lexical_join(root, path);
-    if !resolved.exists() {
+    let resolved = lexical_join(cx.root, path);
+    if !cx.program_exists(&resolved) {
         let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
         hook.warn_at(place, format!("the program `{program}` does not exist (resolved to `{}`)", resolved.display()));
     }
@@ -139,38 +144,38 @@ fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Opt
         );
         return (cwd, None);
     }
-    let joined = lexical_join(&cx.workspace, Path::new(&cwd));
+    match cx.cwd(&cwd, |cwd| resolve_cwd(cwd, &cx.workspace)) {
+        Ok(resolved) => (cwd, Some(resolved)),
+        Err(message) => {
+            hook.error(Some(&field), message);
+            (cwd, None)
+        }
+    }
+}
+
+/// A non-empty `cwd` resolved against the (canonical) workspace, symlinks followed; or why it cannot be used: it does
+/// not exist, leads outside the workspace, or is not a directory.
+fn resolve_cwd(cwd: &str, workspace: &Path) -> Result<PathBuf, String> {
+    let joined = lexical_join(workspace, Path::new(cwd));
     let resolved = match std::fs::canonicalize(&joined) {
         Ok(resolved) => resolved,
         Err(err) if err.kind() == io::ErrorKind::NotFound => {
-            hook.error(
-                Some(&field),
-                format!("the directory `{cwd}` does not exist (resolved to `{}`)", joined.display()),
-            );
-            return (cwd, None);
+            return Err(format!("the directory `{cwd}` does not exist (resolved to `{}`)", joined.display()));
         }
-        Err(err) => {
-            hook.error(Some(&field), format!("cannot resolve `{cwd}` (`{}`): {err}", joined.display()));
-            return (cwd, None);
-        }
+        Err(err) => return Err(format!("cannot resolve `{cwd}` (`{}`): {err}", joined.display())),
     };
-    if !resolved.starts_with(&cx.workspace) {
-        let how = if joined.starts_with(&cx.workspace) { " through a symlink" } else { "" };
-        hook.error(
-            Some(&field),
-            format!(
-                "`{cwd}` leads outside the workspace{how} (to `{}`); a hook's cwd must stay inside `{}`",
-                resolved.display(),
-                cx.workspace.display()
-            ),
-        );
-        return (cwd, None);
+    if !resolved.starts_with(workspace) {
+        let how = if joined.starts_with(workspace) { " through a symlink" } else { "" };
+        return Err(format!(
+            "`{cwd}` leads outside the workspace{how} (to `{}`); a hook's cwd must stay inside `{}`",
+            resolved.display(),
+            workspace.display()
+        ));
     }
     if !resolved.is_dir() {
-        hook.error(Some(&field), format!("`{cwd}` is not a directory (resolved to `{}`)", resolved.display()));
-        return (cwd, None);
+        return Err(format!("`{cwd}` is not a directory (resolved to `{}`)", resolved.display()));
     }
-    (cwd, Some(resolved))
+    Ok(resolved)
 }
 
 /// The timeout as declared (or the protocol's default). A protocol with its own bounds (clio-coder: 100 … 5 000 ms)

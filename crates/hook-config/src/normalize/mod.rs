@@ -36,20 +36,52 @@ pub(crate) struct NormalizeCx<'c> {
     pub(crate) format: Format,
     /// Prefix of default ids.
     pub(crate) id_prefix: String,
-    /// Matchers compiled so far, by pattern: a file often repeats one regex, and compiling is the costliest step
-    /// of normalizing a hook.
-    pub(crate) matchers: RefCell<HashMap<String, Option<Matcher>>>,
+    /// What the file's hooks share, worked out once per file.
+    pub(crate) memo: Memo,
+}
+
+/// Work the hooks of one file share: a file often repeats one matcher, one script and one `cwd`, and compiling a
+/// regex or asking the filesystem costs more than the rest of normalizing a hook. Files are taken to stay put for
+/// the length of one file's load.
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// Compiled matchers, by pattern.
+    matchers: RefCell<HashMap<String, Option<Matcher>>>,
+    /// Whether each resolved program path exists.
+    programs: RefCell<HashMap<PathBuf, bool>>,
+    /// Each `cwd` as written: resolved and confined, or why not.
+    cwds: RefCell<HashMap<String, Result<PathBuf, String>>>,
 }
 
 impl NormalizeCx<'_> {
     /// [`Matcher::parse`], once per distinct pattern.
     fn matcher(&self, pattern: &str) -> Result<Option<Matcher>, regex::Error> {
-        if let Some(compiled) = self.matchers.borrow().get(pattern) {
+        if let Some(compiled) = self.memo.matchers.borrow().get(pattern) {
             return Ok(compiled.clone());
         }
         let compiled = Matcher::parse(pattern)?;
-        self.matchers.borrow_mut().insert(pattern.to_owned(), compiled.clone());
+        self.memo.matchers.borrow_mut().insert(pattern.to_owned(), compiled.clone());
         Ok(compiled)
+    }
+
+    /// Whether `path` exists, asked once per distinct path.
+    fn program_exists(&self, path: &Path) -> bool {
+        if let Some(&exists) = self.memo.programs.borrow().get(path) {
+            return exists;
+        }
+        let exists = path.exists();
+        self.memo.programs.borrow_mut().insert(path.to_path_buf(), exists);
+        exists
+    }
+
+    /// `resolve(cwd)`, once per distinct `cwd`.
+    fn cwd(&self, cwd: &str, resolve: impl FnOnce(&str) -> Result<PathBuf, String>) -> Result<PathBuf, String> {
+        if let Some(known) = self.memo.cwds.borrow().get(cwd) {
+            return known.clone();
+        }
+        let resolved = resolve(cwd);
+        self.memo.cwds.borrow_mut().insert(cwd.to_owned(), resolved.clone());
+        resolved
     }
 }
 
