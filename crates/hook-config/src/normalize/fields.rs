@@ -1,7 +1,5 @@
 //! Reading one hook's fields with typed accessors that report what was expected.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use crate::formats::{WireField, WireHook, hook_field};
@@ -12,7 +10,8 @@ use crate::parse::{NodePath, Target};
 pub(super) struct HookReader<'r, 'a> {
     pub(super) index: usize,
     pub(super) node: NodePath,
-    fields: BTreeMap<&'static str, WireField>,
+    /// One per key. A hook has a handful of fields, so a list searched in place beats building a map per hook.
+    fields: Vec<WireField>,
     reporter: &'r mut Reporter<'a>,
     /// An error-level issue was reported: the hook is dropped once every other issue has been found.
     pub(super) failed: bool,
@@ -22,13 +21,21 @@ pub(super) struct HookReader<'r, 'a> {
 
 impl<'r, 'a> HookReader<'r, 'a> {
     pub(super) fn new(wire: WireHook, reporter: &'r mut Reporter<'a>) -> Self {
-        let fields = wire.fields.into_iter().map(|f| (f.key, f)).collect();
+        // A reader that hands over one key twice means the later value: keep one field per key, the last.
+        let mut fields: Vec<WireField> = Vec::with_capacity(wire.fields.len());
+        for field in wire.fields {
+            match fields.iter_mut().find(|f| f.key == field.key) {
+                Some(earlier) => *earlier = field,
+                None => fields.push(field),
+            }
+        }
         HookReader { index: wire.index, node: wire.node, fields, reporter, failed: wire.malformed, hook_id: None }
     }
 
     /// Removes and returns a field.
     pub(super) fn take(&mut self, key: &str) -> Option<WireField> {
-        self.fields.remove(key)
+        let at = self.fields.iter().position(|f| f.key == key)?;
+        Some(self.fields.swap_remove(at))
     }
 
     /// Reports that a required field is missing — unless an unknown key of this hook was already reported as a
@@ -48,12 +55,14 @@ impl<'r, 'a> HookReader<'r, 'a> {
 
     /// Whether the hook has this field (not taken yet).
     pub(super) fn has(&self, key: &str) -> bool {
-        self.fields.contains_key(key)
+        self.fields.iter().any(|f| f.key == key)
     }
 
-    /// The fields not taken yet.
+    /// The fields not taken yet, by key (the order their issues are reported in).
     pub(super) fn remaining(&mut self) -> Vec<WireField> {
-        std::mem::take(&mut self.fields).into_values().collect()
+        let mut fields = std::mem::take(&mut self.fields);
+        fields.sort_unstable_by_key(|f| f.key);
+        fields
     }
 
     /// Where an issue about `field` (or, with `None`, the whole hook) points.
