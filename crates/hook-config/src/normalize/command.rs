@@ -64,8 +64,8 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
             }
             None
         }
-        (Some(field), None) => {
-            let Value::Array(items) = &field.value else {
+        (Some(mut field), None) => {
+            let Value::Array(items) = &mut field.value else {
                 hook.wrong_type(&field, "a list (the program and its arguments)");
                 return None;
             };
@@ -76,18 +76,21 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
                 );
                 return None;
             }
-            let mut argv = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
+            // Moved out, not cloned: issues about `argv` from here on need only its key and node.
+            let items = std::mem::take(items);
+            let count = items.len();
+            let mut argv = Vec::with_capacity(count);
+            for (i, item) in items.into_iter().enumerate() {
                 match item {
-                    Value::String(s) => argv.push(s.clone()),
+                    Value::String(s) => argv.push(s),
                     other => {
                         let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
                         let place = hook.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
-                        hook.error_at(place, format!("expected a string, found {}{quote}", describe(other)));
+                        hook.error_at(place, format!("expected a string, found {}{quote}", describe(&other)));
                     }
                 }
             }
-            if argv.len() != items.len() {
+            if argv.len() != count {
                 return None;
             }
             if argv[0].trim().is_empty() {
@@ -97,8 +100,8 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
             }
             Some((Program::Argv(argv), field))
         }
-        (None, Some(field)) => match &field.value {
-            Value::String(s) if !s.trim().is_empty() => Some((Program::Shell(s.clone()), field)),
+        (None, Some(mut field)) => match &mut field.value {
+            Value::String(s) if !s.trim().is_empty() => Some((Program::Shell(std::mem::take(s)), field)),
             Value::String(_) => {
                 hook.error(Some(&field), "`shell` is empty; expected a command line for `sh -c`");
                 None
@@ -222,17 +225,19 @@ fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64
 }
 
 fn read_env(hook: &mut HookReader<'_, '_>) -> Option<BTreeMap<String, String>> {
-    let Some(field) = hook.take("env") else {
+    let Some(mut field) = hook.take("env") else {
         return Some(BTreeMap::new());
     };
-    let Value::Object(object) = &field.value else {
+    let Value::Object(object) = &mut field.value else {
         hook.wrong_type(&field, "a mapping of variable names to strings");
         return None;
     };
+    // Moved out, not cloned: issues about `env` from here on need only its key and node.
+    let object = std::mem::take(object);
     let mut env = BTreeMap::new();
     let mut ok = true;
     for (name, value) in object {
-        let place = || (format!(".{name}"), field.node.key(name));
+        let place = || (format!(".{name}"), field.node.key(&name));
         if name.is_empty() || name.contains('=') || name.contains('\0') {
             let (suffix, node) = place();
             let place = hook.place_within(&field, &suffix, node, Target::Key);
@@ -242,13 +247,13 @@ fn read_env(hook: &mut HookReader<'_, '_>) -> Option<BTreeMap<String, String>> {
         }
         match value {
             Value::String(s) if !s.contains('\0') => {
-                env.insert(name.clone(), s.clone());
+                env.insert(name, s);
             }
             other => {
                 let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
                 let (suffix, node) = place();
                 let place = hook.place_within(&field, &suffix, node, Target::Node);
-                hook.error_at(place, format!("expected a string, found {}{quote}", describe(other)));
+                hook.error_at(place, format!("expected a string, found {}{quote}", describe(&other)));
                 ok = false;
             }
         }

@@ -115,10 +115,13 @@ impl<'r, 'a> HookReader<'r, 'a> {
     }
 
     /// A string field; `None` (after reporting) when it has another type.
+    ///
+    /// The string is moved out of the field, not cloned: once a value is read, an issue about its field needs only
+    /// the key and the node (this holds for every accessor here).
     pub(super) fn string(&mut self, key: &str) -> Option<(String, WireField)> {
-        let field = self.take(key)?;
-        match &field.value {
-            Value::String(s) => Some((s.clone(), field)),
+        let mut field = self.take(key)?;
+        match &mut field.value {
+            Value::String(s) => Some((std::mem::take(s), field)),
             _ => {
                 self.wrong_type(&field, "a string");
                 None
@@ -158,16 +161,17 @@ impl<'r, 'a> HookReader<'r, 'a> {
 
     /// A list of non-empty strings.
     pub(super) fn string_list(&mut self, key: &str, what: &str) -> Option<(Vec<String>, WireField)> {
-        let field = self.take(key)?;
-        let Value::Array(items) = &field.value else {
+        let mut field = self.take(key)?;
+        let Value::Array(items) = &mut field.value else {
             self.wrong_type(&field, &format!("a list of {what}"));
             return None;
         };
+        let items = std::mem::take(items);
         let mut out = Vec::with_capacity(items.len());
         let mut ok = true;
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.into_iter().enumerate() {
             match item {
-                Value::String(s) if !s.is_empty() => out.push(s.clone()),
+                Value::String(s) if !s.is_empty() => out.push(s),
                 Value::String(_) => {
                     let place = self.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
                     self.error_at(place, format!("expected {what}, found an empty string"));
@@ -176,7 +180,7 @@ impl<'r, 'a> HookReader<'r, 'a> {
                 other => {
                     let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
                     let place = self.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
-                    self.error_at(place, format!("expected a string, found {}{quote}", describe(other)));
+                    self.error_at(place, format!("expected a string, found {}{quote}", describe(&other)));
                     ok = false;
                 }
             }
