@@ -81,7 +81,7 @@ impl Engine {
     }
 
     /// Keeps only the user hooks `keep` accepts and reloads the pipeline with them: `hook bridge` drops the hooks
-    /// the invoking agent runs itself and any that would start a bridge.
+    /// the invoking agent runs itself.
     pub fn retain_hooks(&mut self, keep: impl FnMut(&hook_config::LoadedHook) -> bool) {
         self.config.hooks.retain(keep);
         self.pipeline.reload(self.config.hooks.clone());

@@ -10,6 +10,7 @@ use hook_types::{EventClass, HookKind, OnError, Origin, Protocol, Scope};
 use serde::{Deserialize, Serialize};
 
 use crate::discover::SourceFile;
+use crate::excluded::ExclusionReason;
 use crate::load::Config;
 use crate::model::{Format, HookSpec, Issue, LoadedHook, Program, TrustStatus};
 
@@ -48,6 +49,10 @@ pub struct InspectReport {
     pub overridden: Vec<InspectOverridden>,
     /// Non-trusted hooks that tried to displace a trusted origin's hook.
     pub shadowed: Vec<InspectShadow>,
+    /// Declarations that loaded but never run (a handler that runs the bridge), with why. Left out of the JSON when
+    /// empty, and read as empty when absent, so reports written before it existed still read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<InspectExcluded>,
     /// Every problem found.
     pub issues: Vec<Issue>,
     /// Every file looked at, in precedence order.
@@ -129,6 +134,29 @@ pub struct InspectOverridden {
     pub winner_source: PathBuf,
 }
 
+/// A declaration that loaded but never runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectExcluded {
+    /// Its id.
+    pub id: String,
+    /// Where it was found.
+    pub origin: Origin,
+    /// The declaring file.
+    pub source: PathBuf,
+    /// Its position in that file.
+    pub index: usize,
+    /// The file's format.
+    pub format: Format,
+    /// The canonical event (`foreign:<Name>` for foreign events).
+    pub event: String,
+    /// What it would run.
+    pub runs: String,
+    /// Why it never runs.
+    pub reason: ExclusionReason,
+    /// The same, in words.
+    pub message: String,
+}
+
 /// One side of a shadowing attempt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InspectHookRef {
@@ -187,13 +215,28 @@ impl InspectReport {
                     message: s.message(),
                 })
                 .collect(),
+            excluded: config
+                .excluded
+                .iter()
+                .map(|e| InspectExcluded {
+                    id: e.decl.id.clone(),
+                    origin: e.decl.origin,
+                    source: e.decl.source.clone(),
+                    index: e.decl.index,
+                    format: e.decl.format,
+                    event: e.decl.event.to_string(),
+                    runs: runs(&e.decl.spec),
+                    reason: e.reason,
+                    message: e.reason.describe().to_owned(),
+                })
+                .collect(),
             issues: config.issues.clone(),
             sources: config.sources.clone(),
         }
     }
 
     /// The report for humans: readable in 80 columns (paths aside), hooks grouped by origin in precedence order,
-    /// then what was overridden, shadowing attempts, issues, and the files found.
+    /// then what was overridden, shadowing attempts, what never runs, issues, and the files found.
     pub fn render_text(&self) -> String {
         let mut buf = String::new();
         let out = &mut buf;
@@ -240,6 +283,16 @@ impl InspectReport {
                     out,
                     format!("    attempted  {} ({})", s.attempted.source.display(), trust_word(s.attempted.trust)),
                 );
+            }
+        }
+        if !self.excluded.is_empty() {
+            out.push('\n');
+            section(out, &format!("never run ({})", self.excluded.len()));
+            for e in &self.excluded {
+                line(out, format!("  {}{}", fit(&e.id, 76usize.saturating_sub(e.event.chars().count())), e.event));
+                line(out, format!("    {}", fit(&e.runs, 76).trim_end()));
+                line(out, format!("    {}{} [{}]", format_prefix(e.format), e.source.display(), e.index));
+                wrapped(out, &format!("why: {}", e.message), "    ", "      ");
             }
         }
         if !self.issues.is_empty() {
@@ -415,12 +468,15 @@ fn render_hook(out: &mut String, hook: &InspectHook) {
     if !filters.is_empty() {
         line(out, format!("    {}", fit(&filters.join("  "), 76).trim_end()));
     }
-    // A hook read from another agent's file names that file's format beside it (the protocol is on the facts line).
-    let format = match hook.format {
+    line(out, format!("    {}{} [{}]", format_prefix(hook.format), hook.source.display(), hook.index));
+}
+
+/// A hook read from another agent's file names that file's format beside it (the protocol is on the facts line).
+fn format_prefix(format: Format) -> String {
+    match format {
         Format::Native => String::new(),
         format => format!("{format} format · "),
-    };
-    line(out, format!("    {format}{} [{}]", hook.source.display(), hook.index));
+    }
 }
 
 /// `text` cut or padded to exactly `width` characters (a cut ends in `…`), so columns line up in 80 columns.

@@ -36,6 +36,7 @@
 #![forbid(unsafe_code)]
 
 mod discover;
+mod excluded;
 mod file;
 mod formats;
 mod hash;
@@ -59,10 +60,14 @@ pub use model::{
     MatcherRule, Program, TrustStatus,
 };
 pub use discover::SourceFile;
+pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
 pub use hash::{canonical_hash_input, content_hash};
 pub use fingerprint::{fingerprint, recheck};
-pub use inspect::{INSPECT_VERSION, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport, InspectShadow};
+pub use inspect::{
+    INSPECT_VERSION, InspectExcluded, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport,
+    InspectShadow,
+};
 pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};
 pub use load::{Config, LoadError, LoadOptions, load};
 pub use merge::{Overridden, ShadowAttempt};

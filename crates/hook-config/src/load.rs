@@ -8,7 +8,9 @@ use std::path::{Component, Path, PathBuf};
 use hook_types::{Limits, Origin};
 
 use crate::discover::{self, Slot, SourceFile};
+use crate::excluded::{self, Excluded};
 use crate::fingerprint::{FingerprintCache, fingerprint_cached};
+use crate::install::BridgeProgram;
 use crate::layout::Layout;
 use crate::merge::{self, Overridden, ShadowAttempt};
 use crate::model::{Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
@@ -22,6 +24,10 @@ pub struct LoadOptions {
     pub strict: bool,
     /// The host's limits; declared timeouts outside them are reported (they are clamped at run time).
     pub limits: Limits,
+    /// What a command that runs this engine's bridge looks like: such a handler (what `hook install` writes into an
+    /// agent's file) is listed in [`Config::excluded`], never run. By default `hook` and the running executable's
+    /// name; a host that ships the CLI under another name says so with [`BridgeProgram::named`].
+    pub bridge_program: BridgeProgram,
 }
 
 /// The error returned by [`load`].
@@ -63,6 +69,8 @@ pub struct Config {
     pub overridden: Vec<Overridden>,
     /// Non-trusted hooks that tried to displace a trusted origin's hook before being trusted.
     pub shadowed: Vec<ShadowAttempt>,
+    /// Declarations that loaded but never run, in precedence order, with why: a handler that runs the bridge.
+    pub excluded: Vec<Excluded>,
     /// Every problem found, in the order found.
     pub issues: Vec<Issue>,
     /// The managed file says `only_managed: true`: every other hook is shown but not run.
@@ -192,6 +200,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         sources.push(source);
     }
 
+    let (loaded, excluded) = excluded::exclude(loaded, &options.bridge_program);
     issues.extend(timeout_issues(&loaded, &options.limits));
     let mut cache = FingerprintCache::default();
     let hooks: Vec<LoadedHook> = loaded
@@ -215,6 +224,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         hooks: merged.hooks,
         overridden: merged.overridden,
         shadowed: merged.shadowed,
+        excluded,
         issues,
         only_managed,
         user_trusted,

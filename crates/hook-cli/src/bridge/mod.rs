@@ -21,8 +21,8 @@ use std::sync::Mutex;
 use clap::error::ErrorKind;
 use clap::{Args, Parser, ValueEnum};
 use hook_config::IssueSeverity;
-use hook_config::install::{Agent, BridgeProgram};
-use hook_middleware::bridge::{AgentInput, Answer, answer, failure, parse_input, skip_reason};
+use hook_config::install::Agent;
+use hook_middleware::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input};
 use hook_types::Event;
 
 use crate::cli::{Cli, Command};
@@ -165,8 +165,8 @@ fn bridge(args: &[OsString], known: &mut Known) -> Answer {
     }
 }
 
-/// Loads the workspace the input is about and dispatches the event as `hook run` would, minus the hooks the bridge
-/// must not run.
+/// Loads the workspace the input is about and dispatches the event as `hook run` would, minus the hooks the agent
+/// runs itself.
 fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
     let mut global = cli.global.clone();
     if global.workspace.is_none() {
@@ -178,8 +178,9 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
     }
     let ctx = Context::new(&global)?;
     let mut engine = Engine::new(&ctx, EngineOptions { trust_workspace: false, receipts: true })?;
-    let program = BridgeProgram::default();
-    engine.retain_hooks(|hook| skip_reason(read.agent, hook, &program).is_none());
+    // The bridge entries themselves never load as hooks (hook_config lists them as excluded); what the agent runs
+    // itself must not run here too.
+    engine.retain_hooks(|hook| !agent_runs_it(read.agent, hook));
     let mut result = engine.dispatch(&read.input);
     // A hook file that does not load is a policy that may be missing: say so once a turn, not on every tool call.
     if matches!(read.input.event, Event::SessionStart | Event::TurnStart) {

@@ -6,9 +6,9 @@
 //!    failed post_tool, `SubagentStop` a subagent's turn_end, Cursor's `beforeShellExecution` a pre_tool of the tool
 //!    `shell`), an event with no equivalent as a foreign one; and [`AgentInput::workspace`], the workspace it is
 //!    about.
-//! 2. [`bridge_hooks`]: the hooks to run — never one whose command invokes the bridge (no recursion, whichever agent's
-//!    file holds it), never one in the invoking agent's live configuration (the agent runs those itself), every
-//!    other one.
+//! 2. [`bridge_hooks`]: the hooks to run — never one in the invoking agent's live configuration (the agent runs those
+//!    itself), every other one. A handler that runs the bridge is never among them: `hook_config::load` lists it as
+//!    excluded for every host (no recursion, whichever agent's file holds it).
 //! 3. A dispatch through the [`Pipeline`](crate::Pipeline), with trust and receipts as any host has them.
 //! 4. [`answer`]: the result in the agent's output protocol, exit code, stdout JSON and stderr. For a foreign event,
 //!    the hooks' own answers folded by the agent's rule: any blocking answer wins, its reason shown. [`failure`]:
@@ -52,4 +52,4 @@ mod tests;
 pub use answer::{Answer, BLOCKING_EXIT, ERROR_EXIT, answer, failure};
 pub use input::{AgentInput, InputError, parse_input};
 pub use reply::Reply;
-pub use select::{BridgeSkip, bridge_hooks, skip_reason};
+pub use select::{agent_runs_it, bridge_hooks};

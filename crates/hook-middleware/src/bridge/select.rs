@@ -1,72 +1,41 @@
 //! Which of the workspace's hooks the bridge runs for an agent.
+//!
+//! A handler that runs the bridge itself is never among the hooks: [`hook_config::load`] lists it in
+//! [`Config::excluded`](hook_config::Config::excluded) for every host, so the bridge cannot start a bridge. What is
+//! left here is the bridge's own rule.
 
-use hook_config::install::{Agent, BridgeProgram};
-use hook_config::{HookSpec, LoadedHook};
+use hook_config::LoadedHook;
+use hook_config::install::Agent;
 
-/// Why the bridge does not run a hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BridgeSkip {
-    /// Its command invokes the bridge (the bridge's own entry, or another agent's): running it would start a bridge
-    /// inside the bridge, and so on.
-    Bridge,
-    /// It sits in the invoking agent's live configuration: the agent runs it itself, and running it here too would
-    /// run it twice.
-    AgentRunsIt,
-}
-
-impl BridgeSkip {
-    /// Why, in words.
-    pub fn describe(self) -> &'static str {
-        match self {
-            BridgeSkip::Bridge => "it runs the bridge",
-            BridgeSkip::AgentRunsIt => "the agent runs it itself",
-        }
-    }
-}
-
-/// Whether the bridge for `agent` runs `hook`, and if not, why. Every file of the agent's own format that discovery
-/// reads is one the agent reads too (its project, local and user settings), so "in the agent's live configuration"
-/// is "of the agent's format". Hooks of every other format run: a `.codex/hooks.json` hook under the Claude Code
-/// bridge, a native hook `hook install` moved out of the agent's file.
+/// Whether `hook` sits in the live configuration of `agent`, which runs it itself: the bridge for that agent must not
+/// run it too, or it would run twice. Every file of the agent's own format that discovery reads is one the agent reads
+/// too (its project, local and user settings), so "in the agent's live configuration" is "of the agent's format".
+/// Hooks of every other format run under the bridge: a `.codex/hooks.json` hook under the Claude Code bridge, a
+/// native hook `hook install` moved out of the agent's file.
 ///
 /// ```
-/// use hook_config::install::{Agent, BridgeProgram};
+/// use hook_config::install::Agent;
 /// use hook_config::{parse_str, FileContext, Format, LoadedHook, TrustStatus};
-/// use hook_middleware::bridge::{skip_reason, BridgeSkip};
+/// use hook_middleware::bridge::agent_runs_it;
 /// use hook_types::Origin;
 /// use std::path::Path;
 /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/"), root: Path::new("/"), source_id: None };
-/// let yaml = "- {on: pre_tool, kind: command, shell: 'hook bridge --protocol codex'}\n- {on: pre_tool, kind: command, shell: ./guard.sh}";
-/// let hooks = parse_str(yaml, Path::new("/.hooks/hooks.yaml"), Format::Native, &cx).hooks;
-/// let loaded = |decl| LoadedHook {
-///     decl, trust: TrustStatus::Trusted, fingerprint: None, allowed_by_policy: true, origin_trusted: false,
+/// let claude = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#;
+/// let native = "- {on: pre_tool, kind: command, shell: ./guard.sh}";
+/// let loaded = |text: &str, path: &str, format| LoadedHook {
+///     decl: parse_str(text, Path::new(path), format, &cx).hooks.remove(0),
+///     trust: TrustStatus::Trusted, fingerprint: None, allowed_by_policy: true, origin_trusted: false,
 /// };
-/// let program = BridgeProgram::named(["hook"]);
-/// assert_eq!(skip_reason(Agent::Claude, &loaded(hooks[0].clone()), &program), Some(BridgeSkip::Bridge));
-/// assert_eq!(skip_reason(Agent::Claude, &loaded(hooks[1].clone()), &program), None);
+/// assert!(agent_runs_it(Agent::Claude, &loaded(claude, "/.claude/settings.json", Format::Claude)));
+/// assert!(!agent_runs_it(Agent::Claude, &loaded(native, "/.hooks/hooks.yaml", Format::Native)));
+/// assert!(!agent_runs_it(Agent::Codex, &loaded(claude, "/.claude/settings.json", Format::Claude)));
 /// ```
-pub fn skip_reason(agent: Agent, hook: &LoadedHook, program: &BridgeProgram) -> Option<BridgeSkip> {
-    if let HookSpec::Command(command) = &hook.decl.spec
-        && program.invokes_bridge(&command.program)
-    {
-        return Some(BridgeSkip::Bridge);
-    }
-    (hook.decl.format == agent.format()).then_some(BridgeSkip::AgentRunsIt)
+pub fn agent_runs_it(agent: Agent, hook: &LoadedHook) -> bool {
+    hook.decl.format == agent.format()
 }
 
-/// Splits `hooks` (in precedence order) into those the bridge for `agent` runs and those it skips, with why.
-pub fn bridge_hooks(
-    agent: Agent,
-    hooks: Vec<LoadedHook>,
-    program: &BridgeProgram,
-) -> (Vec<LoadedHook>, Vec<(LoadedHook, BridgeSkip)>) {
-    let mut run = Vec::with_capacity(hooks.len());
-    let mut skipped = Vec::new();
-    for hook in hooks {
-        match skip_reason(agent, &hook, program) {
-            Some(why) => skipped.push((hook, why)),
-            None => run.push(hook),
-        }
-    }
-    (run, skipped)
+/// Splits `hooks` (in precedence order) into those the bridge for `agent` runs and those the agent runs itself, each
+/// in order.
+pub fn bridge_hooks(agent: Agent, hooks: Vec<LoadedHook>) -> (Vec<LoadedHook>, Vec<LoadedHook>) {
+    hooks.into_iter().partition(|hook| !agent_runs_it(agent, hook))
 }
