@@ -26,15 +26,20 @@ pub(crate) struct NodePath(pub(crate) Vec<Seg>);
 impl NodePath {
     /// This path extended by a key.
     pub(crate) fn key(&self, key: &str) -> NodePath {
-        let mut segs = self.0.clone();
-        segs.push(Seg::Key(key.to_owned()));
-        NodePath(segs)
+        self.child(Seg::Key(key.to_owned()))
     }
 
     /// This path extended by an index.
     pub(crate) fn index(&self, index: usize) -> NodePath {
-        let mut segs = self.0.clone();
-        segs.push(Seg::Index(index));
+        self.child(Seg::Index(index))
+    }
+
+    /// Readers extend a path for every key and element of a file: allocate the longer path once, at its size,
+    /// rather than cloning this one and growing the clone.
+    fn child(&self, seg: Seg) -> NodePath {
+        let mut segs = Vec::with_capacity(self.0.len() + 1);
+        segs.extend_from_slice(&self.0);
+        segs.push(seg);
         NodePath(segs)
     }
 }
