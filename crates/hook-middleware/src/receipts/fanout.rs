@@ -120,8 +120,9 @@ impl Sinks {
     /// diagnostic, as with `record_all`. The caller's `tracing` subscriber and current span go with the work, so a
     /// [`TracingSink`](super::TracingSink)'s events reach the host's subscriber inside the dispatch's span.
     ///
-    /// Nothing to record costs nothing: no task is spawned and nothing is allocated. Must be awaited inside a Tokio
-    /// runtime. Dropping the future does not stop the recording once it has started.
+    /// Nothing to record costs nothing: no task is spawned and nothing is allocated. When no sink
+    /// [may block](ReceiptSink::may_block) (a ring and a tracing sink only), the receipts are recorded inline, since
+    /// the hop to another thread would cost more than the recording. Must be awaited inside a Tokio runtime. Dropping the future does not stop the recording once it has started.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -139,6 +140,9 @@ impl Sinks {
     pub async fn record_all_off_task(self: &Arc<Self>, receipts: Vec<Receipt>) -> Vec<SinkDiagnostic> {
         if receipts.is_empty() || self.is_empty() {
             return Vec::new();
+        }
+        if !self.sinks.iter().any(|(sink, _)| may_block(sink.as_ref())) {
+            return self.record_all(&receipts);
         }
         let attempted = receipts.len();
         let sinks = Arc::clone(self);
@@ -179,4 +183,62 @@ impl Sinks {
 /// A sink's name for a diagnostic; a sink that panics even there is still named, so the report cannot crash.
 fn sink_name(sink: &dyn ReceiptSink) -> String {
     catch_unwind(AssertUnwindSafe(|| sink.name())).unwrap_or_else(|_| "(a sink whose name panicked)".to_owned())
+}
+
+/// [`ReceiptSink::may_block`], with a panic counted as "may block" (the blocking pool then isolates the sink).
+fn may_block(sink: &dyn ReceiptSink) -> bool {
+    catch_unwind(AssertUnwindSafe(|| sink.may_block())).unwrap_or(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+    use std::thread::ThreadId;
+
+    use hook_types::Receipt;
+
+    use super::Sinks;
+    use crate::receipts::{ReceiptSink, SinkError};
+
+    /// Remembers which thread recorded; says whether it may block as told.
+    struct ThreadSink {
+        blocks: bool,
+        seen: Mutex<Vec<ThreadId>>,
+    }
+
+    impl ReceiptSink for ThreadSink {
+        fn name(&self) -> String {
+            "thread".into()
+        }
+        fn record(&self, _: &Receipt) -> Result<(), SinkError> {
+            self.seen.lock().unwrap().push(std::thread::current().id());
+            Ok(())
+        }
+        fn may_block(&self) -> bool {
+            self.blocks
+        }
+    }
+
+    fn recording_thread(blocks: bool) -> ThreadId {
+        let receipt: Receipt = serde_json::from_value(serde_json::json!({
+            "time": "1970-01-01T00:00:00.000Z", "hook_id": "h", "origin": null, "source": "host", "hash": "",
+            "event": "pre_tool", "kind": "in_process", "outcome": "emitted", "effects": [], "exit_code": null,
+            "output_bytes": 0, "tool_name": null, "duration_ms": 0, "session_id": null, "prev": null
+        }))
+        .unwrap();
+        let sink = Arc::new(ThreadSink { blocks, seen: Mutex::new(Vec::new()) });
+        let sinks = Arc::new(Sinks::new().with(sink.clone()));
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        assert!(runtime.block_on(sinks.record_all_off_task(vec![receipt])).is_empty());
+        let seen = sink.seen.lock().unwrap();
+        assert_eq!(seen.len(), 1);
+        seen[0]
+    }
+
+    #[test]
+    fn sinks_that_never_block_record_inline_and_the_others_on_the_blocking_pool() {
+        let here = std::thread::current().id();
+        assert_eq!(recording_thread(false), here, "an in-memory sink is not worth a thread hop");
+        assert_ne!(recording_thread(true), here, "a sink that may block must not hold up the runtime");
+    }
 }

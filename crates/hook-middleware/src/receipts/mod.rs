@@ -48,6 +48,13 @@ pub trait ReceiptSink: Send + Sync + 'static {
     /// Records one receipt. An error is reported as a diagnostic; the dispatch goes on.
     fn record(&self, receipt: &Receipt) -> Result<(), SinkError>;
 
+    /// Whether recording may block the calling thread (file I/O, a lock, the network). The pipeline records on
+    /// Tokio's blocking pool when any of its sinks may block, and inline otherwise: the hop to another thread costs
+    /// tens of microseconds, more than an in-memory sink's whole work. Defaults to `true`, the safe answer.
+    fn may_block(&self) -> bool {
+        true
+    }
+
     /// Records one dispatch's receipts, in order. The default calls [`ReceiptSink::record`] for each, going on
     /// after a failure (a full disk can clear), and reports how many failed with the first error; a sink that can
     /// do better overrides it ([`FileSink`] takes its lock once per batch).

@@ -63,6 +63,11 @@ impl RingSink {
 }
 
 impl ReceiptSink for RingSink {
+    /// An in-memory push: never blocks.
+    fn may_block(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> String {
         "ring".to_owned()
     }

@@ -21,6 +21,11 @@ pub const RECEIPT_TARGET: &str = "hook_middleware::receipt";
 pub struct TracingSink;
 
 impl ReceiptSink for TracingSink {
+    /// An in-memory push: never blocks.
+    fn may_block(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> String {
         "tracing".to_owned()
     }
