@@ -192,9 +192,8 @@ impl Event {
         ALIASES.iter().map(|(alias, event, ..)| (*alias, event.clone()))
     }
 
-    /// The canonical snake_case name; `None`'s counterpart for foreign events is [`Event::to_string`].
-    ///
-    /// For a foreign event this returns `"foreign"`; use `to_string()` for `foreign:<Name>`.
+    /// The canonical snake_case name (`pre_tool`). For a foreign event this returns `"foreign"`; its `Display`
+    /// form is `foreign:<Name>`.
     pub fn canonical_name(&self) -> &'static str {
         match self {
             Event::SessionStart => "session_start",
