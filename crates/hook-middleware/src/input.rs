@@ -1,8 +1,8 @@
 //! What a host hands to one dispatch: the event and its fields (DESIGN §6 "Input").
 
-use hook_types::Event;
+use hook_types::{Event, Protocol};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The input of one dispatch. Every field but `event` is optional; the payload a command hook reads on stdin is
 /// built from it in the hook's protocol (see [`crate::protocol`]).
@@ -79,6 +79,24 @@ pub struct EventInput {
     /// The subagent's type, if any.
     #[serde(default)]
     pub agent_type: Option<String>,
+    /// Fields of an agent's own hook input that no field above names (Claude Code's `last_assistant_message`, Gemini
+    /// CLI's `prompt_response`, Cursor's `status`, …), passed through to that agent's hooks: the bridge fills it, so a
+    /// hook `hook install` moved out of the agent's file still reads what the agent sent. `None` (the default) for
+    /// an input a host builds itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<AgentFields>,
+}
+
+/// Fields of one agent's hook input that [`EventInput`] has no name for, kept for that agent's hooks.
+///
+/// The payload of a hook whose protocol is `protocol` carries them after its own fields, never in place of one of
+/// them; a hook of any other protocol never sees them, since each agent names its fields its own way.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentFields {
+    /// Whose fields they are: the protocol of the agent that sent them.
+    pub protocol: Protocol,
+    /// The fields, as the agent sent them, in its order.
+    pub fields: Map<String, Value>,
 }
 
 impl EventInput {
@@ -106,6 +124,7 @@ impl EventInput {
             subagent: false,
             agent_id: None,
             agent_type: None,
+            extra: None,
         }
     }
 

@@ -42,7 +42,7 @@ pub mod receipts;
 pub mod spans;
 
 pub use budget::{BudgetConfig, BudgetDiagnostic, Budgets};
-pub use input::EventInput;
+pub use input::{AgentFields, EventInput};
 pub use pipeline::{
     BuildError, Concurrency, DispatchResult, EvalError, Evaluate, Evaluation, Pipeline, PipelineBuilder, PreviewEntry,
     Registration, Reload,

@@ -10,10 +10,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use hook_middleware::pipeline::Pipeline;
-use hook_middleware::{DispatchResult, EventInput};
-use hook_types::{Event, Verdict};
+use hook_middleware::{AgentFields, DispatchResult, EventInput};
+use hook_types::{Event, Protocol, Verdict};
 use pipeline_support::*;
-use serde_json::json;
+use serde_json::{Map, json};
 
 thread_local! {
     /// Allocations made by this thread. Const-initialized and without a destructor, so reading it never allocates.
@@ -114,6 +114,20 @@ fn a_dispatch_with_100_hooks_on_other_events_and_tools_allocates_nothing() {
     input.event = Event::PermissionRequest;
     let (allocated, result) = counted(&pipeline, &input);
     assert_eq!((allocated, result.verdict), (0, Verdict::None));
+}
+
+#[test]
+fn an_agents_pass_through_fields_cost_nothing_when_nothing_matches_or_when_there_are_none() {
+    let (_fx, pipeline) = busy_elsewhere("");
+    let mut input = pre_tool("shell", json!({"command": "cargo test"}));
+    let fields = Map::from_iter([("last_assistant_message".to_owned(), json!("All tests pass."))]);
+    input.extra = Some(AgentFields { protocol: Protocol::Claude, fields });
+    let (allocated, result) = counted(&pipeline, &input);
+    assert_eq!(allocated, 0, "the pass-through is not copied on the no-match path: {result:?}");
+    // A host's own input has none, and an input without them allocates nothing for the field.
+    let before = allocations();
+    let input = EventInput::new(Event::TurnEnd);
+    assert_eq!((allocations() - before, input.extra.is_none()), (0, true));
 }
 
 #[test]

@@ -4,8 +4,10 @@
 
 #![allow(dead_code)] // Each test binary uses its own part of the harness.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The built binary.
 pub const HOOK: &str = env!("CARGO_BIN_EXE_hook");
@@ -115,6 +117,46 @@ impl Env {
     pub fn redact(&self, text: &str) -> String {
         let text = text.replace(self.ws.to_str().unwrap(), "[WS]").replace(self.home.to_str().unwrap(), "[HOME]");
         redact_durations(&text)
+    }
+
+    /// Runs `command`, a hook command from an agent's configuration (the bridge `hook install` wrote), the way the
+    /// agent runs a hook: `sh -c` in the workspace, `input` on stdin, the agent's project variable (`project_var`)
+    /// set to the workspace and the other agents' unset. Fails if it has not ended within 30 s, well inside any
+    /// agent's timeout (a bridge that ran a bridge would not end).
+    pub fn run_as_agent(&self, command: &str, project_var: Option<&str>, input: &[u8]) -> Out {
+        let mut agent = Command::new("sh");
+        agent
+            .args(["-c", command])
+            .current_dir(&self.ws)
+            .env("HOME", &self.home)
+            .env("XDG_STATE_HOME", self.home.join("state"))
+            .env("XDG_CONFIG_HOME", self.home.join("xdg-config"))
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("GEMINI_PROJECT_DIR")
+            .env_remove("CURSOR_PROJECT_DIR")
+            .env_remove("HOOK_BRIDGE_TEST_PANIC")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(var) = project_var {
+            agent.env(var, &self.ws);
+        }
+        let mut child = agent.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("`{command}` did not end within 30 s: did a bridge run a bridge?");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let output = child.wait_with_output().unwrap();
+        Out {
+            code: output.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&output.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&output.stderr)),
+        }
     }
 
     /// Writes a file in the workspace.

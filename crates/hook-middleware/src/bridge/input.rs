@@ -8,6 +8,8 @@ use hook_types::{Event, Scope};
 use serde_json::{Map, Value, json};
 
 use crate::EventInput;
+use crate::input::AgentFields;
+use crate::protocol::payload_object;
 
 /// One hook input of an agent, read.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,7 +59,10 @@ pub enum InputError {
 
 /// Reads `bytes` (what the agent wrote to stdin) as `agent`'s hook input: `hook_event_name` names the event (the
 /// agent's own spelling, see [`Agent::event`]), the other fields fill the [`EventInput`] under the names this engine
-/// uses. Fields the engine has no place for are passed over; a field of the wrong type is an error naming it.
+/// uses; a field of the wrong type is an error naming it. Every field the payload of the agent's own hooks would not
+/// carry — one the engine has no name for (Claude Code's `last_assistant_message`), reads under another name
+/// (Claude Code's `error`, Cursor's `loop_count`) or carries on other events only — goes to
+/// [`EventInput::extra`], so a hook moved out of the agent's file still reads everything the agent sent.
 ///
 /// ```
 /// use hook_config::install::Agent;
@@ -69,6 +74,8 @@ pub enum InputError {
 /// assert_eq!(read.input.event, Event::PostTool);
 /// assert!(read.input.is_error);
 /// assert_eq!(read.input.content.as_deref(), Some("exit 2"));
+/// // A Claude Code hook still reads `error` under its own name; no other agent's hook sees it.
+/// assert_eq!(read.input.extra.unwrap().fields["error"], "exit 2");
 /// ```
 pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError> {
     let name = agent.display_name();
@@ -96,7 +103,22 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
         Agent::Claude | Agent::Codex | Agent::Gemini => read.common(&mut input)?,
         Agent::Cursor => project_root = read.cursor(&event_name, &mut input)?,
     }
+    input.extra = leftover(agent, &mut input, fields);
     Ok(AgentInput { agent, event_name, input, project_root })
+}
+
+/// The fields of the agent's input that the payload of the agent's own hooks does not carry, as [`EventInput::extra`]:
+/// exactly those, because the payload builder itself says which it carries. `None` when there are none.
+fn leftover(agent: Agent, input: &mut EventInput, fields: Map<String, Value>) -> Option<AgentFields> {
+    let protocol = agent.format().protocol();
+    // Only which keys the payload has matters here: a tool response (a whole file, a build log) is not copied for it.
+    let response = input.tool_response.as_mut().map(std::mem::take);
+    let carried = payload_object(protocol, input);
+    if let Some(response) = response {
+        input.tool_response = Some(response);
+    }
+    let fields: Map<String, Value> = fields.into_iter().filter(|(key, _)| !carried.contains_key(key)).collect();
+    (!fields.is_empty()).then_some(AgentFields { protocol, fields })
 }
 
 impl AgentInput {

@@ -21,7 +21,8 @@ pub const CONTENT_LIMIT_CHARS: usize = 4_000;
 /// `session_id`, `transcript_path` and `cwd` are always present (`null` when the host gave none), as Claude Code and
 /// Codex always send them; every other field is left out when the host gave no value, so a hook can test presence.
 /// Key order is fixed, so the same input gives the same bytes. For `cursor`, Cursor's own names follow (see
-/// [`payload_object`]).
+/// [`payload_object`]); last, for a hook of the protocol of the agent whose input it was, the fields of that input the
+/// engine has no name for ([`EventInput::extra`]).
 ///
 /// ```
 /// use hook_middleware::{EventInput, protocol::payload};
@@ -93,7 +94,19 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
     if protocol == Protocol::Cursor {
         cursor_fields(&mut out, input);
     }
+    agent_fields(&mut out, protocol, input);
     out
+}
+
+/// The fields of the agent's own input the engine has no name for ([`EventInput::extra`]), for a hook of that
+/// agent's protocol only, and never in place of a field the payload already carries.
+fn agent_fields(out: &mut Map<String, Value>, protocol: Protocol, input: &EventInput) {
+    let Some(extra) = input.extra.as_ref().filter(|extra| extra.protocol == protocol) else { return };
+    for (key, value) in &extra.fields {
+        if !out.contains_key(key) {
+            out.insert(key.clone(), value.clone());
+        }
+    }
 }
 
 /// Cursor's own names for what the payload already carries, so a hook written for Cursor finds what it reads:

@@ -105,6 +105,8 @@ pub fn payload_schema() -> Value {
             "file_path": text("cursor only, tool events: the tool input's `file_path` (or `path`)."),
         },
         "required": ["event", "hook_event_name", "session_id", "transcript_path", "cwd"],
-        "additionalProperties": false,
+        // Anything else is an agent's own field, passed through by the bridge to that agent's hooks only: a schema
+        // that refused it would refuse the input the agent documents.
+        "additionalProperties": {"description": "Through `hook bridge` only, for a hook of the invoking agent's protocol: a field of that agent's hook input the engine has no name for (Claude Code's `last_assistant_message`, Gemini CLI's `prompt_response`, Cursor's `status`), as the agent sent it."},
     })
 }
