@@ -11,6 +11,7 @@
 //! Naming too much is safe (a file that changes only costs a re-trust); naming too little is not, so the word
 //! splitting below is generous rather than a faithful shell parser.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read};
@@ -19,6 +20,7 @@ use std::time::UNIX_EPOCH;
 
 use sha2::{Digest, Sha256};
 
+use crate::hash::lower_hex;
 use crate::model::{Fingerprint, FingerprintFile, HookDecl, HookSpec, Program};
 
 /// The variables that stand for the workspace in the agents' commands.
@@ -109,7 +111,12 @@ impl FingerprintCache {
         if decl.root == workspace {
             return Some(workspace.to_path_buf());
         }
-        self.roots.entry(decl.root.clone()).or_insert_with(|| fs::canonicalize(&decl.root).ok()).clone()
+        if let Some(known) = self.roots.get(&decl.root) {
+            return known.clone();
+        }
+        let root = fs::canonicalize(&decl.root).ok();
+        self.roots.insert(decl.root.clone(), root.clone());
+        root
     }
 
     /// The regular file `candidate` resolves to, following symlinks.
@@ -135,17 +142,21 @@ fn seal(decl: &HookDecl, workspace: &Path, root: Option<&Path>, mut files: Vec<F
     hasher.update(decl.hash.as_bytes());
     hasher.update(b"\n");
     for file in &files {
-        let label = match (file.path.strip_prefix(workspace), root.map(|r| file.path.strip_prefix(r))) {
-            (Ok(relative), _) => format!("workspace/{}", relative.display()),
-            (_, Some(Ok(relative))) => format!("root/{}", relative.display()),
-            _ => file.path.display().to_string(),
-        };
-        hasher.update(label.as_bytes());
+        // The label (`workspace/<relative path>`, `root/<relative path>` or the whole path) goes into the hasher in
+        // pieces rather than through a formatted string; `to_string_lossy` is what `display()` prints.
+        let (prefix, path): (&[u8], &Path) =
+            match (file.path.strip_prefix(workspace), root.map(|r| file.path.strip_prefix(r))) {
+                (Ok(relative), _) => (b"workspace/", relative),
+                (_, Some(Ok(relative))) => (b"root/", relative),
+                _ => (b"", &file.path),
+            };
+        hasher.update(prefix);
+        hasher.update(path.to_string_lossy().as_bytes());
         hasher.update(b"\0");
         hasher.update(file.sha256.as_bytes());
         hasher.update(b"\n");
     }
-    Fingerprint { value: hex::encode(hasher.finalize()), files }
+    Fingerprint { value: lower_hex(&hasher.finalize()), files }
 }
 
 /// Every regular file the command names under the workspace or the origin root, canonical, without duplicates.
@@ -156,7 +167,8 @@ fn named_files(
     cache: &mut FingerprintCache,
 ) -> Vec<(PathBuf, Stat)> {
     let HookSpec::Command(spec) = &decl.spec else { return Vec::new() };
-    let mut words: Vec<String> = Vec::new();
+    // Borrowed where nothing is expanded: most words are taken as written.
+    let mut words: Vec<Cow<'_, str>> = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
     match &spec.program {
         Program::Argv(argv) => {
@@ -165,14 +177,14 @@ fn named_files(
             } else if let Some(first) = argv.first() {
                 // A bare name is looked up on PATH at run time: not a file of the repository.
                 if first.contains('/') {
-                    words.push(first.clone());
+                    words.push(Cow::Borrowed(first));
                 }
             }
             words.extend(argv.iter().skip(1).map(|arg| expand_project_vars(arg, workspace)));
         }
-        Program::Shell(command) => words.extend(shell_words(command, workspace)),
+        Program::Shell(command) => words.extend(shell_words(command, workspace).into_iter().map(Cow::Owned)),
     }
-    words.extend(spec.env.values().cloned());
+    words.extend(spec.env.values().map(|value| Cow::Borrowed(value.as_str())));
 
     let mut bases: Vec<&Path> = vec![spec.resolved_cwd.as_path()];
     if let Some(root) = root
@@ -234,18 +246,24 @@ fn sha256_file(path: &Path) -> io::Result<String> {
         }
         hasher.update(&buf[..n]);
     }
-    Ok(hex::encode(hasher.finalize()))
+    Ok(lower_hex(&hasher.finalize()))
 }
 
 /// Replaces `$VAR` and `${VAR}` for the project variables with the workspace path; other variables stay as written.
-fn expand_project_vars(text: &str, workspace: &Path) -> String {
+fn expand_project_vars<'t>(text: &'t str, workspace: &Path) -> Cow<'t, str> {
     if !text.contains('$') {
-        return text.to_owned();
+        return Cow::Borrowed(text);
     }
     let workspace = workspace.to_string_lossy();
     let mut out = text.to_owned();
     for var in PROJECT_VARS {
-        out = out.replace(&format!("${{{var}}}"), &workspace);
+        // A word names one of the variables at most, usually: skip the passes that cannot change it.
+        if !out.contains(var) {
+            continue;
+        }
+        if out.contains("${") {
+            out = out.replace(&format!("${{{var}}}"), &workspace);
+        }
         // `$VAR` only where the name ends: `$HOOK_PROJECT_DIRX` is another variable.
         let needle = format!("${var}");
         let mut result = String::with_capacity(out.len());
@@ -263,7 +281,7 @@ fn expand_project_vars(text: &str, workspace: &Path) -> String {
         result.push_str(rest);
         out = result;
     }
-    out
+    Cow::Owned(out)
 }
 
 /// Splits a shell command into words: quotes removed (single quotes literal, double quotes with `\` escapes),
@@ -324,7 +342,16 @@ fn shell_words(command: &str, workspace: &Path) -> Vec<String> {
         }
     }
     flush(&mut word, &mut in_word, &mut words);
-    words.into_iter().map(|w| expand_project_vars(&w, workspace).replace('\u{0}', "$")).collect()
+    words
+        .into_iter()
+        .map(|word| {
+            let word = match expand_project_vars(&word, workspace) {
+                Cow::Owned(expanded) => expanded,
+                Cow::Borrowed(_) => word,
+            };
+            if word.contains('\u{0}') { word.replace('\u{0}', "$") } else { word }
+        })
+        .collect()
 }
 
 #[cfg(test)]
