@@ -51,7 +51,12 @@ impl Context {
     /// regular file (a directory where `hooks.yaml` should be) is an error here: loading would otherwise pass it by
     /// as "not found", and a policy file that silently does not load is worse than a refusal.
     pub fn load(&self) -> Result<Config> {
-        let config = load(&self.layout, &LoadOptions::default())?;
+        self.load_with(&LoadOptions::default())
+    }
+
+    /// [`Context::load`] with other options (`--trust-workspace`).
+    pub fn load_with(&self, options: &LoadOptions) -> Result<Config> {
+        let config = load(&self.layout, options)?;
         if let Some(source) = config.sources.iter().find(|s| !s.found && s.path.exists()) {
             bail!(
                 "{} hook file `{}` is not a regular file (a directory?); expected a {} file of hooks",

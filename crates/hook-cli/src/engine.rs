@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
-use hook_config::{Config, TrustStatus};
+use hook_config::{Config, LoadOptions};
 use hook_middleware::receipts::FileSink;
 use hook_middleware::{DispatchResult, EventInput, Pipeline};
-use hook_types::{Limits, Origin};
+use hook_types::Limits;
 
 use crate::context::Context;
 use crate::exit::one_line;
@@ -37,7 +37,8 @@ impl Engine {
     /// Loads the workspace and builds the pipeline: the loaded hooks as the user tier, the host's default limits,
     /// and a file sink at the default receipt path unless receipts are off.
     pub fn new(ctx: &Context, options: EngineOptions) -> Result<Engine> {
-        let mut config = ctx.load()?;
+        let load = LoadOptions { trust_workspace: options.trust_workspace, ..LoadOptions::default() };
+        let config = ctx.load_with(&load)?;
         let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
         if errors > 0 {
             // Lenient, as a host that runs what is valid: the dropped hooks do not run, and the user should know.
@@ -47,10 +48,10 @@ impl Engine {
             );
         }
         if options.trust_workspace {
-            let count = trust_workspace_in_memory(&mut config);
             eprintln!(
-                "hook: --trust-workspace: trusting {count} hook(s) of the workspace `{}` for this run only (in memory; \
+                "hook: --trust-workspace: trusting {} hook(s) of the workspace `{}` for this run only (in memory; \
                  trusted.json is not written)",
+                config.trusted_in_memory,
                 config.workspace.display()
             );
         }
@@ -96,37 +97,4 @@ impl Engine {
         }
         result
     }
-}
-
-/// Marks the workspace's own hooks (project and project.local origins) that need trust as trusted, in memory:
-/// what `--trust-workspace` promises for demos and CI. A workspace hook that was kept from displacing a trusted
-/// hook of the same id only because it was not trusted yet now displaces it, as it would once trusted for real
-/// (DESIGN §4.2). Extension hooks are not the workspace's and stay as they are; so does the trust store. Returns
-/// how many hooks it trusted.
-fn trust_workspace_in_memory(config: &mut Config) -> usize {
-    let workspace_origin = |origin: Origin| matches!(origin, Origin::Project | Origin::ProjectLocal);
-    let needs_trust = |trust: TrustStatus| matches!(trust, TrustStatus::Untrusted | TrustStatus::Modified);
-    let mut count = 0;
-    for hook in &mut config.hooks {
-        if workspace_origin(hook.decl.origin) && needs_trust(hook.trust) {
-            hook.trust = TrustStatus::Trusted;
-            count += 1;
-        }
-    }
-    let (displacing, kept): (Vec<_>, Vec<_>) =
-        std::mem::take(&mut config.shadowed).into_iter().partition(|s| workspace_origin(s.attempted.decl.origin));
-    config.shadowed = kept;
-    for shadow in displacing {
-        let mut hook = shadow.attempted;
-        hook.trust = TrustStatus::Trusted;
-        count += 1;
-        config.hooks.retain(|h| h.decl.id != shadow.id);
-        config.hooks.push(hook);
-    }
-    // Back into precedence order: the files are listed in it, and within a file the declaration order.
-    let rank = |source: &std::path::Path| config.sources.iter().position(|s| s.path == source).unwrap_or(usize::MAX);
-    let mut hooks = std::mem::take(&mut config.hooks);
-    hooks.sort_by_key(|h| (rank(&h.decl.source), h.decl.index));
-    config.hooks = hooks;
-    count
 }

@@ -54,6 +54,7 @@ mod merge;
 mod model;
 mod schema;
 mod trust;
+mod workspace_trust;
 
 pub use model::{
     AsMode, CommandSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook, Matcher,

@@ -15,6 +15,7 @@ use crate::layout::Layout;
 use crate::merge::{self, Overridden, ShadowAttempt};
 use crate::model::{Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
 use crate::trust::{TrustStore, trust_status, trust_value};
+use crate::workspace_trust;
 use crate::{FileContext, FileLoad, load_file};
 
 /// How to load.
@@ -28,6 +29,11 @@ pub struct LoadOptions {
     /// agent's file) is listed in [`Config::excluded`], never run. By default `hook` and the running executable's
     /// name; a host that ships the CLI under another name says so with [`BridgeProgram::named`].
     pub bridge_program: BridgeProgram,
+    /// Trust the workspace's own hooks (project and project.local origins) for this load only, in memory — what
+    /// `hook run --trust-workspace` does for demos and CI: every such hook that would wait for trust runs, and
+    /// displaces a trusted origin's hook of the same id as it would once trusted for real (DESIGN §4.2). The trust
+    /// store is neither changed nor written; [`Config::trusted_in_memory`] says how many hooks it took.
+    pub trust_workspace: bool,
 }
 
 /// The error returned by [`load`].
@@ -77,6 +83,9 @@ pub struct Config {
     pub only_managed: bool,
     /// Whether the user origin is trusted (not when the config home lies inside the workspace).
     pub user_trusted: bool,
+    /// With [`LoadOptions::trust_workspace`]: how many hooks in force run, or are in force, only because of it (not
+    /// in the trust store, and needing trust to run or to displace a trusted origin's hook). 0 otherwise.
+    pub trusted_in_memory: usize,
     /// The trust store that was consulted, if any (none when no config home is known or it cannot be trusted).
     pub trust_store: Option<PathBuf>,
     /// Every file looked at, in precedence order, found or not.
@@ -202,6 +211,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
 
     let (loaded, excluded) = excluded::exclude(loaded, &options.bridge_program);
     issues.extend(timeout_issues(&loaded, &options.limits));
+    let trusted_for_session = |origin: Origin| options.trust_workspace && workspace_trust::covers(origin);
     let mut cache = FingerprintCache::default();
     let hooks: Vec<LoadedHook> = loaded
         .into_iter()
@@ -209,14 +219,20 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
             let fingerprint =
                 matches!(decl.spec, HookSpec::Command(_)).then(|| fingerprint_cached(&decl, &workspace, &mut cache));
             let trusted_origin = origin_trusted(decl.origin);
-            let trust = trust_status(&decl, fingerprint.as_ref(), store_ref, &workspace, trusted_origin);
+            let mut trust = trust_status(&decl, fingerprint.as_ref(), store_ref, &workspace, trusted_origin);
+            if trusted_for_session(decl.origin) {
+                trust = workspace_trust::raise(trust);
+            }
             let allowed_by_policy = !only_managed || decl.origin == Origin::Managed;
             LoadedHook { decl, trust, fingerprint, allowed_by_policy, origin_trusted: trusted_origin }
         })
         .collect();
-    let merged = merge::merge(hooks, origin_trusted, |hook| {
+    let in_store = |hook: &LoadedHook| {
         store_ref.is_trusted(&workspace, &hook.decl.id, trust_value(&hook.decl, hook.fingerprint.as_ref()))
-    });
+    };
+    let merged = merge::merge(hooks, origin_trusted, |hook| in_store(hook) || trusted_for_session(hook.decl.origin));
+    let trusted_in_memory =
+        if options.trust_workspace { workspace_trust::count(&merged, in_store, origin_trusted) } else { 0 };
 
     let config = Config {
         trust_store: store.map(|s| s.path().to_path_buf()),
@@ -228,6 +244,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         issues,
         only_managed,
         user_trusted,
+        trusted_in_memory,
         sources,
     };
     if options.strict && config.has_errors() {
