@@ -95,7 +95,9 @@ impl<'a> Reporter<'a> {
 
     /// Whether an unknown key of hook `index` was reported as probably meaning `field`.
     pub(crate) fn was_likely_meant(&self, index: usize, field: &str) -> bool {
-        self.likely_meant.iter().any(|&(i, f)| i == index && f == field)
+        // A lookup, not a scan: a file whose every hook misspells a key asks this once per hook.
+        let likely_meant: &HashSet<(usize, &str)> = &self.likely_meant;
+        likely_meant.contains(&(index, field))
     }
 
     /// The issues recorded so far.
