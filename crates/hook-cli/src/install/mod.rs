@@ -7,10 +7,9 @@
 //! exits 1 and changes nothing. Writing only the bridge entry needs no confirmation: it runs nothing that is not
 //! already trusted.
 
-use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
 use hook_config::install::{
     InstallPlan, InstallRecord, InstallRequest, InstallScope, UninstallReport, bridge_command, installs_path,
@@ -24,7 +23,7 @@ use crate::cli::GlobalArgs;
 use crate::context::{Context, display_path};
 use crate::exit;
 use crate::render::{JSON_VERSION, Style, clean_line, emit, emit_json, wrap};
-use crate::trust::Shown;
+use crate::trust::{Confirmation, Shown, confirm};
 
 /// `hook install`.
 #[derive(Debug, Args)]
@@ -131,7 +130,19 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
         return Ok(exit::SUCCESS);
     }
     if !plan.moved.is_empty() {
-        confirm(args.yes, &plan)?;
+        confirm(
+            args.yes,
+            Confirmation {
+                question: format!(
+                    "Move {} hook(s) into {} and trust what is shown?",
+                    plan.moved.len(),
+                    display_path(&plan.native_file)
+                ),
+                no_terminal: "not installing without confirmation: stdin is not a terminal; review the hooks shown \
+                              above, then re-run with --yes to move and trust exactly those",
+                declined: "not confirmed: nothing was changed",
+            },
+        )?;
     }
     let record = plan.apply()?;
     if ctx.json {
@@ -256,35 +267,6 @@ fn json_of<'a>(plan: &'a InstallPlan, record: Option<&'a InstallRecord>, install
             .collect(),
         trusted: record.map(|r| r.trusted.iter().map(|t| t.id.as_str()).collect()).unwrap_or_default(),
         installs: record.and(installs),
-    }
-}
-
-/// Asks on the terminal, unless `--yes`; refuses when stdin is not a terminal (nobody can have read what was shown).
-fn confirm(yes: bool, plan: &InstallPlan) -> Result<()> {
-    if yes {
-        return Ok(());
-    }
-    let stdin = io::stdin();
-    if !stdin.is_terminal() {
-        bail!(
-            "not installing without confirmation: stdin is not a terminal; review the hooks shown above, then re-run \
-             with --yes to move and trust exactly those"
-        );
-    }
-    let mut err = io::stderr().lock();
-    write!(
-        err,
-        "Move {} hook(s) into {} and trust what is shown? [y/N] ",
-        plan.moved.len(),
-        display_path(&plan.native_file)
-    )?;
-    err.flush()?;
-    let mut answer = String::new();
-    stdin.lock().read_line(&mut answer).context("cannot read the answer from stdin")?;
-    if matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES") {
-        Ok(())
-    } else {
-        bail!("not confirmed: nothing was changed")
     }
 }
 

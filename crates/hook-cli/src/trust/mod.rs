@@ -6,10 +6,9 @@
 //! (and the user is told). Without `--yes`, a stdin that is not a terminal means nobody can have read what was
 //! shown, so it refuses.
 
+mod confirm;
 mod manage;
 mod show;
-
-use std::io::{self, BufRead, IsTerminal, Write};
 
 use anyhow::{Context as _, Result, bail};
 use hook_config::{Config, LoadedHook, TrustStatus, TrustStore, trust_value};
@@ -21,6 +20,7 @@ use crate::context::Context;
 use crate::exit;
 use crate::render::{JSON_VERSION, Style, emit, emit_json};
 
+pub use confirm::{Confirmation, confirm};
 pub use show::Shown;
 
 /// Runs `hook trust`.
@@ -97,7 +97,15 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
         }
         emit(&text)?;
     }
-    confirm(args.yes, shown.len(), &config.workspace)?;
+    confirm(
+        args.yes,
+        Confirmation {
+            question: format!("Trust {} hook(s) shown above in {}?", shown.len(), config.workspace.display()),
+            no_terminal: "not trusting without confirmation: stdin is not a terminal; review what is shown above, \
+                          then re-run with --yes to trust exactly that",
+            declined: "not confirmed: nothing was trusted",
+        },
+    )?;
 
     // Record exactly what was shown: load again, and keep only the hooks whose trust value is unchanged.
     let now = ctx.load()?;
@@ -196,28 +204,4 @@ fn nothing_selected(ctx: &Context, pending: &[&LoadedHook]) -> Result<u8> {
     text.push_str("review and trust them with `hook trust --all` or `hook trust ID…`\n");
     emit(&text)?;
     Ok(exit::SUCCESS)
-}
-
-/// Asks on the terminal, unless `--yes`. A stdin that is not a terminal cannot have a reader: refuse.
-fn confirm(yes: bool, count: usize, workspace: &std::path::Path) -> Result<()> {
-    if yes {
-        return Ok(());
-    }
-    let stdin = io::stdin();
-    if !stdin.is_terminal() {
-        bail!(
-            "not trusting without confirmation: stdin is not a terminal; review what is shown above, then re-run \
-             with --yes to trust exactly that"
-        );
-    }
-    let mut err = io::stderr().lock();
-    write!(err, "Trust {count} hook(s) shown above in {}? [y/N] ", workspace.display())?;
-    err.flush()?;
-    let mut answer = String::new();
-    stdin.lock().read_line(&mut answer).context("cannot read the answer from stdin")?;
-    if matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES") {
-        Ok(())
-    } else {
-        bail!("not confirmed: nothing was trusted")
-    }
 }
