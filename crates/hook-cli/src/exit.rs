@@ -32,6 +32,19 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     ExitCode::from(ERROR)
 }
 
+/// What a panic says and where it happened (` at file:line`, or nothing), for a panic hook that turns a bug into a
+/// message instead of a backtrace.
+pub fn panic_parts(info: &std::panic::PanicHookInfo<'_>) -> (String, String) {
+    let message = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned());
+    let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+    (message, at)
+}
+
 /// `text` on one line: line breaks become `; `, escape sequences and other control characters are dropped.
 pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

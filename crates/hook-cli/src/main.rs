@@ -43,13 +43,7 @@ use context::Context;
 fn main() -> ExitCode {
     // A bug must still end as one line and exit 1, never as a backtrace.
     std::panic::set_hook(Box::new(|info| {
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".to_owned());
-        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let (message, at) = exit::panic_parts(info);
         eprintln!("hook: error: internal error (a bug in hook; please report it): {}{at}", exit::one_line(&message));
     }));
     match std::panic::catch_unwind(run) {

@@ -28,7 +28,7 @@ use hook_types::Event;
 use crate::cli::{Cli, Command};
 use crate::context::Context;
 use crate::engine::{Engine, EngineOptions};
-use crate::exit::one_line;
+use crate::exit::{one_line, panic_parts};
 
 /// The variable that makes the bridge panic on purpose (tests only; see the module docs).
 pub const TEST_PANIC_VAR: &str = "HOOK_BRIDGE_TEST_PANIC";
@@ -89,13 +89,7 @@ pub fn intercept() -> Option<ExitCode> {
     }
     // The agent reads stderr as the reason: the panic goes into the answer, not as `hook: error: …`.
     panic::set_hook(Box::new(|info| {
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".to_owned());
-        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let (message, at) = panic_parts(info);
         *PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{message}{at}"));
     }));
     let answer = run(&args);
