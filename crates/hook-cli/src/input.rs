@@ -11,6 +11,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 use hook_middleware::EventInput;
+use hook_middleware::protocol::json_type_name;
 use hook_types::{ParsedEvent, Scope, did_you_mean};
 use serde_json::{Map, Value};
 
@@ -49,7 +50,7 @@ pub fn build(
                 object
             }
         }
-        Some(other) => bail!("{what} must be a JSON object, not {}", kind(&other)),
+        Some(other) => bail!("{what} must be a JSON object, not {}", json_type_name(&other)),
     };
     // The payload's native spellings read as aliases of the host field names.
     for (alias, name) in [("tool", "tool_name"), ("input", "tool_input")] {
@@ -143,15 +144,4 @@ fn read_value(text: &str) -> Result<Value> {
     serde_json::from_str(&source).map_err(|err| {
         anyhow::anyhow!("{what} is not valid JSON: {err} (expected an object such as '{{\"command\":\"ls\"}}')")
     })
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

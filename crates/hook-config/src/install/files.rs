@@ -162,7 +162,7 @@ pub(crate) fn parse_json_object(
         Ok(Value::Object(object)) => Ok(object),
         Ok(other) => Err(InstallError::Unsupported {
             path: path.to_path_buf(),
-            message: format!("expected a JSON object at the top, found {}", kind(&other)),
+            message: format!("expected a JSON object at the top, found {}", json_kind(&other)),
         }),
         Err(err) => Err(InstallError::Unsupported {
             path: path.to_path_buf(),
@@ -174,8 +174,14 @@ pub(crate) fn parse_json_object(
     }
 }
 
-/// A JSON value's type in words.
-pub(crate) fn kind(value: &Value) -> &'static str {
+/// A JSON value's type in words, as messages about an agent's JSON (its settings file, its hook input) name it.
+///
+/// ```
+/// use hook_config::install::json_kind;
+/// assert_eq!(json_kind(&serde_json::json!([1])), "a list");
+/// assert_eq!(json_kind(&serde_json::json!({})), "an object");
+/// ```
+pub fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -66,6 +66,7 @@ use std::path::PathBuf;
 
 pub use agent::{Agent, AgentEvent, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
 pub use command::{BridgeProgram, bridge_command, quote};
+pub use files::json_kind;
 pub(crate) use files::{read_text, write_atomic};
 pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};

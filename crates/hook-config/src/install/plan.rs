@@ -160,7 +160,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         Some(other) => {
             return Err(InstallError::Unsupported {
                 path: agent_file,
-                message: format!("`hooks` is {}, expected an object of events", super::files::kind(other)),
+                message: format!("`hooks` is {}, expected an object of events", super::files::json_kind(other)),
             });
         }
     };

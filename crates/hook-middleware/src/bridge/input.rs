@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use hook_config::install::Agent;
+use hook_config::install::{Agent, json_kind};
 use hook_types::{Event, Scope};
 use serde_json::{Map, Value, json};
 
@@ -65,7 +65,7 @@ pub enum InputError {
 /// [`EventInput::extra`], so a hook moved out of the agent's file still reads everything the agent sent.
 ///
 /// ```
-/// use hook_config::install::Agent;
+/// use hook_config::install::{Agent, json_kind};
 /// use hook_middleware::bridge::parse_input;
 /// use hook_types::Event;
 /// let stdin = br#"{"hook_event_name":"PostToolUseFailure","session_id":"s1","cwd":"/ws",
@@ -84,7 +84,7 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
     let value: Value =
         serde_json::from_str(text).map_err(|e| InputError::Json { agent: name, message: e.to_string() })?;
     let Value::Object(fields) = value else {
-        return Err(InputError::NotAnObject { agent: name, found: kind(&value) });
+        return Err(InputError::NotAnObject { agent: name, found: json_kind(&value) });
     };
     let read = Fields { agent: name, fields: &fields };
     let event_name = read.string("hook_event_name")?.ok_or(InputError::Field {
@@ -127,7 +127,7 @@ impl AgentInput {
     /// input names, else its `cwd`. `env` looks a variable up (the process environment, in the CLI).
     ///
     /// ```
-    /// use hook_config::install::Agent;
+    /// use hook_config::install::{Agent, json_kind};
     /// use hook_middleware::bridge::parse_input;
     /// let read = parse_input(Agent::Claude, br#"{"hook_event_name":"Stop","cwd":"/ws/sub"}"#).unwrap();
     /// assert_eq!(read.workspace(|_| None), Some("/ws/sub".into()));
@@ -161,7 +161,7 @@ impl Fields<'_> {
     }
 
     fn wrong(&self, field: &'static str, value: &Value, expected: &'static str) -> InputError {
-        InputError::Field { agent: self.agent, field, found: kind(value), expected }
+        InputError::Field { agent: self.agent, field, found: json_kind(value), expected }
     }
 
     fn string(&self, field: &'static str) -> Result<Option<String>, InputError> {
@@ -317,17 +317,5 @@ fn text_of(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
-    }
-}
-
-/// A JSON value's type in words.
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
     }
 }

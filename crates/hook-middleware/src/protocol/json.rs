@@ -161,7 +161,7 @@ fn pre_tool_specific(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> {
         let Value::Object(input) = input else {
             return Err(invalid(format!(
                 "field `hookSpecificOutput.updatedInput` must be an object, got {}",
-                super::wire::type_name(input)
+                super::wire::json_type_name(input)
             )));
         };
         b.rewrite(input.clone());

@@ -76,6 +76,7 @@ pub use names::event_name;
 pub use payload::{CONTENT_LIMIT_CHARS, payload, payload_object};
 pub use sanitize::sanitize_text;
 pub use schema::{output_schema, payload_schema};
+pub use wire::json_type_name;
 
 use crate::EventInput;
 use builder::{BlockFrom, Builder};

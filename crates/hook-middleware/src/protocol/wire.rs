@@ -98,7 +98,7 @@ pub(crate) enum WireError {
 pub(crate) fn parse(text: &str, known: Known) -> Result<HookOutput, WireError> {
     let value: Value = serde_json::from_str(text).map_err(|e| WireError::Json(e.to_string()))?;
     let Value::Object(object) = value else {
-        return Err(WireError::Shape(format!("expected a JSON object, got {}", type_name(&value))));
+        return Err(WireError::Shape(format!("expected a JSON object, got {}", json_type_name(&value))));
     };
     let mut out = HookOutput::default();
     let top = Reader::new(&object, "", known.top);
@@ -177,7 +177,7 @@ impl<'v> Reader<'v> {
         match self.get(key) {
             None => Ok(None),
             Some(value) => pick(value).map(Some).ok_or_else(|| {
-                WireError::Shape(format!("field `{}{key}` must be {want}, got {}", self.prefix, type_name(value)))
+                WireError::Shape(format!("field `{}{key}` must be {want}, got {}", self.prefix, json_type_name(value)))
             }),
         }
     }
@@ -211,8 +211,15 @@ impl<'v> Reader<'v> {
     }
 }
 
-/// A JSON value's type in words, for messages.
-pub(crate) fn type_name(value: &Value) -> &'static str {
+/// A JSON value's type in words, for messages about JSON a hook printed or a host passed ("must be a string, got an
+/// array").
+///
+/// ```
+/// use hook_middleware::protocol::json_type_name;
+/// assert_eq!(json_type_name(&serde_json::json!([1])), "an array");
+/// assert_eq!(json_type_name(&serde_json::Value::Null), "null");
+/// ```
+pub fn json_type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
