@@ -221,29 +221,9 @@ fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
         Event::SessionStart => context_taken = true,
         _ => {}
     }
-    if context_taken {
-        if let Some(context) = joined(&reply.context) {
-            specific.insert("additionalContext".into(), context.into());
-        }
-    } else {
-        untold_context(read, reply);
-    }
-    if !specific.is_empty() {
-        let mut with_name = Map::new();
-        with_name.insert("hookEventName".into(), read.event_name.clone().into());
-        with_name.extend(specific);
-        out.insert("hookSpecificOutput".into(), Value::Object(with_name));
-    }
-    if let Some(reason) = reply.halt.take() {
-        // Codex rejects `continue: false` on PreToolUse and PermissionRequest; there a halt already denies.
-        if !(codex && matches!(input.event, Event::PreTool | Event::PermissionRequest)) {
-            out.insert("continue".into(), false.into());
-            out.insert("stopReason".into(), reason.into());
-        }
-    }
-    if let Some(notices) = reply_notices(reply) {
-        out.insert("systemMessage".into(), notices.into());
-    }
+    // Codex rejects `continue: false` on PreToolUse and PermissionRequest; there a halt already denies.
+    let halt_taken = !(codex && matches!(input.event, Event::PreTool | Event::PermissionRequest));
+    common_fields(read, reply, &mut out, specific, context_taken, halt_taken);
     out
 }
 
@@ -292,6 +272,22 @@ fn gemini(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
         Event::TurnStart | Event::SessionStart => {}
         _ => context_taken = false,
     }
+    common_fields(read, reply, &mut out, specific, context_taken, true);
+    out
+}
+
+/// The fields Claude Code, Codex and Gemini CLI answer alike, after the event's own: the context as
+/// `hookSpecificOutput.additionalContext` where the event takes it (`context_taken`), else a notice;
+/// `hookSpecificOutput`, named by the event, when it holds anything; a halt as `continue: false` with `stopReason`
+/// where the agent takes it there (`halt_taken`; the halt is used up either way); the notices as `systemMessage`.
+fn common_fields(
+    read: &AgentInput,
+    reply: &mut Reply,
+    out: &mut Map<String, Value>,
+    mut specific: Map<String, Value>,
+    context_taken: bool,
+    halt_taken: bool,
+) {
     if context_taken {
         if let Some(context) = joined(&reply.context) {
             specific.insert("additionalContext".into(), context.into());
@@ -305,14 +301,13 @@ fn gemini(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
         with_name.extend(specific);
         out.insert("hookSpecificOutput".into(), Value::Object(with_name));
     }
-    if let Some(reason) = reply.halt.take() {
+    if let Some(reason) = reply.halt.take().filter(|_| halt_taken) {
         out.insert("continue".into(), false.into());
         out.insert("stopReason".into(), reason.into());
     }
     if let Some(notices) = reply_notices(reply) {
         out.insert("systemMessage".into(), notices.into());
     }
-    out
 }
 
 /// Cursor's flat output: `permission` with `user_message` / `agent_message`, `continue`, `followup_message`,
