@@ -273,23 +273,11 @@ static MECHA: Rules = Rules {
     known: nothing_known,
 };
 
-/// clio-coder (DESIGN §4.3): native JSON with camelCase aliases; a hook speaks through effects, so any non-zero exit
-/// — 2 included — is a failed command, and a failed command emits nothing. clio-coder documents no blocking exit code;
-/// treating 2 as a deny would turn a crashing script into a policy decision its author never wrote.
-static CLIO: Rules = Rules {
-    block_exit: None,
-    other_exit: OtherExit::Undefined,
-    block_reason: ReasonFrom::StderrThenStdout,
-    reason_required: false,
-    reads_json: true,
-    json_starts: &['{'],
-    plain: Plain::AsDeclared,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: false,
-    context_annotates_post_tool: false,
-    known: native_known,
-};
+/// clio-coder (DESIGN §4.3): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
+/// hook speaks through effects, so any non-zero exit, 2 included, is a failed command, and a failed command emits
+/// nothing. clio-coder documents no blocking exit code; treating 2 as a deny would turn a crashing script into a
+/// policy decision its author never wrote.
+static CLIO: Rules = Rules { block_exit: None, ..NATIVE };
 
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
