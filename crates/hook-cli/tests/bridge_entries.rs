@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{Env, Out};
-use serde_json::{Value, json};
+use common::{Env, Out, read_json};
+use serde_json::json;
 
 /// The Claude Code fixture with a marking hook in the agent's file and one in the native file, installed (the agent's
 /// hook moved to the native file, the bridge in its place) and everything trusted.
@@ -66,12 +66,11 @@ fn after_install_hook_run_runs_each_hook_once_and_never_the_bridge_entry() {
 #[test]
 fn inspect_says_why_the_bridge_entry_never_runs() {
     let env = installed();
-    let settings: Value =
-        serde_json::from_str(&std::fs::read_to_string(env.ws.join(".claude/settings.json")).unwrap()).unwrap();
+    let settings = read_json(&env.ws.join(".claude/settings.json"));
     let events = settings["hooks"].as_object().unwrap().len();
     assert!(events >= 5, "the bridge is on every event: {settings:#}");
 
-    let report = env.hook(&["inspect", "--json"]).json();
+    let report = env.inspect_json();
     let excluded = report["excluded"].as_array().unwrap();
     assert_eq!(excluded.len(), events, "one entry per event: {report:#}");
     for entry in excluded {

@@ -4,10 +4,7 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use common::{Env, HOOK};
 use serde_json::{Value, json};
@@ -47,29 +44,8 @@ fn call(env: &Env, command: &str) -> (i32, String) {
     let _ = std::fs::remove_file(env.home.join("ran.log"));
     let input = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.ws.display().to_string(),
         "tool_name": "Bash", "tool_input": {"command": "make"}});
-    let mut child = Command::new("sh")
-        .args(["-c", command])
-        .current_dir(&env.ws)
-        .env("HOME", &env.home)
-        .env("XDG_STATE_HOME", env.home.join("state"))
-        .env("CLAUDE_PROJECT_DIR", &env.ws)
-        .env_remove("HOOK_BRIDGE_TEST_PANIC")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("the bridge did not answer within 30 s: it ran a bridge");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let output = child.wait_with_output().unwrap();
-    (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stdout).into_owned())
+    let out = env.run_as_agent(command, Some("CLAUDE_PROJECT_DIR"), input.to_string().as_bytes());
+    (out.code, out.stdout)
 }
 
 /// The marks left, sorted. (The log is outside the workspace: a file a command names under the workspace is part of

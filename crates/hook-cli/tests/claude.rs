@@ -51,27 +51,16 @@ fn a_stop_hook_lets_the_agent_stop_once_the_tests_passed() {
 #[test]
 fn a_deny_through_hook_run_json_is_stable() {
     let env = suite_env("claude");
-    let out = env.hook(&[
-        "run",
-        "PreToolUse",
-        "--tool",
-        "Write",
-        "--input",
-        r#"{"file_path": "secrets/env", "content": "API_KEY=x"}"#,
-        "--json",
-        "--no-receipts",
-        "--trust-workspace",
-    ]);
-    assert_eq!(out.code, 2, "{out:#?}");
-    insta::assert_yaml_snapshot!("claude_protected_path_deny", out.json());
+    let write = json!({"file_path": "secrets/env", "content": "API_KEY=x"});
+    let (code, json) = run(&env, "PreToolUse", Some("Write"), &write, true);
+    assert_eq!(code, 2, "{json:#}");
+    insta::assert_yaml_snapshot!("claude_protected_path_deny", json);
 }
 
 #[test]
 fn inspect_shows_each_hooks_source_format_and_protocol() {
     let env = suite_env("claude");
-    let out = env.hook(&["inspect", "--json"]);
-    assert_eq!(out.code, 0, "{out:#?}");
-    let json = out.json();
+    let json = env.inspect_json();
     let hooks = json["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 19);
     assert!(hooks.iter().all(|h| h["format"] == "claude" && h["protocol"] == "claude" && h["on_error"] == "ignore"));

@@ -34,25 +34,15 @@ fn the_same_scripts_answer_differently_under_codex_and_claude_code_where_the_age
 #[test]
 fn a_deny_through_hook_run_json_is_stable() {
     let env = suite_env("codex");
-    let out = env.hook(&[
-        "run",
-        "PreToolUse",
-        "--tool",
-        "Bash",
-        "--input",
-        r#"{"command": "rm -rf /"}"#,
-        "--json",
-        "--no-receipts",
-        "--trust-workspace",
-    ]);
-    assert_eq!(out.code, 2, "{out:#?}");
-    insta::assert_yaml_snapshot!("codex_exit_2_deny", out.json());
+    let (code, json) = run(&env, "PreToolUse", Some("Bash"), &json!({"command": "rm -rf /"}), true);
+    assert_eq!(code, 2, "{json:#}");
+    insta::assert_yaml_snapshot!("codex_exit_2_deny", json);
 }
 
 #[test]
 fn inspect_shows_each_hooks_source_format_and_protocol() {
     let env = suite_env("codex");
-    let json = env.hook(&["inspect", "--json"]).json();
+    let json = env.inspect_json();
     let hooks = json["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 14);
     assert!(hooks.iter().all(|h| h["format"] == "codex" && h["protocol"] == "codex" && h["on_error"] == "ignore"));

@@ -16,9 +16,7 @@ fn cursor_script_suite_reaches_the_decisions_cursor_documents() {
 #[test]
 fn cursor_inspect_shows_the_fail_closed_hook_and_the_per_tool_filters() {
     let env = agent_env("cursor");
-    let out = env.hook(&["inspect", "--json"]);
-    assert_eq!(out.code, 0, "{out:#?}");
-    let json = out.json();
+    let json = env.inspect_json();
     let hooks = json["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 11);
     assert!(hooks.iter().all(|h| h["format"] == "cursor" && h["protocol"] == "cursor"));

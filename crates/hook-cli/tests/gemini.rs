@@ -16,9 +16,7 @@ fn gemini_script_suite_reaches_the_decisions_gemini_cli_documents() {
 #[test]
 fn gemini_inspect_lists_every_hook_with_its_format_protocol_and_failure_policy() {
     let env = agent_env("gemini");
-    let out = env.hook(&["inspect", "--json"]);
-    assert_eq!(out.code, 0, "{out:#?}");
-    let json = out.json();
+    let json = env.inspect_json();
     let hooks = json["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 15);
     assert!(hooks.iter().all(|h| h["format"] == "gemini" && h["protocol"] == "gemini" && h["on_error"] == "ignore"));

@@ -60,7 +60,7 @@ fn round_trip(format: &str) {
     // The cases first: files they leave (a log a hook's shell command names) are covered by fingerprints, so both
     // reports see the same workspace.
     let decided = run_cases(&env, &cases);
-    let report = env.hook(&["inspect", "--json"]).json();
+    let report = env.inspect_json();
     let before = hooks_of(&report, format);
     assert!(before.len() >= cases.len() / 3, "{format}: the fixture loads its hooks: {report:#}");
 
@@ -103,7 +103,7 @@ fn round_trip(format: &str) {
     for source in written["sources"].as_array().unwrap() {
         std::fs::remove_file(real_path(&env, source.as_str().unwrap())).unwrap();
     }
-    let report = env.hook(&["inspect", "--json"]).json();
+    let report = env.inspect_json();
     assert!(hooks_of(&report, format).is_empty(), "{format}: the agent's files are gone");
     let after: Vec<Value> =
         hooks_of(&report, "native").into_iter().filter(|h| h["id"] != "team.deploy-notice").collect();

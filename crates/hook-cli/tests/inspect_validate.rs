@@ -19,9 +19,7 @@ fn inspect_text_groups_hooks_by_origin_with_hash_and_trust() {
 #[test]
 fn inspect_json_is_the_versioned_report() {
     let env = Env::new("gates");
-    let out = env.hook(&["inspect", "--json"]);
-    assert_eq!(out.code, 0, "{out:#?}");
-    let json = out.json();
+    let json = env.inspect_json();
     assert_eq!(json["version"], 1);
     assert_eq!(json["workspace"], "[WS]");
     let hooks = json["hooks"].as_array().unwrap();

@@ -6,9 +6,7 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use common::{Env, Out};
 use serde_json::{Value, json};
@@ -106,36 +104,17 @@ impl Installed {
         self.call(&self.input(self.agent.gate, fields))
     }
 
-    /// Runs the bridge command the way the agent runs a hook: `sh -c`, in the project, stdin the input.
+    /// Runs the bridge command the way the agent runs a hook, with `input` on stdin.
     fn call(&self, input: &Value) -> Answer {
-        let mut command = Command::new("sh");
-        command
-            .args(["-c", &self.command])
-            .current_dir(&self.env.ws)
-            .env("HOME", &self.env.home)
-            .env("XDG_STATE_HOME", self.env.home.join("state"))
-            .env("XDG_CONFIG_HOME", self.env.home.join("xdg-config"))
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("GEMINI_PROJECT_DIR")
-            .env_remove("CURSOR_PROJECT_DIR")
-            .env_remove("HOOK_BRIDGE_TEST_PANIC")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if let Some(var) = self.agent.project_var {
-            command.env(var, &self.env.ws);
-        }
-        let mut child = command.spawn().unwrap();
-        child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
-        let output = child.wait_with_output().unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let out = self.env.run_as_agent(&self.command, self.agent.project_var, input.to_string().as_bytes());
+        let stdout = &out.stdout;
         Answer {
-            code: output.status.code().unwrap_or(-1),
+            code: out.code,
             stdout: (!stdout.trim().is_empty()).then(|| {
                 assert!(!stdout.trim_end().contains('\n'), "one line of JSON: {stdout}");
-                serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout}"))
+                serde_json::from_str(stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout}"))
             }),
-            stderr: self.env.redact(&String::from_utf8_lossy(&output.stderr)),
+            stderr: out.stderr,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Env;
+use common::{Env, read_json};
 use serde_json::{Value, json};
 
 const USER_SETTINGS: &str = r#"{
@@ -39,21 +39,17 @@ fn read(path: &std::path::Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn json_file(path: &std::path::Path) -> Value {
-    serde_json::from_str(&read(path)).unwrap()
-}
-
 #[test]
 fn a_project_install_keeps_every_other_key_in_place_and_the_other_scopes_untouched() {
     let env = project();
-    let original: Value = json_file(&env.ws.join(".claude/settings.json"));
+    let original: Value = read_json(&env.ws.join(".claude/settings.json"));
     let out = env.hook(&["install", "--agent", "claude", "--yes", "--json"]);
     assert_eq!(out.code, 0, "{out:#?}");
     let report = out.json();
     let moved: Vec<&str> = report["moved"].as_array().unwrap().iter().map(|m| m["event"].as_str().unwrap()).collect();
     assert_eq!(moved, ["PreToolUse", "UserPromptSubmit", "Stop"], "only the project file's hooks move");
 
-    let written = json_file(&env.ws.join(".claude/settings.json"));
+    let written = read_json(&env.ws.join(".claude/settings.json"));
     let keys: Vec<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["model", "permissions", "hooks", "env"], "every key where it was");
     for key in ["model", "permissions", "env"] {
@@ -69,7 +65,7 @@ fn a_project_install_keeps_every_other_key_in_place_and_the_other_scopes_untouch
     let report = out.json();
     assert_eq!(report["moved"][0]["needs_trust"], false, "{report:#}");
     assert!(report["trusted"].as_array().unwrap().is_empty(), "{report:#}");
-    let user = json_file(&env.home.join(".claude/settings.json"));
+    let user = read_json(&env.home.join(".claude/settings.json"));
     assert_eq!(user["theme"], "dark");
     assert!(
         user["hooks"]["Notification"][0]["hooks"][0]["command"].as_str().unwrap().contains(" bridge --protocol claude")
@@ -87,7 +83,7 @@ fn a_project_install_keeps_every_other_key_in_place_and_the_other_scopes_untouch
     assert!(!env.config_home().join("hooks.yaml").exists(), "install created it, uninstall removes it");
     let out = env.hook(&["uninstall", "--agent", "claude"]);
     assert_eq!(out.code, 0, "{out:#?}");
-    assert_eq!(json_file(&env.ws.join(".claude/settings.json")), original);
+    assert_eq!(read_json(&env.ws.join(".claude/settings.json")), original);
 }
 
 #[test]
@@ -98,7 +94,7 @@ fn a_local_install_moves_into_hooks_local_yaml_and_leaves_the_committed_file_alo
     assert_eq!(out.code, 0, "{out:#?}");
     let local_native = read(&env.ws.join(".hooks/hooks.local.yaml"));
     assert!(local_native.contains("matcher: Write") && local_native.contains("on: post_tool"), "{local_native}");
-    let local = json_file(&env.ws.join(".claude/settings.local.json"));
+    let local = read_json(&env.ws.join(".claude/settings.local.json"));
     assert_eq!(local["permissions"], json!({"allow": ["Bash(make:*)"]}));
     assert_eq!(read(&env.ws.join(".claude/settings.json")), committed, "the committed file is another scope");
     let out = env.hook(&["uninstall", "--agent", "claude", "--scope", "local"]);
@@ -110,10 +106,10 @@ fn a_local_install_moves_into_hooks_local_yaml_and_leaves_the_committed_file_alo
 #[test]
 fn uninstall_after_the_file_changed_takes_out_only_what_install_put_in() {
     let env = project();
-    let original = json_file(&env.ws.join(".claude/settings.json"));
+    let original = read_json(&env.ws.join(".claude/settings.json"));
     assert_eq!(env.hook(&["install", "--agent", "claude", "--yes"]).code, 0);
     // The user edits the settings after install: a new key, and a new hook of their own.
-    let mut edited = json_file(&env.ws.join(".claude/settings.json"));
+    let mut edited = read_json(&env.ws.join(".claude/settings.json"));
     edited["outputStyle"] = "Explanatory".into();
     edited["hooks"]["SessionEnd"]
         .as_array_mut()
@@ -124,7 +120,7 @@ fn uninstall_after_the_file_changed_takes_out_only_what_install_put_in() {
     let out = env.hook(&["uninstall", "--agent", "claude"]);
     assert_eq!(out.code, 0, "{out:#?}");
     assert!(out.stdout.contains("edited .claude/settings.json"), "{out:#?}");
-    let now = json_file(&env.ws.join(".claude/settings.json"));
+    let now = read_json(&env.ws.join(".claude/settings.json"));
     assert_eq!(now["outputStyle"], "Explanatory", "the user's new key stays");
     let mut expected_hooks = original["hooks"].clone();
     expected_hooks["SessionEnd"] = json!([{"hooks": [{"type": "command", "command": "echo bye"}]}]);
@@ -140,7 +136,7 @@ fn an_agent_file_install_creates_is_removed_with_its_directory_on_uninstall() {
     let env = Env::new("tests/fixtures/install/claude");
     let out = env.hook(&["install", "--agent", "cursor", "--yes"]);
     assert_eq!(out.code, 0, "{out:#?}");
-    let created = json_file(&env.ws.join(".cursor/hooks.json"));
+    let created = read_json(&env.ws.join(".cursor/hooks.json"));
     assert_eq!(created["version"], 1, "Cursor reads version 1 files only");
     let events: Vec<&str> = created["hooks"].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
@@ -175,26 +171,13 @@ fn a_moved_hook_on_a_foreign_event_gets_the_bridge_there_and_its_block_is_the_ag
     assert!(out.json()["added_events"].as_array().unwrap().contains(&json!("SubagentStart")));
     assert!(read(&env.ws.join(".hooks/hooks.yaml")).contains("on: foreign:SubagentStart"));
 
-    let written = json_file(&env.ws.join(".claude/settings.json"));
+    let written = read_json(&env.ws.join(".claude/settings.json"));
     let command = written["hooks"]["SubagentStart"][0]["hooks"][0]["command"].as_str().unwrap().to_owned();
     let input = json!({"hook_event_name": "SubagentStart", "session_id": "s", "cwd": env.ws.display().to_string(),
         "agent_id": "a1", "agent_type": "Explore"});
-    let mut child = std::process::Command::new("sh")
-        .args(["-c", &command])
-        .current_dir(&env.ws)
-        .env("HOME", &env.home)
-        .env("XDG_STATE_HOME", env.home.join("state"))
-        .env("CLAUDE_PROJECT_DIR", &env.ws)
-        .env_remove("HOOK_BRIDGE_TEST_PANIC")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.to_string().as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(2), "Claude Code's blocking form: {output:?}");
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "no subagents today\n");
+    let output = env.run_as_agent(&command, Some("CLAUDE_PROJECT_DIR"), input.to_string().as_bytes());
+    assert_eq!(output.code, 2, "Claude Code's blocking form: {output:?}");
+    assert_eq!(output.stderr, "no subagents today\n");
     assert!(output.stdout.is_empty());
 }
 

@@ -16,9 +16,7 @@ fn mecha_script_suite_reaches_mechas_decisions() {
 #[test]
 fn mecha_inspect_shows_the_pre_tool_hooks_failing_closed() {
     let env = agent_env("mecha");
-    let out = env.hook(&["inspect", "--json"]);
-    assert_eq!(out.code, 0, "{out:#?}");
-    let json = out.json();
+    let json = env.inspect_json();
     let policies: Vec<(&str, &str)> = json["hooks"]
         .as_array()
         .unwrap()

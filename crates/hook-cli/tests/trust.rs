@@ -8,12 +8,12 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{Env, assert_one_line_error};
+use common::{Env, assert_one_line_error, read_json};
 
 const RM: &str = r#"{"command":"rm -rf /"}"#;
 
 fn store(env: &Env) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(env.trust_store()).unwrap()).unwrap()
+    read_json(&env.trust_store())
 }
 
 fn trusted_ids(env: &Env) -> Vec<String> {
@@ -59,7 +59,7 @@ fn a_script_changed_after_trust_is_skipped_as_untrusted_and_inspected_as_modifie
     let decide = json["runs"].as_array().unwrap().iter().find(|r| r["hook_id"] == "gates.decide").unwrap().clone();
     assert_eq!(decide["status"], "untrusted", "{json:#}");
 
-    let inspect = env.hook(&["inspect", "--json"]).json();
+    let inspect = env.inspect_json();
     assert_eq!(inspect["hooks"][0]["id"], "gates.decide");
     assert_eq!(inspect["hooks"][0]["trust"], "modified");
     assert!(env.hook(&["inspect"]).stdout.contains("not run: MODIFIED"));
@@ -184,6 +184,6 @@ fn trust_when_the_script_changes_between_showing_and_confirming_records_nothing_
     assert!(stdout.contains("NOT trusted gates.decide: it changed after it was shown"), "{stdout}");
     assert!(stdout.contains("trusted gates.tests-first"), "the unchanged hook is recorded: {stdout}");
     assert_eq!(trusted_ids(&env), ["gates.tests-first"], "nothing recorded for the changed script");
-    let inspect = env.hook(&["inspect", "--json"]).json();
+    let inspect = env.inspect_json();
     assert_eq!(inspect["hooks"][0]["trust"], "untrusted");
 }

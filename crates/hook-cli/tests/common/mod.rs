@@ -103,6 +103,13 @@ impl Env {
         self.finish(self.command(args))
     }
 
+    /// `hook inspect --json`, which must succeed, as JSON.
+    pub fn inspect_json(&self) -> serde_json::Value {
+        let out = self.hook(&["inspect", "--json"]);
+        assert_eq!(out.code, 0, "{out:#?}");
+        out.json()
+    }
+
     /// Runs a command built by [`Env::command`] or [`Env::command_without_workspace`] to the end.
     pub fn finish(&self, mut command: Command) -> Out {
         let output = command.output().unwrap();
@@ -192,6 +199,12 @@ pub fn redact_durations(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A JSON file, parsed; a file that is missing or not JSON fails naming it.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON ({e}):\n{text}", path.display()))
 }
 
 /// Copies a directory tree, keeping file modes (scripts stay executable).
