@@ -1,8 +1,11 @@
 //! The Claude Code reader (DESIGN §4.3): settings files in the documented shape, through `parse_str` for the rules and
 //! through `load` for the fixture project with its three files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::copy_dir;
 use hook_config::{
     Config, FileContext, FileLoad, Format, HookDecl, HookSpec, InspectReport, IssueSeverity, Layout, LoadOptions,
     Program, TrustStatus, load, parse_str,
@@ -429,18 +432,6 @@ impl Project {
 
     fn relative(&self, path: &Path) -> String {
         path.strip_prefix(&self.root).unwrap().display().to_string()
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
     }
 }
 

@@ -1,8 +1,11 @@
 //! The Codex reader (DESIGN §4.3): `.codex/hooks.json` and the `[hooks]` table of `.codex/config.toml`, through
 //! `parse_str` for the rules where Codex differs from Claude Code, and through `load` for the fixture project.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::copy_dir;
 use hook_config::{
     Config, FileContext, FileLoad, Format, HookDecl, HookSpec, InspectReport, IssueSeverity, Layout, LoadOptions,
     Program, TrustStatus, load, parse_str,
@@ -274,18 +277,6 @@ fn load_fixture() -> (tempfile::TempDir, PathBuf, Config) {
         .with_managed_file(root.join("managed.yaml"));
     let config = load(&layout, &LoadOptions::default()).unwrap();
     (dir, root, config)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
 }
 
 #[test]

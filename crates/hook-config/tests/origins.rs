@@ -2,10 +2,13 @@
 //! the managed file's integrity, a config home inside the workspace, strict mode, and every slot of the other
 //! agents' files.
 
+mod common;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use common::copy_dir;
 use hook_config::{Config, Format, InspectReport, IssueSeverity, Layout, LoadError, LoadOptions, TrustStatus, load};
 use hook_types::Origin;
 
@@ -64,19 +67,6 @@ impl Fixture {
     fn redacted_report(&self, config: &Config) -> serde_json::Value {
         let text = serde_json::to_string(&InspectReport::new(config)).unwrap();
         serde_json::from_str(&text.replace(&*self.root.to_string_lossy(), "[tmp]")).unwrap()
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
     }
 }
 
