@@ -51,6 +51,9 @@ impl BridgeProgram {
     pub fn invokes_bridge(&self, program: &Program) -> bool {
         match program {
             Program::Argv(argv) => self.words_invoke_bridge(argv),
+            // Every load asks this of every shell hook: a line that neither holds `bridge` nor has a quote or a
+            // backslash that could spell it cannot have it as a word, and is not split into words at all.
+            Program::Shell(line) if !line.contains("bridge") && !line.contains(['\'', '"', '\\']) => false,
             Program::Shell(line) => shell_commands(line).iter().any(|words| self.words_invoke_bridge(words)),
         }
     }
@@ -174,6 +177,15 @@ mod tests {
         );
         assert!(hook.invokes_bridge_line(&line));
         assert_eq!(shell_commands(&line)[0][0], "/tmp/it's here/hook");
+    }
+
+    #[test]
+    fn a_bridge_spelled_with_quotes_or_backslashes_is_still_recognised() {
+        let hook = BridgeProgram::named(["hook"]);
+        for line in [r"hook bri\dge --protocol claude", "hook 'bri'dge", "hook \"bridge\"", "'hook' bridge"] {
+            assert!(hook.invokes_bridge_line(line), "{line}");
+        }
+        assert!(!hook.invokes_bridge_line("hook run pre_tool --tool shell"));
     }
 
     #[test]
