@@ -1,11 +1,14 @@
 //! Loading declarations that are valid: the clio-coder format, §4.1 defaults and resolution, file-level keys, ids.
 
+mod import_support;
+
 use std::path::{Path, PathBuf};
 
 use hook_config::{
     AsMode, FileContext, FileLoad, Format, HookDecl, HookSpec, IssueSeverity, Program, load_file, parse_str,
 };
 use hook_types::{Event, OnError, Origin, Protocol, Scope};
+use import_support::issue_lines;
 use serde::Serialize;
 use tempfile::TempDir;
 
@@ -67,18 +70,6 @@ fn rows(load: &FileLoad) -> Vec<Row> {
                 _ => None,
             },
             hash: h.hash.clone(),
-        })
-        .collect()
-}
-
-/// Issues as `file:line:column: severity: field: message`, with the file reduced to its name.
-fn issue_lines(load: &FileLoad) -> Vec<String> {
-    load.issues
-        .iter()
-        .map(|issue| {
-            let mut issue = issue.clone();
-            issue.source = PathBuf::from(issue.source.file_name().unwrap());
-            issue.to_string()
         })
         .collect()
 }
