@@ -14,7 +14,7 @@ use hook_middleware::receipts::{FileSink, RECEIPT_TARGET, ReceiptSink, RingSink,
 use hook_middleware::{DispatchResult, EventInput, Pipeline, spans};
 use hook_types::{Receipt, RunStatus};
 use pipeline_support::*;
-use receipts_support::Capture;
+use receipts_support::{Capture, Panics};
 
 /// A user hook in `config_home` running `guard.sh` beside it (the user origin's root is its file's directory),
 /// which appends a line to the marker `ran` in `$OUT`.
@@ -176,19 +176,6 @@ fn a_blocking_sink_does_not_block_a_current_thread_runtime_and_is_done_when_disp
     assert!(result.diagnostics.is_empty(), "{:?}", result.diagnostics);
     assert_eq!(sink.recorded.load(Ordering::SeqCst), 1, "recorded before dispatch returned");
     assert!(begun.elapsed() < Duration::from_secs(4), "{:?}", begun.elapsed());
-}
-
-/// A sink that breaks its contract by panicking.
-struct Panics;
-
-impl ReceiptSink for Panics {
-    fn name(&self) -> String {
-        "panics".into()
-    }
-
-    fn record(&self, _: &Receipt) -> Result<(), SinkError> {
-        panic!("disk on fire")
-    }
 }
 
 #[test]

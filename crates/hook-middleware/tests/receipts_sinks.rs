@@ -14,7 +14,7 @@ use hook_middleware::receipts::{
 };
 use hook_middleware::{EventInput, spans};
 use hook_types::{Event, Outcome, Receipt, RunStatus, Verdict};
-use receipts_support::{Capture, receipt};
+use receipts_support::{Capture, Panics, receipt};
 use rustix::fs::{FlockOperation, flock};
 
 /// A workspace state directory where `hooks` is a regular file: the log's directory can never be created, even
@@ -97,19 +97,6 @@ fn held_lock_fails_the_append_after_the_lock_timeout_instead_of_hanging() {
     sink.record(&receipt(3)).unwrap();
     let report = verify(&log, None).unwrap();
     assert!(report.is_intact() && report.lines == 2, "{report:#?}");
-}
-
-/// A sink that breaks its contract by panicking.
-struct Panics;
-
-impl ReceiptSink for Panics {
-    fn name(&self) -> String {
-        "panics".into()
-    }
-
-    fn record(&self, _: &Receipt) -> Result<(), SinkError> {
-        panic!("disk on fire")
-    }
 }
 
 #[test]

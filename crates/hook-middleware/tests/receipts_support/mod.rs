@@ -1,14 +1,29 @@
-//! Shared by the receipt tests: receipt fixtures, and a `tracing` subscriber that captures spans and events.
+//! Shared by the receipt tests: receipt fixtures, a sink that panics, and a `tracing` subscriber that captures spans
+//! and events.
 #![allow(dead_code)] // each test binary uses a different subset
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use hook_middleware::receipts::{ReceiptSink, SinkError};
 use hook_types::{Event, HookKind, Origin, Outcome, Receipt};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::subscriber::Interest;
 use tracing::{Metadata, Subscriber};
+
+/// A sink that breaks its contract by panicking.
+pub struct Panics;
+
+impl ReceiptSink for Panics {
+    fn name(&self) -> String {
+        "panics".into()
+    }
+
+    fn record(&self, _: &Receipt) -> Result<(), SinkError> {
+        panic!("disk on fire")
+    }
+}
 
 /// The `n`th fixture receipt: fields vary with `n` so every line of a log differs.
 pub fn receipt(n: u64) -> Receipt {
