@@ -38,33 +38,29 @@
 mod discover;
 mod excluded;
 mod file;
+mod fingerprint;
 mod formats;
 mod hash;
-mod issues;
-mod matcher;
-mod normalize;
-mod parse;
-mod fingerprint;
 pub mod import;
 mod inspect;
 pub mod install;
+mod issues;
 mod layout;
 mod load;
+mod matcher;
 mod merge;
 mod model;
+mod normalize;
+mod parse;
 mod schema;
 mod trust;
 mod workspace_trust;
 
-pub use model::{
-    AsMode, CommandSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook, Matcher,
-    MatcherRule, Program, TrustStatus,
-};
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
-pub use hash::{canonical_hash_input, content_hash};
 pub use fingerprint::{fingerprint, recheck};
+pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
     INSPECT_VERSION, InspectExcluded, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport,
     InspectShadow,
@@ -72,5 +68,9 @@ pub use inspect::{
 pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};
 pub use load::{Config, LoadError, LoadOptions, load};
 pub use merge::{Overridden, ShadowAttempt};
+pub use model::{
+    AsMode, CommandSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook,
+    Matcher, MatcherRule, Program, TrustStatus,
+};
 pub use schema::{config_schema, effect_schema};
 pub use trust::{TrustError, TrustRecord, TrustStore, trust_status, trust_value};

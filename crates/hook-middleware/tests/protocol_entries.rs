@@ -40,10 +40,7 @@ fn control_characters_never_reach_reasons_or_entries() {
 
     let stdout = "{\"effects\":[{\"kind\":\"inject_reminder\",\"message\":\"a\\u001b]0;pwned\\u0007b\\tc\"}]}";
     let result = interpret_as(Protocol::Native, Event::TurnStart, &run(0, stdout, ""));
-    assert_eq!(
-        result.effects,
-        vec![Effect::InjectReminder { message: "ab\tc".into(), severity: Default::default() }]
-    );
+    assert_eq!(result.effects, vec![Effect::InjectReminder { message: "ab\tc".into(), severity: Default::default() }]);
 
     // The bidirectional overrides go too (they reorder what a reviewer sees).
     assert_eq!(sanitize_text("rm -rf /\u{202e}txt.sh\u{2066}"), "rm -rf /txt.sh");
