@@ -102,27 +102,30 @@ pub(crate) fn merge(
         let winner = &hooks[in_force[hook.decl.id.as_str()]].decl;
         (winner.source.clone(), winner.origin)
     };
-    let mut winners: Vec<Option<(PathBuf, Origin)>> = vec![None; hooks.len()];
-    let mut kept: Vec<Option<LoadedHook>> = vec![None; hooks.len()];
+    // What the losers need from other hooks, taken before any hook is moved: one entry per loser, in precedence
+    // order, consumed in the same order below (a slot per hook would be a large, mostly empty allocation).
+    let mut winners: Vec<(PathBuf, Origin)> = Vec::new();
+    let mut kept: Vec<LoadedHook> = Vec::new();
     for (at, fate) in fates.iter().enumerate() {
         match *fate {
-            Fate::Overridden => winners[at] = Some(winner_of(&hooks[at])),
-            Fate::Shadowing(trusted) => kept[at] = Some(hooks[trusted].clone()),
+            Fate::Overridden => winners.push(winner_of(&hooks[at])),
+            Fate::Shadowing(trusted) => kept.push(hooks[trusted].clone()),
             Fate::InForce => {}
         }
     }
     drop(in_force);
 
+    let (mut winners, mut kept) = (winners.into_iter(), kept.into_iter());
     let mut merged = Merged { hooks: Vec::with_capacity(hooks.len()), ..Merged::default() };
     for (at, hook) in hooks.into_iter().enumerate() {
         match fates[at] {
             Fate::InForce => merged.hooks.push(hook),
             Fate::Overridden => {
-                let (winner_source, winner_origin) = winners[at].take().expect("set for every overridden hook");
+                let (winner_source, winner_origin) = winners.next().expect("one per overridden hook");
                 merged.overridden.push(Overridden { hook, winner_source, winner_origin });
             }
             Fate::Shadowing(_) => {
-                let kept = kept[at].take().expect("set for every shadowing hook");
+                let kept = kept.next().expect("one per shadowing hook");
                 merged.shadowed.push(ShadowAttempt { id: hook.decl.id.clone(), kept, attempted: hook });
             }
         }
