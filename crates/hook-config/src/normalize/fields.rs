@@ -21,12 +21,15 @@ pub(super) struct HookReader<'r, 'a> {
 
 impl<'r, 'a> HookReader<'r, 'a> {
     pub(super) fn new(wire: WireHook, reporter: &'r mut Reporter<'a>) -> Self {
-        // A reader that hands over one key twice means the later value: keep one field per key, the last.
-        let mut fields: Vec<WireField> = Vec::with_capacity(wire.fields.len());
-        for field in wire.fields {
-            match fields.iter_mut().find(|f| f.key == field.key) {
-                Some(earlier) => *earlier = field,
-                None => fields.push(field),
+        // A reader that hands over one key twice means the later value: keep one field per key, the last. The
+        // reader's own list is kept, in order, rather than copied field by field for every hook.
+        let mut fields = wire.fields;
+        let mut at = 0;
+        while at < fields.len() {
+            if fields[at + 1..].iter().any(|later| later.key == fields[at].key) {
+                fields.remove(at);
+            } else {
+                at += 1;
             }
         }
         HookReader { index: wire.index, node: wire.node, fields, reporter, failed: wire.malformed, hook_id: None }
@@ -186,5 +189,40 @@ impl<'r, 'a> HookReader<'r, 'a> {
             }
         }
         ok.then_some((out, field))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn field(key: &'static str, value: Value) -> WireField {
+        WireField { key, written: key.to_owned(), value, node: NodePath::default().key(key) }
+    }
+
+    #[test]
+    fn a_key_handed_over_twice_reads_as_its_last_value_and_leftovers_come_by_key() {
+        let wire = WireHook {
+            index: 0,
+            node: NodePath::default(),
+            fields: vec![
+                field("on", json!("pre_tool")),
+                field("severity", json!("warn")),
+                field("argv", json!(["a"])),
+                field("on", json!("post_tool")),
+                field("effect", json!({})),
+            ],
+            malformed: false,
+        };
+        let mut reporter = Reporter::new(Path::new("hooks.yaml"), None);
+        let mut hook = HookReader::new(wire, &mut reporter);
+        assert_eq!(hook.take("on").map(|f| f.value), Some(json!("post_tool")));
+        assert!(!hook.has("on"));
+        let left: Vec<&str> = hook.remaining().iter().map(|f| f.key).collect();
+        assert_eq!(left, ["argv", "effect", "severity"]);
     }
 }
