@@ -166,7 +166,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
 
     let mut sources = Vec::new();
     let mut only_managed = false;
-    let mut loaded = Vec::new();
+    let mut per_file: Vec<Vec<HookDecl>> = Vec::new();
     for slot in discover::slots(layout, &workspace) {
         let found = slot.path.is_file();
         let mut source =
@@ -197,7 +197,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
                     issues.extend(file.issues);
                     // The reader honours `only_managed` in the managed file only (and warns elsewhere).
                     only_managed |= file.only_managed && slot.origin == Origin::Managed;
-                    loaded.extend(file.hooks);
+                    per_file.push(file.hooks);
                 }
                 None => issues.push(file_issue(
                     &slot.path,
@@ -209,6 +209,11 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         sources.push(source);
     }
 
+    // One list at its final size: growing it file by file copied every declaration again at each doubling.
+    let mut loaded = Vec::with_capacity(per_file.iter().map(Vec::len).sum());
+    for hooks in per_file {
+        loaded.extend(hooks);
+    }
     let (loaded, excluded) = excluded::exclude(loaded, &options.bridge_program);
     issues.extend(timeout_issues(&loaded, &options.limits));
     let trusted_for_session = |origin: Origin| options.trust_workspace && workspace_trust::covers(origin);
