@@ -390,10 +390,15 @@ fn trust_word(trust: TrustStatus) -> &'static str {
     }
 }
 
-/// Appends one line with every control character (escape sequences from a hostile file, stray newlines) replaced,
-/// so nothing a repository wrote can drive the terminal or break the layout.
+/// Appends one line with every control character replaced, so nothing a repository wrote can drive the terminal or
+/// break the layout: a line break inside a value (a multi-line shell command) shows as `⏎`, anything else (an escape
+/// sequence from a hostile file) as `\u{FFFD}`, visibly there rather than silently dropped.
 fn line(out: &mut String, text: String) {
-    out.extend(text.chars().map(|c| if c.is_control() { '\u{FFFD}' } else { c }));
+    out.extend(text.chars().map(|c| match c {
+        '\n' => '⏎',
+        c if c.is_control() => '\u{FFFD}',
+        c => c,
+    }));
     out.push('\n');
 }
 

@@ -127,7 +127,7 @@ fn control_characters_from_a_file_never_reach_the_terminal() {
     )]);
     let text = env.text();
     assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
-    assert!(text.contains("prompt hi\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}second line\n"), "{text}");
+    assert!(text.contains("prompt hi\u{FFFD}]0;pwned\u{FFFD}⏎second line\n"), "{text}");
 }
 
 #[test]
