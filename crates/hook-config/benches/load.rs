@@ -3,7 +3,9 @@
 //! scales from 1 000 to 100 000 hooks.
 //!
 //! Run: `cargo bench -p hook-config --bench load`. Besides criterion's own figures it prints, from one paired run
-//! (the two measured alternately, median of several rounds), the ratio load ÷ parse-alone at 10 000 hooks.
+//! (the two measured alternately, median of several rounds), the ratio load ÷ parse-alone at 10 000 hooks, and the
+//! time per hook of both at 1 000, 10 000 and 100 000 hooks: parse alone is the yardstick for what a larger input
+//! costs the machine (caches, page faults, the allocator), so load's scaling is read against it.
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
 use std::fs;
@@ -154,7 +156,38 @@ fn load_vs_parse(c: &mut Criterion) {
     group.finish();
 }
 
+/// Time per hook of load and of parse alone at each size, from one paired run per size (medians of alternating
+/// rounds), and how each grows from one size to the next.
+fn print_scaling() {
+    let mut previous: Option<(usize, f64, f64)> = None;
+    for total in [1_000, 10_000, 100_000] {
+        let fixture = fixture(total);
+        let rounds = if total >= 100_000 { 3 } else { 7 };
+        let (mut loads, mut parses) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            let start = Instant::now();
+            black_box(load_all(&fixture.layout));
+            loads.push(start.elapsed());
+            let start = Instant::now();
+            black_box(parse_alone(&fixture.files));
+            parses.push(start.elapsed());
+        }
+        let per_hook = |d: Duration| d.as_secs_f64() * 1e6 / total as f64;
+        let (load, parse) = (per_hook(median(loads)), per_hook(median(parses)));
+        let growth = previous.map_or(String::new(), |(n, l, p)| {
+            let times = (total / n) as f64;
+            format!("; ×{:.1} load, ×{:.1} parse alone for ×{times:.0} hooks", load * times / l, parse * times / p)
+        });
+        println!(
+            "paired run, {total} hooks: load {load:.1} µs/hook, parse alone {parse:.1} µs/hook, ratio {:.2}×{growth}",
+            load / parse
+        );
+        previous = Some((total, load, parse));
+    }
+}
+
 fn scaling(c: &mut Criterion) {
+    print_scaling();
     let mut group = c.benchmark_group("load_scaling");
     // 100 000 hooks take seconds per load on a 2-core machine: criterion's minimum of 10 samples keeps the run short.
     group.sample_size(10);
