@@ -237,7 +237,6 @@ impl Effect {
             suggestion: did_you_mean(written, effect_kinds()).map(str::to_owned),
         })?;
         let mut normalized = Map::with_capacity(object.len());
-        normalized.insert("kind".into(), Value::String((*kind).into()));
         for (key, field_value) in object {
             if key == "kind" {
                 continue;
@@ -253,9 +252,32 @@ impl Effect {
             };
             normalized.insert((*name).into(), field_value.clone());
         }
-        serde_json::from_value::<repr::Effect>(Value::Object(normalized))
-            .map(Effect::from)
-            .map_err(|err| EffectError::Invalid { kind: (*kind).into(), message: err.to_string() })
+        let mut f = Fields { kind, map: normalized };
+        Ok(match *kind {
+            "inject_reminder" => Effect::InjectReminder {
+                message: f.required("message")?,
+                severity: f.take("severity")?.unwrap_or_default(),
+            },
+            "annotate_tool_result" => Effect::AnnotateToolResult {
+                message: f.required("message")?,
+                severity: f.take("severity")?.unwrap_or_default(),
+            },
+            "block_tool" => {
+                Effect::BlockTool { reason: f.required("reason")?, severity: f.take("severity")?.unwrap_or_default() }
+            }
+            "allow_tool" => Effect::AllowTool { reason: f.optional("reason")? },
+            "ask_user" => Effect::AskUser { reason: f.optional("reason")? },
+            "rewrite_tool_input" => Effect::RewriteToolInput { input: f.required("input")? },
+            "protect_path" => Effect::ProtectPath { path: f.required("path")?, reason: f.required("reason")? },
+            "require_tool" => Effect::RequireTool { tool_name: f.required("tool_name")? },
+            "lock_tools" => Effect::LockTools {},
+            "request_continuation" => Effect::RequestContinuation { message: f.required("message")? },
+            "block_turn" => Effect::BlockTurn { reason: f.required("reason")? },
+            "halt" => Effect::Halt { reason: f.required("reason")? },
+            "notify_operator" => Effect::NotifyOperator { message: f.required("message")?, key: f.required("key")? },
+            // Every kind of KINDS has its arm above; this keeps a new kind without one an error, never a panic.
+            _ => return Err(EffectError::UnknownKind { kind: written.to_owned(), suggestion: None }),
+        })
     }
 
     /// The wire name of this effect's kind (`block_tool`).
@@ -319,79 +341,30 @@ impl<'de> Deserialize<'de> for Effect {
     }
 }
 
-/// The serde shape, used only after names have been checked and normalized.
-mod repr {
-    use super::*;
+/// An effect's fields by wire name, already checked against its kind's list, taken out one at a time with their
+/// types checked.
+struct Fields {
+    kind: &'static str,
+    map: Map<String, Value>,
+}
 
-    #[derive(Deserialize)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub(super) enum Effect {
-        InjectReminder {
-            message: String,
-            #[serde(default)]
-            severity: Severity,
-        },
-        AnnotateToolResult {
-            message: String,
-            #[serde(default)]
-            severity: AnnotationSeverity,
-        },
-        BlockTool {
-            reason: String,
-            #[serde(default)]
-            severity: HardBlock,
-        },
-        AllowTool {
-            #[serde(default)]
-            reason: Option<String>,
-        },
-        AskUser {
-            #[serde(default)]
-            reason: Option<String>,
-        },
-        RewriteToolInput {
-            input: Map<String, Value>,
-        },
-        ProtectPath {
-            path: String,
-            reason: String,
-        },
-        RequireTool {
-            tool_name: String,
-        },
-        LockTools {},
-        RequestContinuation {
-            message: String,
-        },
-        BlockTurn {
-            reason: String,
-        },
-        Halt {
-            reason: String,
-        },
-        NotifyOperator {
-            message: String,
-            key: String,
-        },
+impl Fields {
+    /// The field, if present; a value of the wrong type is an error naming the field.
+    fn take<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, EffectError> {
+        let Some(value) = self.map.remove(name) else { return Ok(None) };
+        serde_json::from_value(value)
+            .map(Some)
+            .map_err(|err| EffectError::Invalid { kind: self.kind.into(), message: format!("field `{name}`: {err}") })
     }
 
-    impl From<Effect> for super::Effect {
-        fn from(repr: Effect) -> Self {
-            match repr {
-                Effect::InjectReminder { message, severity } => Self::InjectReminder { message, severity },
-                Effect::AnnotateToolResult { message, severity } => Self::AnnotateToolResult { message, severity },
-                Effect::BlockTool { reason, severity } => Self::BlockTool { reason, severity },
-                Effect::AllowTool { reason } => Self::AllowTool { reason },
-                Effect::AskUser { reason } => Self::AskUser { reason },
-                Effect::RewriteToolInput { input } => Self::RewriteToolInput { input },
-                Effect::ProtectPath { path, reason } => Self::ProtectPath { path, reason },
-                Effect::RequireTool { tool_name } => Self::RequireTool { tool_name },
-                Effect::LockTools {} => Self::LockTools {},
-                Effect::RequestContinuation { message } => Self::RequestContinuation { message },
-                Effect::BlockTurn { reason } => Self::BlockTurn { reason },
-                Effect::Halt { reason } => Self::Halt { reason },
-                Effect::NotifyOperator { message, key } => Self::NotifyOperator { message, key },
-            }
-        }
+    /// A field that must be present.
+    fn required<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<T, EffectError> {
+        self.take(name)?
+            .ok_or_else(|| EffectError::Invalid { kind: self.kind.into(), message: format!("missing field `{name}`") })
+    }
+
+    /// An optional field, where `null` reads as absent.
+    fn optional<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, EffectError> {
+        Ok(self.take::<Option<T>>(name)?.flatten())
     }
 }
