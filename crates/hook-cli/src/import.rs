@@ -7,7 +7,7 @@
 //! nothing, since a hook left behind would be lost once the agent's file is removed.
 
 use anyhow::Result;
-use hook_config::import::{ImportPlan, ImportedHook, plan_import};
+use hook_agents::import::{ImportPlan, ImportedHook, plan_import};
 use hook_config::{Format, Issue};
 use serde::Serialize;
 

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::install::BridgeProgram;
+use crate::bridge_program::BridgeProgram;
 use crate::model::{HookDecl, HookSpec};
 
 /// Why a declaration is listed but never runs.

@@ -126,7 +126,7 @@ impl Layout {
     }
 
     /// The config home as a path, when one is known.
-    pub(crate) fn config_home_path(&self) -> Option<&Path> {
+    pub fn config_home_path(&self) -> Option<&Path> {
         self.config_home.as_deref().filter(|p| !p.as_os_str().is_empty())
     }
 }

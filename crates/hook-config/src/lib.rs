@@ -35,15 +35,14 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod bridge_program;
 mod discover;
 mod excluded;
 mod file;
 mod fingerprint;
 mod formats;
 mod hash;
-pub mod import;
 mod inspect;
-pub mod install;
 mod issues;
 mod layout;
 mod load;
@@ -56,6 +55,7 @@ mod schema;
 mod trust;
 mod workspace_trust;
 
+pub use bridge_program::BridgeProgram;
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
@@ -72,5 +72,6 @@ pub use model::{
     AsMode, CommandSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook,
     Matcher, MatcherRule, Program, TrustStatus,
 };
+pub use normalize::id_prefix;
 pub use schema::{config_schema, effect_schema};
 pub use trust::{TrustError, TrustRecord, TrustStore, trust_status, trust_value};

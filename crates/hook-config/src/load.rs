@@ -7,10 +7,10 @@ use std::path::{Component, Path, PathBuf};
 
 use hook_types::{Limits, Origin};
 
+use crate::bridge_program::BridgeProgram;
 use crate::discover::{self, Slot, SourceFile};
 use crate::excluded::{self, Excluded};
 use crate::fingerprint::{FingerprintCache, fingerprint_cached};
-use crate::install::BridgeProgram;
 use crate::layout::Layout;
 use crate::merge::{self, Overridden, ShadowAttempt};
 use crate::model::{Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hook_config::install::BridgeProgram;
+use hook_config::BridgeProgram;
 use hook_config::{Config, ExclusionReason, InspectReport, Layout, LoadOptions, TrustStatus, load};
 
 /// A workspace with `files` (workspace-relative) and a config home beside it, loaded with `program` as the bridge.

@@ -33,7 +33,6 @@
 //! ```
 #![forbid(unsafe_code)]
 
-pub mod bridge;
 mod budget;
 mod input;
 pub mod pipeline;

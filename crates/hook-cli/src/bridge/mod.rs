@@ -1,10 +1,10 @@
 //! `hook bridge --protocol claude|codex|gemini|cursor`: run as an agent's hook command, read its hook input on
 //! stdin, dispatch through this engine exactly as `hook run` does (this workspace's hooks, trust, receipts), answer
-//! in the agent's output protocol. Composition only: the translation is `hook_middleware::bridge`.
+//! in the agent's output protocol. Composition only: the translation is `hook_agents::bridge`.
 //!
 //! The bridge never answers with `hook`'s own error form (a line and exit 1): the agent would read that as its
 //! hook's non-blocking error and go ahead. Every failure — bad flags, unreadable input, a configuration that cannot
-//! load, a panic — answers with [`hook_middleware::bridge::failure`]: the agent's blocking form on a gate event
+//! load, a panic — answers with [`hook_agents::bridge::failure`]: the agent's blocking form on a gate event
 //! or an event not known yet, its non-blocking error elsewhere. So the bridge is recognised before clap parses the
 //! command line ([`intercept`]), and everything after that runs inside `catch_unwind`.
 //!
@@ -20,9 +20,9 @@ use std::sync::Mutex;
 
 use clap::error::ErrorKind;
 use clap::{Args, Parser, ValueEnum};
+use hook_agents::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input};
+use hook_agents::install::Agent;
 use hook_config::IssueSeverity;
-use hook_config::install::Agent;
-use hook_middleware::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input};
 use hook_types::Event;
 
 use crate::cli::{Cli, Command};

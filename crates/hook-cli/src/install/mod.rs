@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
-use hook_config::install::{
+use hook_agents::install::{
     InstallPlan, InstallRecord, InstallRequest, InstallScope, UninstallReport, bridge_command, installs_path,
     plan_install, uninstall as undo,
 };
@@ -115,7 +115,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     // it finds by itself.
     let config_home = global.config_home.as_deref().map(absolute);
     let managed = global.managed_file.as_deref().map(absolute);
-    let command = bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref());
+    let command = bridge_command(&exe, agent.protocol(), config_home.as_deref(), managed.as_deref());
     let plan = plan_install(&InstallRequest::new(agent, scope, layout, command))?;
 
     if !ctx.json {

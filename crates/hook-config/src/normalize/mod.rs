@@ -152,7 +152,7 @@ pub(crate) fn is_valid_id(id: &str) -> bool {
 }
 
 /// `name` made into a valid id prefix: lowercased, other characters replaced by `-`.
-pub(crate) fn id_prefix(name: &str) -> String {
+pub fn id_prefix(name: &str) -> String {
     let prefix: String = name
         .chars()
         .map(|c| {

@@ -3,13 +3,13 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use hook_config::install::{Agent, json_kind};
+use crate::install::{Agent, json_kind};
 use hook_types::{Event, Scope};
 use serde_json::{Map, Value, json};
 
-use crate::EventInput;
-use crate::input::AgentFields;
-use crate::protocol::payload_object;
+use hook_middleware::AgentFields;
+use hook_middleware::EventInput;
+use hook_middleware::protocol::payload_object;
 
 /// One hook input of an agent, read.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,8 +65,8 @@ pub enum InputError {
 /// [`EventInput::extra`], so a hook moved out of the agent's file still reads everything the agent sent.
 ///
 /// ```
-/// use hook_config::install::{Agent, json_kind};
-/// use hook_middleware::bridge::parse_input;
+/// use hook_agents::install::{Agent, json_kind};
+/// use hook_agents::bridge::parse_input;
 /// use hook_types::Event;
 /// let stdin = br#"{"hook_event_name":"PostToolUseFailure","session_id":"s1","cwd":"/ws",
 ///                  "tool_name":"Bash","tool_input":{"command":"make"},"error":"exit 2"}"#;
@@ -127,8 +127,8 @@ impl AgentInput {
     /// input names, else its `cwd`. `env` looks a variable up (the process environment, in the CLI).
     ///
     /// ```
-    /// use hook_config::install::{Agent, json_kind};
-    /// use hook_middleware::bridge::parse_input;
+    /// use hook_agents::install::{Agent, json_kind};
+    /// use hook_agents::bridge::parse_input;
     /// let read = parse_input(Agent::Claude, br#"{"hook_event_name":"Stop","cwd":"/ws/sub"}"#).unwrap();
     /// assert_eq!(read.workspace(|_| None), Some("/ws/sub".into()));
     /// assert_eq!(read.workspace(|v| (v == "CLAUDE_PROJECT_DIR").then(|| "/ws".into())), Some("/ws".into()));

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use hook_config::import::{ImportError, ImportPlan, plan_import};
+use hook_agents::import::{ImportError, ImportPlan, plan_import};
 use hook_config::{Format, Layout, load};
 
 /// A workspace and a config home, with `files` (path relative to the workspace, or `~/…` for the home) written.

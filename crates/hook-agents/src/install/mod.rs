@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use hook_config::Layout;
-//! use hook_config::install::{plan_install, uninstall, Agent, InstallRequest, InstallScope};
+//! use hook_agents::install::{plan_install, uninstall, Agent, InstallRequest, InstallScope};
 //! let ws = tempfile::tempdir().unwrap();
 //! let cfg = tempfile::tempdir().unwrap();
 //! std::fs::create_dir(ws.path().join(".claude")).unwrap();
@@ -65,7 +65,7 @@ mod tests;
 use std::path::PathBuf;
 
 pub use agent::{Agent, AgentEvent, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
-pub use command::{BridgeProgram, bridge_command, quote};
+pub use command::{bridge_command, quote};
 pub use files::json_kind;
 pub(crate) use files::{read_text, write_atomic};
 pub use native::native_form;
@@ -128,7 +128,7 @@ pub enum InstallError {
     },
     /// The trust store could not be saved (the cause is the error's source).
     #[error("the moved hooks could not be trusted")]
-    Trust(#[from] crate::trust::TrustError),
+    Trust(#[from] hook_config::TrustError),
     /// `installs.json` holds something unreadable.
     #[error("`{}` is not a valid install record ({message}); fix or remove it", path.display())]
     Record {

@@ -7,17 +7,17 @@ use serde_json::{Map, Value};
 
 use super::InstallError;
 use super::agent::{Agent, InstallScope};
-use super::command::BridgeProgram;
 use super::edit::{Place, add_bridge, drop_empty_lists, remove_handlers};
 use super::files::{JsonLayout, parse_json_object, read_text, sha256, write_atomic};
 use super::handlers::{Found, classify, handlers, is_bridge};
 use super::native::{insertion, native_form, yaml_block};
 use super::record::{FileChange, InstallRecord, Installs, MovedRecord, NativeChange, TrustedRecord, installs_path};
-use crate::file::{FileContext, parse_str};
-use crate::fingerprint::fingerprint;
-use crate::layout::Layout;
-use crate::model::{Fingerprint, Format, HookDecl, HookSpec, IssueSeverity, Program};
-use crate::trust::{TrustStore, trust_value};
+use hook_config::BridgeProgram;
+use hook_config::Layout;
+use hook_config::fingerprint;
+use hook_config::{FileContext, parse_str};
+use hook_config::{Fingerprint, Format, HookDecl, HookSpec, IssueSeverity, Program};
+use hook_config::{TrustStore, trust_value};
 
 /// What to install.
 #[derive(Debug, Clone)]
@@ -150,7 +150,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         InstallScope::User => Origin::User,
     };
     // A repository never supplies its own trust (DESIGN §4.2): no store inside the workspace.
-    let trust_store = (!config_home.starts_with(&workspace)).then(|| config_home.join(crate::layout::TRUST_STORE_FILE));
+    let trust_store = (!config_home.starts_with(&workspace)).then(|| config_home.join(hook_config::TRUST_STORE_FILE));
 
     let agent_original = read_text(&agent_file)?;
     let mut root = parse_json_object(&agent_file, agent_original.as_deref())?;
@@ -188,7 +188,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     if agent == Agent::Codex {
         // Codex also reads `[hooks]` in config.toml beside hooks.json; install edits JSON only, so those stay.
         let toml = agent_file.with_file_name("config.toml");
-        for decl in crate::load_file(&toml, Format::Codex, &agent_cx).hooks {
+        for decl in hook_config::load_file(&toml, Format::Codex, &agent_cx).hooks {
             let command = match &decl.spec {
                 HookSpec::Command(c) => match &c.program {
                     Program::Shell(line) => Some(line.clone()),
@@ -344,12 +344,12 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
 /// and program, and no new error. On success the moved declarations are replaced by the ones loaded from there.
 fn verify(
     path: &Path,
-    before: &crate::FileLoad,
-    after: &crate::FileLoad,
+    before: &hook_config::FileLoad,
+    after: &hook_config::FileLoad,
     moved: &mut [MovedHook],
 ) -> Result<(), InstallError> {
     let fail = |message: String| Err(InstallError::Verify { path: path.to_path_buf(), message });
-    let errors = |load: &crate::FileLoad| -> Vec<String> {
+    let errors = |load: &hook_config::FileLoad| -> Vec<String> {
         load.issues.iter().filter(|i| i.severity == IssueSeverity::Error).map(|i| i.message.clone()).collect()
     };
     if let Some(new) = errors(after).into_iter().find(|e| !errors(before).contains(e)) {

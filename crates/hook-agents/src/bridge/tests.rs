@@ -1,8 +1,8 @@
 //! The bridge's answers read back through this engine's own model of each agent's output rules
-//! ([`crate::protocol::interpret`], whose rule table cites each agent's documentation): an answer is right when the
+//! ([`hook_middleware::protocol::interpret`], whose rule table cites each agent's documentation): an answer is right when the
 //! agent, reading it as the output of one of its hooks, decides what the dispatch decided.
 
-use hook_config::install::Agent;
+use crate::install::Agent;
 use hook_exec::{Exit, RunResult};
 use hook_types::{
     Decision, Effect, EntryKind, Event, Origin, OutputEntry, Protocol, RunStatus, RunSummary, Severity, Verdict,
@@ -10,8 +10,8 @@ use hook_types::{
 use serde_json::{Value, json};
 
 use super::{Answer, answer, failure, parse_input};
-use crate::DispatchResult;
-use crate::protocol::{HookRules, Interpretation, interpret};
+use hook_middleware::DispatchResult;
+use hook_middleware::protocol::{HookRules, Interpretation, interpret};
 
 fn result(event: &Event, verdict: Verdict, reason: Option<&str>, effects: Vec<Effect>) -> DispatchResult {
     let mut result = DispatchResult::nothing(event);
@@ -283,7 +283,7 @@ fn each_agent_input_becomes_the_engines_event_and_fields() {
     assert_eq!(input.tool_input, Some(json!({"sql": "select 1"})));
     assert_eq!(input.tool_aliases, vec!["mcp:query".to_string()]);
     assert_eq!(cursor.workspace(|_| None), Some("/ws".into()));
-    assert_eq!(crate::protocol::event_name(Protocol::Cursor, input), "beforeMCPExecution");
+    assert_eq!(hook_middleware::protocol::event_name(Protocol::Cursor, input), "beforeMCPExecution");
 
     let stop = parse_input(Agent::Claude, br#"{"hook_event_name":"SubagentStop","stop_hook_active":true}"#).unwrap();
     assert!(stop.input.subagent && stop.input.stop_hook_active);

@@ -177,7 +177,7 @@ pub(crate) fn parse_json_object(
 /// A JSON value's type in words, as messages about an agent's JSON (its settings file, its hook input) name it.
 ///
 /// ```
-/// use hook_config::install::json_kind;
+/// use hook_agents::install::json_kind;
 /// assert_eq!(json_kind(&serde_json::json!([1])), "a list");
 /// assert_eq!(json_kind(&serde_json::json!({})), "an object");
 /// ```

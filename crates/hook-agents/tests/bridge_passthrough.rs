@@ -3,8 +3,8 @@
 //! after its own fields — never in place of one, never to a hook of another protocol (each agent names its fields its
 //! own way).
 
-use hook_config::install::Agent;
-use hook_middleware::bridge::parse_input;
+use hook_agents::bridge::parse_input;
+use hook_agents::install::Agent;
 use hook_middleware::protocol::payload;
 use hook_middleware::{AgentFields, EventInput};
 use hook_types::{Event, Protocol};

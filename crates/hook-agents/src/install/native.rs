@@ -4,8 +4,8 @@
 use hook_types::{OnError, Scope, Severity};
 use serde_json::{Map, Value, json};
 
-use crate::model::{AsMode, HookDecl, HookSpec, Program};
-use crate::normalize::id_prefix;
+use hook_config::id_prefix;
+use hook_config::{AsMode, HookDecl, HookSpec, Program};
 
 /// A declaration in the native form (DESIGN §4.1) that loads back as the same hook: the same content hash, and the
 /// same id where it sits in the same origin. Its `protocol` stays the agent's, so its output is read by the agent's
@@ -14,7 +14,7 @@ use crate::normalize::id_prefix;
 ///
 /// ```
 /// use hook_config::{parse_str, FileContext, Format};
-/// use hook_config::install::native_form;
+/// use hook_agents::install::native_form;
 /// use hook_types::Origin;
 /// use std::path::Path;
 /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/"), root: Path::new("/"), source_id: None };

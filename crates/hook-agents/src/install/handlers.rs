@@ -11,9 +11,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::agent::Agent;
-use super::command::BridgeProgram;
-use crate::file::{FileContext, parse_str};
-use crate::model::{HookDecl, IssueSeverity};
+use hook_config::BridgeProgram;
+use hook_config::{FileContext, parse_str};
+use hook_config::{HookDecl, IssueSeverity};
 
 /// Where one handler sits in an agent's file.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,8 +9,6 @@ use std::path::Path;
 
 use crate::model::Program;
 
-use super::agent::Agent;
-
 /// The program names that mean "this engine's CLI": `hook`, plus whatever name the running binary has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BridgeProgram {
@@ -42,7 +40,7 @@ impl BridgeProgram {
     ///
     /// ```
     /// use hook_config::Program;
-    /// use hook_config::install::BridgeProgram;
+    /// use hook_config::BridgeProgram;
     /// let hook = BridgeProgram::named(["hook"]);
     /// assert!(hook.invokes_bridge(&Program::Shell("'/opt/bin/hook' --config-home /c bridge --protocol codex".into())));
     /// assert!(hook.invokes_bridge(&Program::Argv(vec!["hook".into(), "bridge".into()])));
@@ -70,36 +68,6 @@ impl BridgeProgram {
         };
         words.iter().position(is_program).is_some_and(|at| words[at + 1..].iter().any(|w| w == "bridge"))
     }
-}
-
-/// The command `hook install` writes into the agent's configuration: the CLI at `exe`, the `bridge` subcommand for
-/// `agent`, and the config home and managed file the install used (so the bridge finds the same trust store and
-/// policy), each word quoted for `sh`.
-///
-/// ```
-/// use hook_config::install::{Agent, bridge_command};
-/// use std::path::Path;
-/// let line = bridge_command(Path::new("/usr/local/bin/hook"), Agent::Claude, Some(Path::new("/home/me/.config/hooks")), None);
-/// assert_eq!(line, "/usr/local/bin/hook bridge --protocol claude --config-home /home/me/.config/hooks");
-/// ```
-pub fn bridge_command(exe: &Path, agent: Agent, config_home: Option<&Path>, managed_file: Option<&Path>) -> String {
-    let mut words = vec![exe.display().to_string(), "bridge".into(), "--protocol".into(), agent.as_str().into()];
-    if let Some(home) = config_home {
-        words.extend(["--config-home".into(), home.display().to_string()]);
-    }
-    if let Some(file) = managed_file {
-        words.extend(["--managed-file".into(), file.display().to_string()]);
-    }
-    words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
-}
-
-/// `word` quoted for `sh` where it needs it: bare when it holds only characters no shell treats specially.
-pub fn quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-' | b'+' | b':' | b'=' | b','));
-    if plain { word.to_owned() } else { format!("'{}'", word.replace('\'', r"'\''")) }
 }
 
 /// The simple commands of a shell line, each as its words: quotes and backslashes are resolved, and `;`, `&`, `|`,
@@ -165,18 +133,9 @@ mod tests {
     #[test]
     fn a_written_bridge_command_is_recognised_whatever_its_paths_hold() {
         let hook = BridgeProgram::named(["hook"]);
-        let line = bridge_command(
-            Path::new("/tmp/it's here/hook"),
-            Agent::Gemini,
-            Some(Path::new("/tmp/config home")),
-            Some(Path::new("/tmp/managed.yaml")),
-        );
-        assert_eq!(
-            line,
-            r#"'/tmp/it'\''s here/hook' bridge --protocol gemini --config-home '/tmp/config home' --managed-file /tmp/managed.yaml"#
-        );
-        assert!(hook.invokes_bridge_line(&line));
-        assert_eq!(shell_commands(&line)[0][0], "/tmp/it's here/hook");
+        let line = r#"'/tmp/it'\''s here/hook' bridge --protocol gemini --config-home '/tmp/config home'"#;
+        assert!(hook.invokes_bridge_line(line));
+        assert_eq!(shell_commands(line)[0][0], "/tmp/it's here/hook");
     }
 
     #[test]

@@ -6,12 +6,12 @@ use serde_json::Value;
 
 use super::InstallError;
 use super::agent::{Agent, InstallScope};
-use super::command::BridgeProgram;
 use super::edit::{remove_bridge, restore_handlers};
 use super::files::{JsonLayout, parse_json_object, read_text, remove_empty_dirs, remove_file, sha256, write_atomic};
 use super::record::{FileChange, InstallRecord, Installs, TrustedRecord, installs_path};
-use crate::layout::Layout;
-use crate::trust::TrustStore;
+use hook_config::BridgeProgram;
+use hook_config::Layout;
+use hook_config::TrustStore;
 
 /// What [`uninstall`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub fn uninstall(agent: Agent, scope: InstallScope, layout: &Layout) -> Result<U
         hint: "pass --config-home DIR (the one install used)",
     })?;
     let workspace = std::fs::canonicalize(&layout.workspace).ok();
-    let trust_store = layout.config_home_path().map(|home| absolute(home).join(crate::layout::TRUST_STORE_FILE));
+    let trust_store = layout.config_home_path().map(|home| absolute(home).join(hook_config::TRUST_STORE_FILE));
     let mut installs = Installs::read(&path)?;
     let mut report = UninstallReport::default();
     let program = BridgeProgram::default();

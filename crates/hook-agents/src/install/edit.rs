@@ -4,9 +4,9 @@
 use serde_json::{Map, Value};
 
 use super::agent::Agent;
-use super::command::BridgeProgram;
 use super::handlers::is_bridge;
 use super::record::MovedRecord;
+use hook_config::BridgeProgram;
 
 /// A handler's place: event key, group position (`None` for Cursor), position in the group.
 pub(crate) type Place<'a> = (&'a str, Option<usize>, usize);

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::InstallError;
 use super::agent::{Agent, InstallScope};
 use super::files::{read_text, write_atomic};
-use crate::layout::Layout;
+use hook_config::Layout;
 
 /// The file name of the install records inside the config home.
 pub const INSTALLS_FILE: &str = "installs.json";

@@ -4,8 +4,8 @@
 //! [`Config::excluded`](hook_config::Config::excluded) for every host, so the bridge cannot start a bridge. What is
 //! left here is the bridge's own rule.
 
+use crate::install::Agent;
 use hook_config::LoadedHook;
-use hook_config::install::Agent;
 
 /// Whether `hook` sits in the live configuration of `agent`, which runs it itself: the bridge for that agent must not
 /// run it too, or it would run twice. Every file of the agent's own format that discovery reads is one the agent reads
@@ -14,9 +14,9 @@ use hook_config::install::Agent;
 /// native hook `hook install` moved out of the agent's file.
 ///
 /// ```
-/// use hook_config::install::Agent;
+/// use hook_agents::install::Agent;
 /// use hook_config::{parse_str, FileContext, Format, LoadedHook, TrustStatus};
-/// use hook_middleware::bridge::agent_runs_it;
+/// use hook_agents::bridge::agent_runs_it;
 /// use hook_types::Origin;
 /// use std::path::Path;
 /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/"), root: Path::new("/"), source_id: None };

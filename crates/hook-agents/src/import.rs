@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use hook_config::{Format, Layout};
-//! use hook_config::import::plan_import;
+//! use hook_agents::import::plan_import;
 //! let ws = tempfile::tempdir().unwrap();
 //! let cfg = tempfile::tempdir().unwrap();
 //! std::fs::create_dir(ws.path().join(".cursor")).unwrap();
@@ -45,9 +45,9 @@ use std::path::{Path, PathBuf};
 use hook_types::Origin;
 
 use crate::install::{InstallError, insertion, native_form, read_text, write_atomic, yaml_block};
-use crate::load::{LoadError, LoadOptions, load};
-use crate::model::{Format, HookDecl, HookSpec, Issue, IssueSeverity, Program};
-use crate::{FileContext, FileLoad, Layout, parse_str};
+use hook_config::{FileContext, FileLoad, Layout, parse_str};
+use hook_config::{Format, HookDecl, HookSpec, Issue, IssueSeverity, Program};
+use hook_config::{LoadError, LoadOptions, load};
 
 /// The error returned by [`plan_import`] and [`ImportPlan::write`].
 #[derive(Debug, thiserror::Error)]

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{Agent, InstallError, InstallRequest, InstallScope, plan_install, uninstall};
-use crate::layout::Layout;
+use hook_config::Layout;
 
 /// A workspace with `files` (relative path, text), a config home beside it, and the plan for `agent` at project
 /// scope.
@@ -120,8 +120,11 @@ fn moved_hooks_go_inside_the_hooks_list_of_a_mapping_file_and_come_out_again() {
     plan_install(&request(Agent::Claude, &layout)).unwrap().apply().unwrap();
     let written = project.read(".hooks/hooks.yaml");
     assert!(written.starts_with(native) && written.contains("\n  - id: claude.command."), "{written}");
-    let load =
-        crate::load_file(&project.ws.path().join(".hooks/hooks.yaml"), crate::Format::Native, &context(&project));
+    let load = hook_config::load_file(
+        &project.ws.path().join(".hooks/hooks.yaml"),
+        hook_config::Format::Native,
+        &context(&project),
+    );
     assert_eq!(load.hooks.len(), 2, "{:?}", load.issues);
     let report = uninstall(Agent::Claude, InstallScope::Project, &layout).unwrap();
     assert_eq!((report.records, report.restored.len()), (1, 2));
@@ -129,8 +132,8 @@ fn moved_hooks_go_inside_the_hooks_list_of_a_mapping_file_and_come_out_again() {
     assert_eq!(project.json(".claude/settings.json"), settings);
 }
 
-fn context(project: &Project) -> crate::FileContext<'_> {
-    crate::FileContext {
+fn context(project: &Project) -> hook_config::FileContext<'_> {
+    hook_config::FileContext {
         origin: hook_types::Origin::Project,
         workspace: project.ws.path(),
         root: project.ws.path(),
@@ -162,7 +165,7 @@ fn an_event_a_broader_scope_bridges_gets_no_second_bridge_and_a_narrower_one_is_
     let project_file = project.ws.path().join(".gemini/settings.json");
 
     let mut request = request(Agent::Gemini, &layout);
-    request.program = super::BridgeProgram::named(["hook"]);
+    request.program = hook_config::BridgeProgram::named(["hook"]);
     let plan = plan_install(&request).unwrap();
     assert!(!plan.added_events.contains(&"BeforeTool".to_string()), "{:?}", plan.added_events);
     assert!(plan.added_events.contains(&"AfterTool".to_string()));

@@ -4,7 +4,7 @@
 use hook_types::{AnnotationSeverity, Effect, EntryKind, Event, RunStatus, Verdict};
 use serde_json::{Map, Value};
 
-use crate::DispatchResult;
+use hook_middleware::DispatchResult;
 
 /// What an agent is told about one dispatch.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,7 +34,7 @@ impl Reply {
     /// Sorts `result` (of a dispatch of `event`) into a reply.
     ///
     /// ```
-    /// use hook_middleware::bridge::Reply;
+    /// use hook_agents::bridge::Reply;
     /// use hook_middleware::pipeline::DispatchResult;
     /// use hook_types::{Effect, Event, Severity, Verdict};
     /// let mut result = DispatchResult::nothing(&Event::TurnStart);

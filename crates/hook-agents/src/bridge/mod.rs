@@ -1,7 +1,7 @@
 //! The bridge (DESIGN §9 `hook bridge`): this engine inside an agent that has its own hooks, through one hook entry
 //! in that agent's configuration. What a host that wants the same needs, without the CLI:
 //!
-//! 1. [`parse_input`]: the agent's hook input (the JSON on the hook's stdin) as an [`EventInput`](crate::EventInput)
+//! 1. [`parse_input`]: the agent's hook input (the JSON on the hook's stdin) as an [`EventInput`](hook_middleware::EventInput)
 //!    — the agent's event name read as the canonical event and the filters it implies (`PostToolUseFailure` is a
 //!    failed post_tool, `SubagentStop` a subagent's turn_end, Cursor's `beforeShellExecution` a pre_tool of the tool
 //!    `shell`), an event with no equivalent as a foreign one; and [`AgentInput::workspace`], the workspace it is
@@ -9,14 +9,14 @@
 //! 2. [`bridge_hooks`]: the hooks to run — never one in the invoking agent's live configuration (the agent runs those
 //!    itself), every other one. A handler that runs the bridge is never among them: `hook_config::load` lists it as
 //!    excluded for every host (no recursion, whichever agent's file holds it).
-//! 3. A dispatch through the [`Pipeline`](crate::Pipeline), with trust and receipts as any host has them.
+//! 3. A dispatch through the [`Pipeline`](hook_middleware::Pipeline), with trust and receipts as any host has them.
 //! 4. [`answer`]: the result in the agent's output protocol, exit code, stdout JSON and stderr. For a foreign event,
 //!    the hooks' own answers folded by the agent's rule: any blocking answer wins, its reason shown. [`failure`]:
 //!    what the bridge answers when it could not do the above.
 //!
 //! ```
-//! use hook_config::install::Agent;
-//! use hook_middleware::bridge::{answer, parse_input};
+//! use hook_agents::install::Agent;
+//! use hook_agents::bridge::{answer, parse_input};
 //! use hook_middleware::{EventInput, Pipeline};
 //! use hook_middleware::pipeline::{Evaluation, Registration};
 //! use hook_types::Event;

@@ -27,13 +27,13 @@
 //! else — exit 2 on `Stop` keeps the agent running with the error as its next instruction — and a broken bridge
 //! must not loop the agent.
 
-use hook_config::install::Agent;
+use crate::install::Agent;
 use hook_types::{Event, EventClass, Verdict};
 use serde_json::{Map, Value, json};
 
 use super::input::AgentInput;
 use super::reply::Reply;
-use crate::DispatchResult;
+use hook_middleware::DispatchResult;
 
 /// What the bridge prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,8 +55,8 @@ pub const ERROR_EXIT: u8 = 1;
 /// module docs).
 ///
 /// ```
-/// use hook_config::install::Agent;
-/// use hook_middleware::bridge::{answer, parse_input};
+/// use hook_agents::install::Agent;
+/// use hook_agents::bridge::{answer, parse_input};
 /// use hook_middleware::pipeline::DispatchResult;
 /// use hook_types::{Event, Verdict};
 /// let read = parse_input(Agent::Codex, br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#).unwrap();
@@ -87,8 +87,8 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
 /// `event_name` is the agent's name for the event, when the input was read.
 ///
 /// ```
-/// use hook_config::install::Agent;
-/// use hook_middleware::bridge::failure;
+/// use hook_agents::install::Agent;
+/// use hook_agents::bridge::failure;
 /// let out = failure(Some(Agent::Cursor), Some("beforeShellExecution"), "cannot load the configuration");
 /// assert_eq!(out.exit_code, 2);
 /// assert!(out.stdout.starts_with(r#"{"permission":"deny""#));

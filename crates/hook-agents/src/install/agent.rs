@@ -7,13 +7,13 @@ use hook_types::{Event, EventFilters, Limits, Protocol, Scope as TurnScope};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::layout::Layout;
-use crate::model::Format;
+use hook_config::Format;
+use hook_config::Layout;
 
 /// An agent that can run this engine through `hook bridge`: one whose own hook configuration can call a command.
 ///
 /// ```
-/// use hook_config::install::Agent;
+/// use hook_agents::install::Agent;
 /// use hook_types::Event;
 /// let agent = Agent::parse("cursor").unwrap();
 /// let shell = agent.event("beforeShellExecution");
@@ -225,7 +225,8 @@ impl Agent {
     /// out of. Codex, Gemini CLI and Cursor have no git-ignored local file, so `local` is `None` for them.
     ///
     /// ```
-    /// use hook_config::{Layout, install::{Agent, InstallScope}};
+    /// use hook_agents::install::{Agent, InstallScope};
+    /// use hook_config::Layout;
     /// let layout = Layout::new("/ws").with_home(Some("/home/me".into()));
     /// let path = Agent::Claude.config_file(InstallScope::Local, &layout).unwrap();
     /// assert_eq!(path, std::path::Path::new("/ws/.claude/settings.local.json"));
@@ -252,7 +253,7 @@ impl Agent {
     /// [`BRIDGE_TIMEOUT_MARGIN_MS`], rounded up to a whole second.
     ///
     /// ```
-    /// use hook_config::install::Agent;
+    /// use hook_agents::install::Agent;
     /// use hook_types::Limits;
     /// assert_eq!(Agent::Claude.bridge_timeout(&Limits::default()), serde_json::json!(66));
     /// assert_eq!(Agent::Gemini.bridge_timeout(&Limits::default()), serde_json::json!(66_000));
