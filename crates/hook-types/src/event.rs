@@ -128,31 +128,20 @@ pub const CANONICAL_EVENTS: [Event; 9] = [
     Event::SessionEnd,
 ];
 
-/// (alias, event, only_errors, scope): the alias column of DESIGN §2.
-const ALIASES: &[(&str, Event, bool, Scope)] = &[
-    ("SessionStart", Event::SessionStart, false, Scope::Main),
-    ("UserPromptSubmit", Event::TurnStart, false, Scope::Main),
-    ("BeforeAgent", Event::TurnStart, false, Scope::Main),
-    ("beforeSubmitPrompt", Event::TurnStart, false, Scope::Main),
-    ("before_tool", Event::PreTool, false, Scope::Main),
-    ("PreToolUse", Event::PreTool, false, Scope::Main),
-    ("BeforeTool", Event::PreTool, false, Scope::Main),
-    ("PermissionRequest", Event::PermissionRequest, false, Scope::Main),
-    ("after_tool", Event::PostTool, false, Scope::Main),
-    ("PostToolUse", Event::PostTool, false, Scope::Main),
-    ("AfterTool", Event::PostTool, false, Scope::Main),
-    ("PostToolUseFailure", Event::PostTool, true, Scope::Main),
-    ("Stop", Event::TurnEnd, false, Scope::Main),
-    ("AfterAgent", Event::TurnEnd, false, Scope::Main),
-    ("SubagentStop", Event::TurnEnd, false, Scope::Subagent),
-    ("on_compaction", Event::Compaction, false, Scope::Main),
-    ("PreCompact", Event::Compaction, false, Scope::Main),
-    ("PreCompress", Event::Compaction, false, Scope::Main),
-    ("Notification", Event::Notification, false, Scope::Main),
-    ("SessionEnd", Event::SessionEnd, false, Scope::Main),
-];
+/// Every agent's event names that mean a canonical event without implying a tool, each once: the aliases
+/// [`Event::parse`] reads. They come from the agent table, the one list of the agents' names.
+fn alias_rows() -> impl Iterator<Item = &'static crate::AgentEvent> {
+    crate::AGENTS.iter().skip(1).flat_map(|agent| agent.events.iter()).filter(|row| {
+        row.event.is_some() && row.tool.is_none() && Event::canonical(row.name).is_none()
+    })
+}
 
 impl Event {
+    /// The canonical event named `name` exactly (`pre_tool`).
+    fn canonical(name: &str) -> Option<&'static Event> {
+        CANONICAL_EVENTS.iter().find(|e| e.canonical_name() == name)
+    }
+
     /// Parses a canonical name, an alias of DESIGN §2 (exact, case-sensitive) or `foreign:<Name>`.
     ///
     /// ```
@@ -163,21 +152,19 @@ impl Event {
     /// assert_eq!(err.to_string(), "unknown event `pre_tol` (did you mean `pre_tool`?)");
     /// ```
     pub fn parse(name: &str) -> Result<ParsedEvent, UnknownEvent> {
-        if let Some(event) = CANONICAL_EVENTS.iter().find(|e| e.canonical_name() == name) {
+        if let Some(event) = Event::canonical(name) {
             return Ok(ParsedEvent { event: event.clone(), filters: EventFilters::default() });
         }
-        if let Some((_, event, only_errors, scope)) = ALIASES.iter().find(|(alias, ..)| *alias == name) {
-            return Ok(ParsedEvent {
-                event: event.clone(),
-                filters: EventFilters { only_errors: *only_errors, scope: *scope },
-            });
+        if let Some(row) = alias_rows().find(|row| row.name == name) {
+            let event = row.event.clone().expect("alias rows have an event");
+            return Ok(ParsedEvent { event, filters: row.filters });
         }
         if let Some(foreign) = name.strip_prefix("foreign:")
             && !foreign.is_empty()
         {
             return Ok(ParsedEvent { event: Event::Foreign(foreign.to_owned()), filters: EventFilters::default() });
         }
-        let candidates = CANONICAL_EVENTS.iter().map(Event::canonical_name).chain(ALIASES.iter().map(|a| a.0));
+        let candidates = CANONICAL_EVENTS.iter().map(Event::canonical_name).chain(alias_rows().map(|row| row.name));
         Err(UnknownEvent { name: name.to_owned(), suggestion: did_you_mean(name, candidates).map(str::to_owned) })
     }
 
@@ -189,7 +176,10 @@ impl Event {
     /// assert!(Event::aliases().any(|(alias, event)| alias == "PreToolUse" && event == Event::PreTool));
     /// ```
     pub fn aliases() -> impl Iterator<Item = (&'static str, Event)> {
-        ALIASES.iter().map(|(alias, event, ..)| (*alias, event.clone()))
+        alias_rows()
+            .enumerate()
+            .filter(|(i, row)| !alias_rows().take(*i).any(|earlier| earlier.name == row.name))
+            .map(|(_, row)| (row.name, row.event.clone().expect("alias rows have an event")))
     }
 
     /// The canonical snake_case name (`pre_tool`). For a foreign event this returns `"foreign"`; its `Display`

@@ -1,5 +1,5 @@
 //! The closed vocabularies of the hook engine: events, effects, severities, origins, protocols (each with its
-//! default failure policy), verdicts, [`Limits`], run summaries and receipts, and the pure folds of DESIGN §7.
+//! default failure policy), the agent table and the tool vocabulary, verdicts, [`Limits`], run summaries and receipts, and the pure folds of DESIGN §7.
 //!
 //! This is the small, rarely changing crate every other part of the engine — and every host — builds on. It depends
 //! on serde, serde_json and thiserror only; it does no I/O, has no async, knows nothing about YAML or subprocesses.
@@ -21,6 +21,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod agent;
 mod effect;
 mod event;
 mod limits;
@@ -29,6 +30,10 @@ mod suggest;
 mod summary;
 mod verdict;
 
+pub use agent::{
+    AGENTS, Agent, AgentEvent, AgentFiles, Answers, CANONICAL_TOOLS, HandlerShape, InstallScope, McpSpelling, TimeUnit,
+    canonical_tool, static_canonical_tool, suggest_tool, tool_name_for,
+};
 pub use effect::{AnnotationSeverity, Effect, EffectError, HardBlock, Severity, effect_kinds};
 pub use event::{CANONICAL_EVENTS, Event, EventClass, EventFilters, ParsedEvent, Scope, UnknownEvent};
 pub use limits::Limits;

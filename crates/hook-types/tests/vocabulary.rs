@@ -149,9 +149,11 @@ fn event_aliases_parse_per_the_design_table() {
 
 #[test]
 fn event_names_are_case_sensitive_and_unknown_names_suggest() {
-    let err = Event::parse("pretooluse").unwrap_err();
+    let err = Event::parse("PreTooluse").unwrap_err();
     assert_eq!(err.suggestion.as_deref(), Some("PreToolUse"));
-    assert_eq!(err.to_string(), "unknown event `pretooluse` (did you mean `PreToolUse`?)");
+    assert_eq!(err.to_string(), "unknown event `PreTooluse` (did you mean `PreToolUse`?)");
+    // Cursor's camelCase names are aliases too, so the nearest of all the agents' spellings is suggested.
+    assert_eq!(Event::parse("pretooluse").unwrap_err().suggestion.as_deref(), Some("preToolUse"));
     assert!(Event::parse("SubagentStart").is_err(), "foreign events need the foreign: prefix in native files");
     assert!(Event::parse("foreign:").is_err());
 }

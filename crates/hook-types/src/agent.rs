@@ -1,0 +1,721 @@
+//! The agent table: everything the engine knows about one agent, in one static entry.
+//!
+//! Readers of the agents' own files, the spelling of events and tools in a hook's payload, the bridge's reading of
+//! an agent's hook input and its answer, `hook install` and `hook import` all derive what they know about an agent
+//! from its [`Agent`] entry. No other part of the engine keeps a list of agents or of one agent's names: adding an
+//! agent is one entry here, plus a file reader only where its file shape is new, plus a bridge answer only where its
+//! output protocol is new.
+//!
+//! The facts in each entry come from the agent's published source or hook reference at the version in
+//! [`Agent::version`], where one is pinned; the real-agent suite checks them against the agent itself.
+
+use std::path::{Path, PathBuf};
+
+use crate::event::{Event, EventFilters, Scope};
+use crate::origin::Protocol;
+
+/// One agent whose hooks this engine reads, runs or answers for.
+///
+/// ```
+/// use hook_types::{Agent, Event, Protocol};
+/// let gemini = Protocol::Gemini.agent();
+/// assert_eq!(gemini.name, "Gemini CLI");
+/// let row = gemini.event("BeforeTool").unwrap();
+/// assert_eq!(row.event, Some(Event::PreTool));
+/// assert_eq!(gemini.canonical_tool("run_shell_command"), Some("shell"));
+/// assert_eq!(Agent::parse("cursor").unwrap().protocol, Protocol::Cursor);
+/// ```
+#[derive(Debug)]
+pub struct Agent {
+    /// The id, also the hook protocol and the file format of the agent's own hooks.
+    pub protocol: Protocol,
+    /// The agent's own name, for messages ("Claude Code").
+    pub name: &'static str,
+    /// The version whose behaviour the entry and the protocol rules follow, where the engine is checked against a
+    /// pinned release of the agent.
+    pub version: Option<&'static str>,
+    /// Its event names, each read as this engine's event (see [`AgentEvent`]), in the order `hook install` writes
+    /// them.
+    pub events: &'static [AgentEvent],
+    /// Its tool names, each with the canonical tool it means, the agent's preferred spelling first for each tool.
+    pub tools: &'static [(&'static str, &'static str)],
+    /// How the agent names an MCP server's tool, where it has a spelling this engine reads.
+    pub mcp: Option<McpSpelling>,
+    /// The environment variables the agent sets for its hooks to the project directory.
+    pub project_env: &'static [&'static str],
+    /// The environment variable holding the session id the agent sets for its hooks, if any.
+    pub session_env: Option<&'static str>,
+    /// The environment variable holding the agent's working directory it sets for its hooks, if any.
+    pub cwd_env: Option<&'static str>,
+    /// The agent's own hook files per scope.
+    pub files: AgentFiles,
+    /// The unit of a handler's `timeout` in the agent's files.
+    pub timeout_unit: TimeUnit,
+    /// The shape of one handler in the agent's files.
+    pub handler: HandlerShape,
+    /// What the agent's answer to a hook can express.
+    pub answers: Answers,
+    /// Whether `hook bridge` and `hook install` speak to this agent (it runs command hooks from its own settings).
+    pub bridge: bool,
+}
+
+/// One of an agent's event names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentEvent {
+    /// The name as the agent spells it (`PreToolUse`, `beforeShellExecution`).
+    pub name: &'static str,
+    /// The canonical event; `None` for an event the agent documents that has no equivalent here (it loads as a
+    /// foreign observer of that name).
+    pub event: Option<Event>,
+    /// What the name implies: `PostToolUseFailure` is a failed post_tool, `SubagentStop` a subagent's turn_end.
+    pub filters: EventFilters,
+    /// The canonical tool the name implies (Cursor's `beforeShellExecution` is about `shell`).
+    pub tool: Option<&'static str>,
+    /// Whether `hook install` writes the bridge on it.
+    pub install: bool,
+}
+
+/// How an agent spells an MCP server's tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpSpelling {
+    /// `mcp__<server>__<tool>` (Claude Code, Codex).
+    DoubleUnderscore,
+}
+
+/// The agent's own hook files, relative to the workspace (project, local) or the home directory (user).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentFiles {
+    /// The committed project file (`.claude/settings.json`).
+    pub project: Option<&'static str>,
+    /// The git-ignored project file (`.claude/settings.local.json`).
+    pub local: Option<&'static str>,
+    /// The user's file, relative to the home directory.
+    pub user: Option<&'static str>,
+}
+
+/// Where in an agent's configuration a file sits (`hook install --scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InstallScope {
+    /// The workspace's git-ignored files.
+    Local,
+    /// The workspace's committed files.
+    Project,
+    /// The user's files.
+    User,
+}
+
+impl InstallScope {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InstallScope::Local => "local",
+            InstallScope::Project => "project",
+            InstallScope::User => "user",
+        }
+    }
+}
+
+impl std::fmt::Display for InstallScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The unit of a timeout in an agent's files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Whole or fractional seconds.
+    Seconds,
+    /// Milliseconds.
+    Millis,
+}
+
+/// The shape of one handler in an agent's files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandlerShape {
+    /// `{event: [{matcher, hooks: [{type: "command", command, timeout}]}]}`; `named` handlers also carry a `name`.
+    Grouped {
+        /// Whether a handler has a `name` the agent shows.
+        named: bool,
+    },
+    /// `{event: [{command, timeout, matcher}]}` (Cursor).
+    Flat,
+    /// The engine's own or another format install does not write.
+    NotInstallable,
+}
+
+/// What an agent's answer to a hook can express.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Answers {
+    /// `ask`: force the human approver.
+    pub ask: bool,
+    /// Keep the run going after its final message.
+    pub continuation: bool,
+    /// Add text to the model's context.
+    pub context: bool,
+    /// A message shown to the user (not the model): the channel for notices.
+    pub system_message: bool,
+}
+
+const PLAIN: EventFilters = EventFilters { only_errors: false, scope: Scope::Main };
+const FAILED: EventFilters = EventFilters { only_errors: true, scope: Scope::Main };
+const SUBAGENT: EventFilters = EventFilters { only_errors: false, scope: Scope::Subagent };
+
+const fn ev(name: &'static str, event: Event) -> AgentEvent {
+    AgentEvent { name, event: Some(event), filters: PLAIN, tool: None, install: true }
+}
+
+const fn with(name: &'static str, event: Event, filters: EventFilters) -> AgentEvent {
+    AgentEvent { name, event: Some(event), filters, tool: None, install: true }
+}
+
+/// Read when it arrives, never written by install.
+const fn read_only(name: &'static str, event: Event, filters: EventFilters, tool: Option<&'static str>) -> AgentEvent {
+    AgentEvent { name, event: Some(event), filters, tool, install: false }
+}
+
+/// Documented by the agent, no equivalent here.
+const fn foreign(name: &'static str) -> AgentEvent {
+    AgentEvent { name, event: None, filters: PLAIN, tool: None, install: false }
+}
+
+const ALL_ANSWERS: Answers = Answers { ask: true, continuation: true, context: true, system_message: true };
+
+/// The canonical event names, each read as itself.
+const NATIVE_EVENTS: &[AgentEvent] = &[
+    ev("session_start", Event::SessionStart),
+    ev("turn_start", Event::TurnStart),
+    ev("pre_tool", Event::PreTool),
+    ev("permission_request", Event::PermissionRequest),
+    ev("post_tool", Event::PostTool),
+    ev("turn_end", Event::TurnEnd),
+    ev("compaction", Event::Compaction),
+    ev("notification", Event::Notification),
+    ev("session_end", Event::SessionEnd),
+];
+
+/// Claude Code hooks reference, "Hook events".
+const CLAUDE_EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("UserPromptSubmit", Event::TurnStart),
+    ev("PreToolUse", Event::PreTool),
+    ev("PermissionRequest", Event::PermissionRequest),
+    ev("PostToolUse", Event::PostTool),
+    with("PostToolUseFailure", Event::PostTool, FAILED),
+    ev("Stop", Event::TurnEnd),
+    with("SubagentStop", Event::TurnEnd, SUBAGENT),
+    ev("PreCompact", Event::Compaction),
+    ev("Notification", Event::Notification),
+    ev("SessionEnd", Event::SessionEnd),
+    foreign("Setup"),
+    foreign("InstructionsLoaded"),
+    foreign("UserPromptExpansion"),
+    foreign("PostToolBatch"),
+    foreign("PermissionDenied"),
+    foreign("SubagentStart"),
+    foreign("StopFailure"),
+    foreign("TeammateIdle"),
+    foreign("TaskCreated"),
+    foreign("TaskCompleted"),
+    foreign("PostCompact"),
+    foreign("ConfigChange"),
+    foreign("CwdChanged"),
+    foreign("FileChanged"),
+    foreign("WorktreeCreate"),
+    foreign("WorktreeRemove"),
+    foreign("Elicitation"),
+    foreign("ElicitationResult"),
+];
+
+/// codex-rs/hooks: the events its hook engine dispatches are written by install; the others its `hooks.json`
+/// accepts are read. Failed calls reach its `PostToolUse` hooks too; it has no separate failure event.
+const CODEX_EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("UserPromptSubmit", Event::TurnStart),
+    ev("PreToolUse", Event::PreTool),
+    ev("PermissionRequest", Event::PermissionRequest),
+    ev("PostToolUse", Event::PostTool),
+    ev("Stop", Event::TurnEnd),
+    read_only("SubagentStop", Event::TurnEnd, SUBAGENT, None),
+    read_only("PreCompact", Event::Compaction, PLAIN, None),
+    read_only("SessionEnd", Event::SessionEnd, PLAIN, None),
+    foreign("PostCompact"),
+    foreign("SubagentStart"),
+    foreign("StopFailure"),
+    foreign("Interrupt"),
+];
+
+/// Gemini CLI hooks reference. AfterModel fires once per streamed chunk; it and the other model events are foreign.
+const GEMINI_EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("BeforeAgent", Event::TurnStart),
+    ev("BeforeTool", Event::PreTool),
+    ev("AfterTool", Event::PostTool),
+    ev("AfterAgent", Event::TurnEnd),
+    ev("PreCompress", Event::Compaction),
+    ev("Notification", Event::Notification),
+    ev("SessionEnd", Event::SessionEnd),
+    foreign("BeforeModel"),
+    foreign("AfterModel"),
+    foreign("BeforeToolSelection"),
+];
+
+/// Cursor hooks docs. Install writes the bridge on the generic tool events only: Cursor fires `preToolUse` for
+/// every tool, shell, MCP and file reads included, so the bridge on `beforeShellExecution` as well would run every
+/// pre_tool hook twice for one shell command. The per-tool events are still read when they arrive.
+const CURSOR_EVENTS: &[AgentEvent] = &[
+    ev("sessionStart", Event::SessionStart),
+    ev("beforeSubmitPrompt", Event::TurnStart),
+    ev("preToolUse", Event::PreTool),
+    read_only("beforeShellExecution", Event::PreTool, PLAIN, Some("shell")),
+    read_only("beforeMCPExecution", Event::PreTool, PLAIN, Some("mcp")),
+    read_only("beforeReadFile", Event::PreTool, PLAIN, Some("read")),
+    ev("postToolUse", Event::PostTool),
+    with("postToolUseFailure", Event::PostTool, FAILED),
+    read_only("afterShellExecution", Event::PostTool, PLAIN, Some("shell")),
+    read_only("afterMCPExecution", Event::PostTool, PLAIN, Some("mcp")),
+    read_only("afterFileEdit", Event::PostTool, PLAIN, Some("edit")),
+    ev("stop", Event::TurnEnd),
+    with("subagentStop", Event::TurnEnd, SUBAGENT),
+    ev("preCompact", Event::Compaction),
+    ev("sessionEnd", Event::SessionEnd),
+    foreign("subagentStart"),
+    foreign("afterAgentResponse"),
+    foreign("afterAgentThought"),
+    foreign("beforeTabFileRead"),
+    foreign("afterTabFileEdit"),
+];
+
+/// clio-coder's names: the canonical ones, and its own for three of them.
+const CLIO_EVENTS: &[AgentEvent] = &[
+    ev("session_start", Event::SessionStart),
+    ev("turn_start", Event::TurnStart),
+    ev("before_tool", Event::PreTool),
+    ev("permission_request", Event::PermissionRequest),
+    ev("after_tool", Event::PostTool),
+    ev("turn_end", Event::TurnEnd),
+    ev("on_compaction", Event::Compaction),
+    ev("notification", Event::Notification),
+    ev("session_end", Event::SessionEnd),
+];
+
+/// The canonical tools (snake_case); MCP tools are `mcp:<server>:<tool>`.
+pub const CANONICAL_TOOLS: &[&str] = &[
+    "shell",
+    "read",
+    "write",
+    "edit",
+    "glob",
+    "grep",
+    "ls",
+    "web_fetch",
+    "web_search",
+    "task",
+    "notebook_edit",
+    "todo",
+];
+
+const CANONICAL_TOOL_NAMES: &[(&str, &str)] = &[
+    ("shell", "shell"),
+    ("read", "read"),
+    ("write", "write"),
+    ("edit", "edit"),
+    ("glob", "glob"),
+    ("grep", "grep"),
+    ("ls", "ls"),
+    ("web_fetch", "web_fetch"),
+    ("web_search", "web_search"),
+    ("task", "task"),
+    ("notebook_edit", "notebook_edit"),
+    ("todo", "todo"),
+];
+
+/// Claude Code's tools reference.
+const CLAUDE_TOOLS: &[(&str, &str)] = &[
+    ("Bash", "shell"),
+    ("Read", "read"),
+    ("Write", "write"),
+    ("Edit", "edit"),
+    ("MultiEdit", "edit"),
+    ("Glob", "glob"),
+    ("Grep", "grep"),
+    ("LS", "ls"),
+    ("WebFetch", "web_fetch"),
+    ("WebSearch", "web_search"),
+    ("Task", "task"),
+    ("Agent", "task"),
+    ("NotebookEdit", "notebook_edit"),
+    ("TodoWrite", "todo"),
+];
+
+/// codex-rs: its hooks see `Bash` for every shell tool (`exec_command`, `shell`, `local_shell`) and `apply_patch`
+/// for file edits.
+const CODEX_TOOLS: &[(&str, &str)] = &[("Bash", "shell"), ("apply_patch", "edit")];
+
+/// gemini-cli packages/core/src/tools/definitions/base-declarations.ts and tool-names.ts (`search_file_content` is
+/// the legacy name of `grep_search`).
+const GEMINI_TOOLS: &[(&str, &str)] = &[
+    ("run_shell_command", "shell"),
+    ("read_file", "read"),
+    ("read_many_files", "read"),
+    ("write_file", "write"),
+    ("replace", "edit"),
+    ("glob", "glob"),
+    ("grep_search", "grep"),
+    ("search_file_content", "grep"),
+    ("list_directory", "ls"),
+    ("web_fetch", "web_fetch"),
+    ("google_web_search", "web_search"),
+    ("write_todos", "todo"),
+];
+
+/// Cursor's `preToolUse` tool names as its hook files match them.
+const CURSOR_TOOLS: &[(&str, &str)] =
+    &[("Shell", "shell"), ("Read", "read"), ("Write", "write"), ("Edit", "edit"), ("StrReplace", "edit"), ("Grep", "grep")];
+
+/// Every agent, in the order foreign formats are read within an origin (native first).
+pub static AGENTS: [Agent; 7] = [
+    Agent {
+        protocol: Protocol::Native,
+        name: "this engine",
+        version: None,
+        events: NATIVE_EVENTS,
+        tools: CANONICAL_TOOL_NAMES,
+        mcp: None,
+        project_env: &[],
+        session_env: None,
+        cwd_env: None,
+        files: AgentFiles { project: None, local: None, user: None },
+        timeout_unit: TimeUnit::Millis,
+        handler: HandlerShape::NotInstallable,
+        answers: ALL_ANSWERS,
+        bridge: false,
+    },
+    Agent {
+        protocol: Protocol::Claude,
+        name: "Claude Code",
+        version: Some("2.1.197"),
+        events: CLAUDE_EVENTS,
+        tools: CLAUDE_TOOLS,
+        mcp: Some(McpSpelling::DoubleUnderscore),
+        project_env: &["CLAUDE_PROJECT_DIR"],
+        session_env: None,
+        cwd_env: None,
+        files: AgentFiles {
+            project: Some(".claude/settings.json"),
+            local: Some(".claude/settings.local.json"),
+            user: Some(".claude/settings.json"),
+        },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Grouped { named: false },
+        answers: ALL_ANSWERS,
+        bridge: true,
+    },
+    Agent {
+        protocol: Protocol::Codex,
+        name: "Codex",
+        version: Some("0.169.0"),
+        events: CODEX_EVENTS,
+        tools: CODEX_TOOLS,
+        mcp: Some(McpSpelling::DoubleUnderscore),
+        project_env: &[],
+        session_env: None,
+        cwd_env: None,
+        files: AgentFiles { project: Some(".codex/hooks.json"), local: None, user: Some(".codex/hooks.json") },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Grouped { named: false },
+        answers: Answers { ask: false, ..ALL_ANSWERS },
+        bridge: true,
+    },
+    Agent {
+        protocol: Protocol::Gemini,
+        name: "Gemini CLI",
+        version: Some("0.61.0"),
+        events: GEMINI_EVENTS,
+        tools: GEMINI_TOOLS,
+        mcp: None,
+        // Gemini CLI also sets CLAUDE_PROJECT_DIR, for hooks written for Claude Code.
+        project_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        session_env: Some("GEMINI_SESSION_ID"),
+        cwd_env: Some("GEMINI_CWD"),
+        files: AgentFiles { project: Some(".gemini/settings.json"), local: None, user: Some(".gemini/settings.json") },
+        timeout_unit: TimeUnit::Millis,
+        handler: HandlerShape::Grouped { named: true },
+        answers: ALL_ANSWERS,
+        bridge: true,
+    },
+    Agent {
+        protocol: Protocol::Cursor,
+        name: "Cursor",
+        version: None,
+        events: CURSOR_EVENTS,
+        tools: CURSOR_TOOLS,
+        mcp: None,
+        project_env: &["CURSOR_PROJECT_DIR"],
+        session_env: None,
+        cwd_env: None,
+        files: AgentFiles { project: Some(".cursor/hooks.json"), local: None, user: Some(".cursor/hooks.json") },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Flat,
+        answers: ALL_ANSWERS,
+        bridge: true,
+    },
+    Agent {
+        protocol: Protocol::Mecha,
+        name: "mecha",
+        version: None,
+        events: NATIVE_EVENTS,
+        tools: CANONICAL_TOOL_NAMES,
+        mcp: None,
+        project_env: &[],
+        session_env: None,
+        cwd_env: None,
+        files: AgentFiles { project: None, local: None, user: None },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::NotInstallable,
+        answers: Answers { ask: false, continuation: false, context: true, system_message: false },
+        bridge: false,
+    },
+    Agent {
+        protocol: Protocol::Clio,
+        name: "clio-coder",
+        version: None,
+        events: CLIO_EVENTS,
+        tools: CANONICAL_TOOL_NAMES,
+        mcp: None,
+        project_env: &[],
+        session_env: None,
+        cwd_env: None,
+        files: AgentFiles {
+            project: Some(".clio-coder/hooks.yaml"),
+            local: Some(".clio-coder/hooks.local.yaml"),
+            user: None,
+        },
+        timeout_unit: TimeUnit::Millis,
+        handler: HandlerShape::NotInstallable,
+        answers: ALL_ANSWERS,
+        bridge: false,
+    },
+];
+
+impl PartialEq for Agent {
+    fn eq(&self, other: &Self) -> bool {
+        self.protocol == other.protocol
+    }
+}
+
+impl Eq for Agent {}
+
+impl Agent {
+    /// Every agent `hook bridge` and `hook install` speak to.
+    pub fn bridged() -> impl Iterator<Item = &'static Agent> {
+        AGENTS.iter().filter(|a| a.bridge)
+    }
+
+    /// The agent whose wire name (its protocol's, `claude`) is `name`.
+    pub fn parse(name: &str) -> Option<&'static Agent> {
+        AGENTS.iter().find(|a| a.protocol.as_str() == name)
+    }
+
+    /// The wire name (`claude`), as `--protocol` and `--agent` take it.
+    pub fn as_str(&self) -> &'static str {
+        self.protocol.as_str()
+    }
+
+    /// The row of the agent's event `name` (exact, case-sensitive), if the agent documents it.
+    pub fn event(&self, name: &str) -> Option<&'static AgentEvent> {
+        self.events.iter().find(|e| e.name == name)
+    }
+
+    /// The agent's event `name` as this engine's event with the filters and tool it implies; a name the agent does
+    /// not document, or one with no equivalent here, is a foreign event of that name.
+    pub fn read_event(&self, name: &str) -> (Event, EventFilters, Option<&'static str>) {
+        match self.event(name) {
+            Some(AgentEvent { event: Some(event), filters, tool, .. }) => (event.clone(), *filters, *tool),
+            _ => (Event::Foreign(name.to_owned()), PLAIN, None),
+        }
+    }
+
+    /// The events `hook install` writes the bridge on, in the agent's spelling.
+    pub fn install_events(&self) -> impl Iterator<Item = &'static str> {
+        self.events.iter().filter(|e| e.install).map(|e| e.name)
+    }
+
+    /// The agent's name for `event` as a dispatch fires it: the row whose filters match the call (a failed call, a
+    /// subagent's run) and whose implied tool is the call's canonical tool, preferring a row of that tool, then a
+    /// plain row. `None` where the agent has no such event.
+    ///
+    /// ```
+    /// use hook_types::{Event, Protocol};
+    /// let cursor = Protocol::Cursor.agent();
+    /// assert_eq!(cursor.event_name(&Event::PreTool, false, false, Some("shell")), Some("beforeShellExecution"));
+    /// assert_eq!(cursor.event_name(&Event::PreTool, false, false, Some("glob")), Some("preToolUse"));
+    /// let codex = Protocol::Codex.agent();
+    /// assert_eq!(codex.event_name(&Event::PostTool, true, false, None), Some("PostToolUse"));
+    /// ```
+    pub fn event_name(&self, event: &Event, failed: bool, subagent: bool, tool: Option<&str>) -> Option<&'static str> {
+        let tool_kind = tool.map(|t| if t.starts_with("mcp:") { "mcp" } else { t });
+        let candidates = || self.events.iter().filter(|row| row.event.as_ref() == Some(event));
+        let filters_fit = |row: &AgentEvent, exact: bool| {
+            let errors_fit = row.filters.only_errors == failed || (!exact && !row.filters.only_errors);
+            let scope_fit = row.filters.scope.matches(subagent) || (!exact && row.filters.scope == Scope::Main);
+            errors_fit && scope_fit
+        };
+        let by_tool = |exact: bool| {
+            candidates().find(|row| row.tool.is_some() && row.tool == tool_kind && filters_fit(row, exact) && !failed)
+        };
+        let plain = |exact: bool| candidates().find(|row| row.tool.is_none() && filters_fit(row, exact));
+        by_tool(true).or_else(|| plain(true)).or_else(|| plain(false)).map(|row| row.name)
+    }
+
+    /// The canonical tool the agent's tool `name` means (`Bash` → `shell`, `mcp__github__search` →
+    /// `mcp:github:search`), if this agent's entry knows it.
+    pub fn canonical_tool(&self, name: &str) -> Option<&'static str> {
+        self.tools.iter().find(|(n, _)| *n == name).map(|(_, canonical)| *canonical)
+    }
+
+    /// The agent's spellings of the canonical `tool`, preferred first.
+    pub fn tool_names<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'static str> + 'a {
+        self.tools.iter().filter(move |(_, canonical)| *canonical == tool).map(|(name, _)| *name)
+    }
+
+    /// The agent's hook file for `scope`: under `workspace` for the project scopes, under `home` for the user's.
+    ///
+    /// ```
+    /// use hook_types::{InstallScope, Protocol};
+    /// use std::path::Path;
+    /// let claude = Protocol::Claude.agent();
+    /// let path = claude.settings_file(InstallScope::Local, Path::new("/ws"), None).unwrap();
+    /// assert_eq!(path, Path::new("/ws/.claude/settings.local.json"));
+    /// assert_eq!(Protocol::Cursor.agent().settings_file(InstallScope::Local, Path::new("/ws"), None), None);
+    /// ```
+    pub fn settings_file(&self, scope: InstallScope, workspace: &Path, home: Option<&Path>) -> Option<PathBuf> {
+        match scope {
+            InstallScope::Local => self.files.local.map(|f| workspace.join(f)),
+            InstallScope::Project => self.files.project.map(|f| workspace.join(f)),
+            InstallScope::User => Some(home?.join(self.files.user?)),
+        }
+    }
+}
+
+/// The canonical name of a tool named `name` by any agent: a canonical name itself, an agent's spelling
+/// (`Bash`, `run_shell_command`), or an MCP tool in an agent's spelling (`mcp__github__search` →
+/// `mcp:github:search`). `None` for a name no table knows.
+///
+/// ```
+/// use hook_types::canonical_tool;
+/// assert_eq!(canonical_tool("run_shell_command").as_deref(), Some("shell"));
+/// assert_eq!(canonical_tool("mcp__github__search").as_deref(), Some("mcp:github:search"));
+/// assert_eq!(canonical_tool("frobnicate"), None);
+/// ```
+pub fn canonical_tool(name: &str) -> Option<std::borrow::Cow<'static, str>> {
+    use std::borrow::Cow;
+    if let Some(canonical) = static_canonical_tool(name) {
+        return Some(Cow::Borrowed(canonical));
+    }
+    if name.starts_with("mcp:") && name.len() > 4 {
+        return Some(Cow::Owned(name.to_owned()));
+    }
+    mcp_from_double_underscore(name).map(Cow::Owned)
+}
+
+/// [`canonical_tool`] for the names the tables hold (no MCP tool), without allocating.
+pub fn static_canonical_tool(name: &str) -> Option<&'static str> {
+    AGENTS.iter().find_map(|agent| agent.canonical_tool(name))
+}
+
+fn mcp_from_double_underscore(name: &str) -> Option<String> {
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then(|| format!("mcp:{server}:{tool}"))
+}
+
+/// The name of the canonical `tool` in `protocol`'s spelling, or `None` where that agent has none. The firing
+/// agent's own `original` name is kept when it already is one of `protocol`'s spellings of the tool (Claude Code's
+/// `MultiEdit` stays `MultiEdit` for a Claude hook).
+///
+/// ```
+/// use hook_types::{Protocol, tool_name_for};
+/// assert_eq!(tool_name_for(Protocol::Claude, "shell", "run_shell_command").as_deref(), Some("Bash"));
+/// assert_eq!(tool_name_for(Protocol::Claude, "edit", "MultiEdit").as_deref(), Some("MultiEdit"));
+/// assert_eq!(tool_name_for(Protocol::Claude, "mcp:github:search", "x").as_deref(), Some("mcp__github__search"));
+/// assert_eq!(tool_name_for(Protocol::Codex, "glob", "glob"), None);
+/// ```
+pub fn tool_name_for(protocol: Protocol, tool: &str, original: &str) -> Option<std::borrow::Cow<'static, str>> {
+    use std::borrow::Cow;
+    let agent = protocol.agent();
+    if let Some(server_tool) = tool.strip_prefix("mcp:") {
+        return match agent.mcp {
+            Some(McpSpelling::DoubleUnderscore) => {
+                let (server, name) = server_tool.split_once(':')?;
+                Some(Cow::Owned(format!("mcp__{server}__{name}")))
+            }
+            None if agent.tools == CANONICAL_TOOL_NAMES => Some(Cow::Owned(tool.to_owned())),
+            None => None,
+        };
+    }
+    let mut names = agent.tool_names(tool);
+    let first = names.next()?;
+    if first == original || names.any(|n| n == original) {
+        return agent.tools.iter().find(|(n, _)| *n == original).map(|(n, _)| Cow::Borrowed(*n));
+    }
+    Some(Cow::Borrowed(first))
+}
+
+/// The nearest canonical tool or agent spelling to `name`, for a did-you-mean.
+pub fn suggest_tool(name: &str) -> Option<&'static str> {
+    let names = CANONICAL_TOOLS.iter().copied().chain(AGENTS.iter().flat_map(|a| a.tools.iter().map(|(n, _)| *n)));
+    crate::did_you_mean(name, names)
+}
+
+impl Protocol {
+    /// This protocol's agent entry.
+    pub fn agent(self) -> &'static Agent {
+        // AGENTS is in the order of Protocol's variants; a test in this module checks it.
+        &AGENTS[self as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_the_order_of_the_protocols() {
+        for (i, protocol) in Protocol::ALL.into_iter().enumerate() {
+            assert_eq!(AGENTS[i].protocol, protocol);
+            assert_eq!(protocol as usize, i);
+        }
+    }
+
+    #[test]
+    fn no_two_agents_read_one_event_name_as_different_events() {
+        for a in &AGENTS {
+            for row in a.events {
+                for b in &AGENTS {
+                    if let Some(other) = b.event(row.name) {
+                        assert_eq!(
+                            (&row.event, row.filters),
+                            (&other.event, other.filters),
+                            "{} in {} and {}",
+                            row.name,
+                            a.name,
+                            b.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_tool_of_every_agent_means_a_canonical_tool() {
+        for agent in &AGENTS {
+            for (name, canonical) in agent.tools {
+                assert!(CANONICAL_TOOLS.contains(canonical), "{} {name} -> {canonical}", agent.name);
+                assert_eq!(static_canonical_tool(name), Some(*canonical), "{} {name}", agent.name);
+            }
+        }
+    }
+}
