@@ -48,7 +48,7 @@ fn render(event: &Event, tool: Option<&str>, entries: &[PreviewEntry], painter: 
     let running = entries.iter().filter(|e| e.will_run()).count();
     let mut header = event.to_string();
     if let Some(tool) = tool {
-        header.push_str(&format!(" · tool {}", clean_line(tool)));
+        header.push_str(&format!(" · tool {}", clean_line(&crate::render::tool_label(tool))));
     }
     header.push_str(&format!(" · {} hook(s) match, {running} would run", entries.len()));
     out.push_str(&painter.paint(Style::Bold, &header));

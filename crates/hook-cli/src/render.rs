@@ -139,6 +139,15 @@ pub fn duration(ms: u64) -> String {
     if ms < 1000 { format!("{ms} ms") } else { format!("{:.1} s", ms as f64 / 1000.0) }
 }
 
+/// A tool as `hook run` and `hook preview` show it: its canonical name, with the name given when that was an agent's
+/// spelling (`shell (run_shell_command)`).
+pub fn tool_label(tool: &str) -> String {
+    match hook_types::canonical_tool(tool) {
+        Some(canonical) if canonical != tool => format!("{canonical} ({tool})"),
+        _ => tool.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

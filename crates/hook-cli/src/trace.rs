@@ -11,7 +11,7 @@ pub fn render(input: &EventInput, result: &DispatchResult, painter: &Painter) ->
     let mut out = String::new();
     let mut header = input.event.to_string();
     if let Some(tool) = &input.tool_name {
-        header.push_str(&format!(" · tool {}", clean_line(tool)));
+        header.push_str(&format!(" · tool {}", clean_line(&crate::render::tool_label(tool))));
     }
     header.push_str(&format!(" · {} hook{}", result.runs.len(), if result.runs.len() == 1 { "" } else { "s" }));
     out.push_str(&painter.paint(Style::Bold, &header));

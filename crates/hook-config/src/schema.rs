@@ -64,7 +64,7 @@ pub fn config_schema() -> Value {
     add(&["on"], json!({"$ref": "#/$defs/event"}));
     add(
         &["tools"],
-        json!({"description": "Exact tool names (tool events only).", "type": "array",
+        json!({"description": "Tool names (tool events only): canonical (shell, read, write, edit, glob, grep, ls, web_fetch, web_search, task, notebook_edit, todo, mcp:<server>:<tool>), or an agent's own spelling of one (Bash, run_shell_command), which means the canonical tool.", "type": "array",
                "items": {"type": "string", "minLength": 1}}),
     );
     add(

@@ -276,6 +276,7 @@ const CURSOR_EVENTS: &[AgentEvent] = &[
     read_only("afterShellExecution", Event::PostTool, PLAIN, Some("shell")),
     read_only("afterMCPExecution", Event::PostTool, PLAIN, Some("mcp")),
     read_only("afterFileEdit", Event::PostTool, PLAIN, Some("edit")),
+    read_only("afterFileEdit", Event::PostTool, PLAIN, Some("write")),
     ev("stop", Event::TurnEnd),
     with("subagentStop", Event::TurnEnd, SUBAGENT),
     ev("preCompact", Event::Compaction),
@@ -371,8 +372,14 @@ const GEMINI_TOOLS: &[(&str, &str)] = &[
 ];
 
 /// Cursor's `preToolUse` tool names as its hook files match them.
-const CURSOR_TOOLS: &[(&str, &str)] =
-    &[("Shell", "shell"), ("Read", "read"), ("Write", "write"), ("Edit", "edit"), ("StrReplace", "edit"), ("Grep", "grep")];
+const CURSOR_TOOLS: &[(&str, &str)] = &[
+    ("Shell", "shell"),
+    ("Read", "read"),
+    ("Write", "write"),
+    ("Edit", "edit"),
+    ("StrReplace", "edit"),
+    ("Grep", "grep"),
+];
 
 /// Every agent, in the order foreign formats are read within an origin (native first).
 pub static AGENTS: [Agent; 7] = [
@@ -555,6 +562,9 @@ impl Agent {
     /// assert_eq!(codex.event_name(&Event::PostTool, true, false, None), Some("PostToolUse"));
     /// ```
     pub fn event_name(&self, event: &Event, failed: bool, subagent: bool, tool: Option<&str>) -> Option<&'static str> {
+        // A call's failure and a subagent's run only name post_tool and turn_end events.
+        let failed = failed && *event == Event::PostTool;
+        let subagent = subagent && *event == Event::TurnEnd;
         let tool_kind = tool.map(|t| if t.starts_with("mcp:") { "mcp" } else { t });
         let candidates = || self.events.iter().filter(|row| row.event.as_ref() == Some(event));
         let filters_fit = |row: &AgentEvent, exact: bool| {
@@ -614,8 +624,8 @@ pub fn canonical_tool(name: &str) -> Option<std::borrow::Cow<'static, str>> {
     if let Some(canonical) = static_canonical_tool(name) {
         return Some(Cow::Borrowed(canonical));
     }
-    if name.starts_with("mcp:") && name.len() > 4 {
-        return Some(Cow::Owned(name.to_owned()));
+    if name.len() > 4 && name.is_char_boundary(4) && name[..4].eq_ignore_ascii_case("mcp:") {
+        return Some(Cow::Owned(format!("mcp:{}", &name[4..])));
     }
     mcp_from_double_underscore(name).map(Cow::Owned)
 }

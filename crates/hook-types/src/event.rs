@@ -131,9 +131,11 @@ pub const CANONICAL_EVENTS: [Event; 9] = [
 /// Every agent's event names that mean a canonical event without implying a tool, each once: the aliases
 /// [`Event::parse`] reads. They come from the agent table, the one list of the agents' names.
 fn alias_rows() -> impl Iterator<Item = &'static crate::AgentEvent> {
-    crate::AGENTS.iter().skip(1).flat_map(|agent| agent.events.iter()).filter(|row| {
-        row.event.is_some() && row.tool.is_none() && Event::canonical(row.name).is_none()
-    })
+    crate::AGENTS
+        .iter()
+        .skip(1)
+        .flat_map(|agent| agent.events.iter())
+        .filter(|row| row.event.is_some() && row.tool.is_none() && Event::canonical(row.name).is_none())
 }
 
 impl Event {

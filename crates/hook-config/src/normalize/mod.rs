@@ -98,7 +98,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
         None => (None, EventFilters::default()),
     };
     let filters = read_filters(&mut hook, event.as_ref(), alias_filters);
-    let (tools, matcher) = read_targets(&mut hook, event.as_ref(), cx);
+    let (tools, matcher) = read_targets(&mut hook, event.as_ref(), protocol, cx);
     let sequential = hook.bool("sequential").is_some_and(|(b, _)| b);
     let enabled = hook.bool("enabled").is_none_or(|(b, _)| b);
     let on_error = hook.choice("on_error", &["deny", "ignore"]).map(|(choice, _)| match choice {
@@ -265,9 +265,13 @@ fn read_filters(hook: &mut HookReader<'_, '_>, event: Option<&Event>, implied: E
 fn read_targets(
     hook: &mut HookReader<'_, '_>,
     event: Option<&Event>,
+    protocol: Protocol,
     cx: &NormalizeCx<'_>,
 ) -> (Option<Vec<String>>, Option<Matcher>) {
-    let tools = hook.string_list("tools", "a tool name");
+    let tools = hook.string_list("tools", "a tool name").map(|(tools, field)| {
+        let tools = canonical_tools(hook, tools, &field, protocol);
+        (tools, field)
+    });
     if let (Some((_, field)), Some(event)) = (&tools, event)
         && !event.is_tool_event()
     {
@@ -303,6 +307,61 @@ fn read_targets(
         }
     }
     (tools.map(|(tools, _)| tools), matcher)
+}
+
+/// `tools` entries as canonical tools: an agent's spelling (`Bash`, `run_shell_command`, `mcp__github__search`)
+/// means its canonical tool, so the hook fires for that tool under every agent (in a native file a warning names the
+/// canonical spelling); a name no agent uses keeps its own name and matches only a tool of exactly that name, with a
+/// warning in a native file, since a gate that names a tool that never comes is no gate (an agent's own file may
+/// name that agent's own tools).
+fn canonical_tools(
+    hook: &mut HookReader<'_, '_>,
+    tools: Vec<String>,
+    field: &WireField,
+    protocol: Protocol,
+) -> Vec<String> {
+    tools
+        .into_iter()
+        .map(|name| {
+            if hook_types::CANONICAL_TOOLS.contains(&name.as_str()) || name.starts_with("mcp:") {
+                return name;
+            }
+            match hook_types::canonical_tool(&name) {
+                Some(canonical) => {
+                    let canonical = canonical.into_owned();
+                    if protocol == Protocol::Native {
+                        let agents: Vec<&str> = hook_types::AGENTS
+                            .iter()
+                            .filter(|a| a.canonical_tool(&name).is_some())
+                            .map(|a| a.name)
+                            .collect();
+                        let whose = if agents.is_empty() { String::new() } else { format!(" ({})", agents.join(", ")) };
+                        hook.warn(
+                            Some(field),
+                            format!(
+                                "`{name}` is an agent's name{whose} for the tool `{canonical}`; it matches `{canonical}` \
+                                 under every agent: write `{canonical}`"
+                            ),
+                        );
+                    }
+                    canonical
+                }
+                None if protocol != Protocol::Native => name,
+                None => {
+                    let hint = hook_types::suggest_tool(&name).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+                    hook.warn(
+                        Some(field),
+                        format!(
+                            "`{name}` is no tool any known agent uses{hint}; it matches only a tool named exactly \
+                             `{name}` (canonical tools: {})",
+                            hook_types::CANONICAL_TOOLS.join(", ")
+                        ),
+                    );
+                    name
+                }
+            }
+        })
+        .collect()
 }
 
 fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {

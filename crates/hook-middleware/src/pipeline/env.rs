@@ -5,15 +5,10 @@
 //! 1. the hook's own `env`;
 //! 2. `HOOK_EVENT` (the canonical event name, `foreign:<Name>` for a foreign event), `HOOK_PROJECT_DIR` (the
 //!    workspace), `HOOK_SOURCE_DIR` (the directory of the declaring file; not set for host registrations);
-//! 3. the variables the hook's protocol documents:
-//!    - claude: `CLAUDE_PROJECT_DIR`;
-//!    - gemini: `GEMINI_PROJECT_DIR`, `GEMINI_SESSION_ID` (when the dispatch has one), `GEMINI_CWD` (the agent's
-//!      working directory, else the workspace) and `CLAUDE_PROJECT_DIR`, which Gemini CLI sets as a compatibility
-//!      alias;
-//!    - cursor: `CURSOR_PROJECT_DIR`;
-//!    - codex sets no such variable: its hooks run in the session's working directory (the workspace here) and its
-//!      documentation has them find the project with `git rev-parse --show-toplevel`; mecha and clio-coder document
-//!      none either.
+//! 3. the variables the agent of the hook's protocol sets for its own hooks, from its entry in the agent table
+//!    ([`hook_types::Agent`]): its session id and working directory where it sets them, then each variable naming the
+//!    project directory (Gemini CLI sets `CLAUDE_PROJECT_DIR` as well as its own). Codex, mecha and clio-coder set
+//!    none: Codex's hooks run in the session's working directory.
 //!
 //! The pipeline's variables come after the hook's `env` on purpose: the fingerprint (DESIGN §4.6) expands
 //! `$CLAUDE_PROJECT_DIR`, `$HOOK_PROJECT_DIR` and `$GEMINI_PROJECT_DIR` to the workspace, so a hook must not be able
@@ -42,19 +37,17 @@ pub(crate) fn hook_env(
     if let Some(source_dir) = source_dir {
         vars.push(("HOOK_SOURCE_DIR".into(), source_dir.as_os_str().to_owned()));
     }
-    match protocol {
-        Protocol::Claude => vars.push(("CLAUDE_PROJECT_DIR".into(), dir())),
-        Protocol::Gemini => {
-            vars.push(("GEMINI_PROJECT_DIR".into(), dir()));
-            if let Some(session) = &input.session_id {
-                vars.push(("GEMINI_SESSION_ID".into(), session.into()));
-            }
-            let cwd = input.cwd.as_ref().map(OsString::from).unwrap_or_else(dir);
-            vars.push(("GEMINI_CWD".into(), cwd));
-            vars.push(("CLAUDE_PROJECT_DIR".into(), dir()));
-        }
-        Protocol::Cursor => vars.push(("CURSOR_PROJECT_DIR".into(), dir())),
-        Protocol::Native | Protocol::Codex | Protocol::Mecha | Protocol::Clio => {}
+    let agent = protocol.agent();
+    if let Some(name) = agent.session_env
+        && let Some(session) = &input.session_id
+    {
+        vars.push((name.into(), session.into()));
+    }
+    if let Some(name) = agent.cwd_env {
+        vars.push((name.into(), input.cwd.as_ref().map(OsString::from).unwrap_or_else(dir)));
+    }
+    for name in agent.project_env {
+        vars.push(((*name).into(), dir()));
     }
     vars
 }

@@ -67,6 +67,7 @@ impl Pipeline {
                 let decl = hook.decl();
                 let filter = Filter {
                     tools: None,
+                    protocol: decl.protocol,
                     matcher: None,
                     only_errors: decl.filters.only_errors,
                     scope: decl.filters.scope,

@@ -141,8 +141,11 @@ where
 /// The declaration filters a hook or registration applies on top of its events (DESIGN §4.1).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Filter {
-    /// Exact tool names (tool events only).
+    /// Tool names (tool events only): canonical names match every agent's spelling of the tool.
     pub tools: Option<Vec<String>>,
+    /// Whose spelling of tool names `matcher` is written in: a Claude-protocol matcher `Bash` matches Gemini CLI's
+    /// `run_shell_command`, since both are the canonical `shell`.
+    pub protocol: Protocol,
     /// Matched against the event's own field (tool name, `source`, `trigger`).
     pub matcher: Option<Matcher>,
     /// post_tool only: fire only for failed calls.

@@ -14,10 +14,11 @@
 //! Looking up and testing allocate nothing: [`Index::any_match`] is what lets a dispatch with no matching hook
 //! return without touching the heap.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use hook_config::MatcherRule;
-use hook_types::{CANONICAL_EVENTS, Event};
+use hook_types::{AGENTS, CANONICAL_EVENTS, Event, Protocol};
 
 use super::registration::Filter;
 use crate::EventInput;
@@ -69,6 +70,8 @@ pub(crate) struct Probe<'a> {
     event: &'a Event,
     value: Option<&'a str>,
     aliases: &'a [String],
+    /// The canonical tool the tool name (or an alias) means, on tool events (`Bash` → `shell`).
+    tool: Option<Cow<'static, str>>,
     is_error: Option<bool>,
     subagent: Option<bool>,
 }
@@ -76,10 +79,14 @@ pub(crate) struct Probe<'a> {
 impl<'a> Probe<'a> {
     /// The probe of a real dispatch.
     pub(crate) fn of(input: &'a EventInput) -> Self {
+        let aliases: &[String] = if input.event.is_tool_event() { &input.tool_aliases } else { &[] };
+        let value = input.match_value();
+        let tool = tool_of(&input.event, value, aliases);
         Probe {
             event: &input.event,
-            value: input.match_value(),
-            aliases: if input.event.is_tool_event() { &input.tool_aliases } else { &[] },
+            value,
+            aliases,
+            tool,
             is_error: Some(input.is_error),
             subagent: Some(input.subagent),
         }
@@ -88,11 +95,39 @@ impl<'a> Probe<'a> {
     /// The probe of a preview: `only_errors` and `scope` are not known, so they do not exclude (the preview lists
     /// them as conditions instead).
     pub(crate) fn preview(event: &'a Event, value: Option<&'a str>) -> Self {
-        Probe { event, value, aliases: &[], is_error: None, subagent: None }
+        let tool = tool_of(event, value, &[]);
+        Probe { event, value, aliases: &[], tool, is_error: None, subagent: None }
     }
 
-    fn values(&self) -> impl Iterator<Item = &'a str> + '_ {
+    /// The names as the input gives them: the tool name (or `source`, `trigger`) and the dispatch's aliases.
+    fn values(&self) -> impl Iterator<Item = &str> + '_ {
         self.value.into_iter().chain(self.aliases.iter().map(String::as_str))
+    }
+
+    /// The names a `tools` entry is tested against: the input's own and the canonical tool.
+    fn tool_values(&self) -> impl Iterator<Item = &str> + '_ {
+        self.values().chain(self.tool.as_deref())
+    }
+
+    /// The names a matcher written in `protocol`'s spelling is tested against: the input's own, and every name
+    /// `protocol`'s agent has for the canonical tool (an MCP tool in that agent's spelling).
+    fn matcher_values(&self, protocol: Protocol) -> impl Iterator<Item = Cow<'_, str>> + '_ {
+        let tool: Option<&str> = self.tool.as_deref();
+        let spellings = tool.into_iter().flat_map(move |t| protocol.agent().tool_names(t));
+        let mcp = tool.filter(|t| t.starts_with("mcp:")).and_then(|t| hook_types::tool_name_for(protocol, t, ""));
+        let mcp = mcp.map(|n| -> Cow<'_, str> { Cow::Owned(n.into_owned()) });
+        self.values().chain(spellings.map(shorten)).map(Cow::Borrowed).chain(mcp)
+    }
+
+    /// Every name an index may have filed a hook under for this probe: the input's own, the canonical tool, and
+    /// every agent's spelling of it.
+    fn lookup_values(&self) -> impl Iterator<Item = Cow<'_, str>> + '_ {
+        let tool: Option<&str> = self.tool.as_deref();
+        let spellings = tool.into_iter().flat_map(|t| AGENTS.iter().flat_map(move |a| a.tool_names(t)));
+        let mcp =
+            tool.filter(|t| t.starts_with("mcp:")).and_then(|t| hook_types::tool_name_for(Protocol::Claude, t, ""));
+        let mcp = mcp.map(|n| -> Cow<'_, str> { Cow::Owned(n.into_owned()) });
+        self.tool_values().chain(spellings.map(shorten)).map(Cow::Borrowed).chain(mcp)
     }
 
     /// Whether `filter` lets the hook fire for this probe.
@@ -108,18 +143,38 @@ impl<'a> Probe<'a> {
         }
         if self.event.is_tool_event()
             && let Some(tools) = &filter.tools
-            && !self.values().any(|v| tools.iter().any(|t| t == v))
+            && !self.tool_values().any(|v| tools.iter().any(|t| t == v))
         {
             return false;
         }
         if has_match_field(self.event)
             && let Some(matcher) = &filter.matcher
-            && !self.values().any(|v| matcher.matches(v))
         {
-            return false;
+            let matched = if self.event.is_tool_event() {
+                self.matcher_values(filter.protocol).any(|v| matcher.matches(&v))
+            } else {
+                self.values().any(|v| matcher.matches(v))
+            };
+            if !matched {
+                return false;
+            }
         }
         true
     }
+}
+
+/// A table's name as a borrow of any lifetime, to chain with the input's own names.
+fn shorten<'x>(name: &'static str) -> &'x str {
+    name
+}
+
+/// The canonical tool of a tool event's name or its first alias that has one. Allocates only for an MCP tool
+/// in an agent's spelling (`mcp__server__tool`).
+fn tool_of(event: &Event, value: Option<&str>, aliases: &[String]) -> Option<Cow<'static, str>> {
+    if !event.is_tool_event() {
+        return None;
+    }
+    value.into_iter().chain(aliases.iter().map(String::as_str)).find_map(hook_types::canonical_tool)
 }
 
 impl Index {
@@ -177,7 +232,7 @@ impl Index {
 
     /// Candidate positions: possibly repeated, unordered, never missing a match.
     fn candidates<'s>(&'s self, bucket: &'s Bucket, probe: &'s Probe<'_>) -> impl Iterator<Item = usize> + 's {
-        let exact = probe.values().filter_map(|v| bucket.by_value.get(v)).flatten();
+        let exact = probe.lookup_values().filter_map(|v| bucket.by_value.get(v.as_ref())).flatten();
         bucket.any.iter().chain(exact).chain(bucket.patterns.iter()).map(|&p| p as usize)
     }
 

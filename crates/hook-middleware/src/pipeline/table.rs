@@ -168,6 +168,7 @@ impl Table {
             }
             let filter = Filter {
                 tools: decl.tools.clone(),
+                protocol: decl.protocol,
                 matcher: decl.matcher.clone(),
                 only_errors: decl.filters.only_errors,
                 scope: decl.filters.scope,

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use hook_types::{Event, Protocol};
+use hook_types::{Agent, Event, Protocol};
 
 use crate::EventInput;
 
@@ -29,7 +29,7 @@ use crate::EventInput;
 ///
 /// ```
 /// use hook_middleware::{EventInput, protocol::event_name};
-/// use hook_types::{Event, Protocol};
+/// use hook_types::{Agent, Event, Protocol};
 /// let failed = EventInput { is_error: true, ..EventInput::new(Event::PostTool) };
 /// assert_eq!(event_name(Protocol::Claude, &failed), "PostToolUseFailure");
 /// assert_eq!(event_name(Protocol::Gemini, &failed), "AfterTool");
@@ -42,119 +42,21 @@ pub fn event_name(protocol: Protocol, input: &EventInput) -> Cow<'static, str> {
     if let Event::Foreign(name) = event {
         return Cow::Owned(name.clone());
     }
-    let name = match protocol {
-        Protocol::Native | Protocol::Mecha => event.canonical_name(),
-        Protocol::Clio => match event {
-            Event::PreTool => "before_tool",
-            Event::PostTool => "after_tool",
-            Event::Compaction => "on_compaction",
-            other => other.canonical_name(),
-        },
-        Protocol::Claude | Protocol::Codex => claude_name(protocol, input),
-        Protocol::Gemini => match event {
-            Event::SessionStart => "SessionStart",
-            Event::TurnStart => "BeforeAgent",
-            Event::PreTool => "BeforeTool",
-            Event::PermissionRequest => "PermissionRequest",
-            Event::PostTool => "AfterTool",
-            Event::TurnEnd => "AfterAgent",
-            Event::Compaction => "PreCompress",
-            Event::Notification => "Notification",
-            Event::SessionEnd => "SessionEnd",
-            Event::Foreign(_) => unreachable_foreign(),
-        },
-        Protocol::Cursor => cursor_name(input),
-    };
-    Cow::Borrowed(name)
-}
-
-fn claude_name(protocol: Protocol, input: &EventInput) -> &'static str {
-    match input.event {
-        Event::SessionStart => "SessionStart",
-        Event::TurnStart => "UserPromptSubmit",
-        Event::PreTool => "PreToolUse",
-        Event::PermissionRequest => "PermissionRequest",
-        // Codex has no PostToolUseFailure event: its PostToolUse hooks see failed calls too.
-        Event::PostTool if input.is_error && protocol == Protocol::Claude => "PostToolUseFailure",
-        Event::PostTool => "PostToolUse",
-        Event::TurnEnd if input.subagent => "SubagentStop",
-        Event::TurnEnd => "Stop",
-        Event::Compaction => "PreCompact",
-        Event::Notification => "Notification",
-        Event::SessionEnd => "SessionEnd",
-        Event::Foreign(_) => unreachable_foreign(),
+    let names = input.tool_name.iter().chain(input.tool_aliases.iter());
+    let tool = names.filter_map(|n| hook_types::canonical_tool(n)).next();
+    let name = |agent: &Agent| agent.event_name(event, input.is_error, input.subagent, tool.as_deref());
+    let agent = protocol.agent();
+    if let Some(own) = name(agent) {
+        return Cow::Borrowed(own);
     }
-}
-
-/// Cursor names tool events after the kind of tool (DESIGN §2, Cursor's row).
-fn cursor_name(input: &EventInput) -> &'static str {
-    let tool = ToolKind::of(input);
-    match input.event {
-        Event::SessionStart => "sessionStart",
-        Event::TurnStart => "beforeSubmitPrompt",
-        Event::PreTool => match tool {
-            ToolKind::Shell => "beforeShellExecution",
-            ToolKind::Mcp => "beforeMCPExecution",
-            ToolKind::Read => "beforeReadFile",
-            ToolKind::Edit | ToolKind::Other => "preToolUse",
-        },
-        Event::PermissionRequest => "permissionRequest",
-        Event::PostTool if input.is_error => "postToolUseFailure",
-        Event::PostTool => match tool {
-            ToolKind::Shell => "afterShellExecution",
-            ToolKind::Mcp => "afterMCPExecution",
-            ToolKind::Edit => "afterFileEdit",
-            ToolKind::Read | ToolKind::Other => "postToolUse",
-        },
-        Event::TurnEnd if input.subagent => "subagentStop",
-        Event::TurnEnd => "stop",
-        Event::Compaction => "preCompact",
-        Event::Notification => "notification",
-        Event::SessionEnd => "sessionEnd",
-        Event::Foreign(_) => unreachable_foreign(),
+    // The agent has no such event: the name its hook authors would guess, Claude Code's in the agent's case.
+    let claude = name(Protocol::Claude.agent()).unwrap_or(event.canonical_name());
+    let camel = agent.events.first().is_some_and(|e| e.name.starts_with(|c: char| c.is_ascii_lowercase()));
+    if camel {
+        let mut chars = claude.chars();
+        let first = chars.next().map(|c| c.to_ascii_lowercase()).unwrap_or_default();
+        Cow::Owned(std::iter::once(first).chain(chars).collect())
+    } else {
+        Cow::Borrowed(claude)
     }
-}
-
-/// The kinds of tool Cursor names events after, read from the tool name or any of its aliases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ToolKind {
-    Shell,
-    Mcp,
-    Read,
-    Edit,
-    Other,
-}
-
-impl ToolKind {
-    fn of(input: &EventInput) -> ToolKind {
-        let names = input.tool_name.iter().chain(input.tool_aliases.iter());
-        let mut kind = ToolKind::Other;
-        for name in names {
-            let found = ToolKind::of_name(name);
-            if found != ToolKind::Other {
-                kind = found;
-                break;
-            }
-        }
-        kind
-    }
-
-    fn of_name(name: &str) -> ToolKind {
-        let lower = name.to_ascii_lowercase();
-        if lower.starts_with("mcp__") || lower.starts_with("mcp:") {
-            ToolKind::Mcp
-        } else {
-            match lower.as_str() {
-                "shell" => ToolKind::Shell,
-                "read" => ToolKind::Read,
-                "edit" | "write" => ToolKind::Edit,
-                _ => ToolKind::Other,
-            }
-        }
-    }
-}
-
-/// Foreign events return early in [`event_name`]; the inner matches must still be exhaustive.
-fn unreachable_foreign() -> &'static str {
-    "foreign"
 }

@@ -62,8 +62,12 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
     let event = &input.event;
     if event.is_tool_event() {
         if let Some(tool) = &input.tool_name {
-            out.insert("tool".into(), Value::String(tool.clone()));
-            out.insert("tool_name".into(), Value::String(tool.clone()));
+            let canonical = hook_types::canonical_tool(tool);
+            let spelled = canonical.as_deref().and_then(|c| hook_types::tool_name_for(protocol, c, tool));
+            let canonical = canonical.map_or_else(|| tool.clone(), |c| c.into_owned());
+            let spelled = spelled.map_or_else(|| tool.clone(), |s| s.into_owned());
+            out.insert("tool".into(), Value::String(canonical));
+            out.insert("tool_name".into(), Value::String(spelled));
         }
         if let Some(tool_input) = &input.tool_input {
             out.insert("input".into(), tool_input.clone());

@@ -1,0 +1,152 @@
+//! One tool vocabulary under every agent: a native `tools: [shell]` gate fires for each agent's own name of its shell
+//! tool through `hook bridge`, a Claude-protocol matcher `Bash` fires for Gemini CLI's shell tool, and `hook preview`
+//! and `hook run` take any agent's spelling. Each was a silent pass before: the agent ran the command.
+
+mod common;
+
+use std::io::Write;
+use std::process::Stdio;
+
+use common::{Env, Out};
+use serde_json::{Value, json};
+
+const SHELL_GATE: &str = "\
+- id: no-rm
+  on: pre_tool
+  tools: [shell]
+  kind: command
+  shell: \"grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; }; exit 0\"
+";
+
+/// A workspace whose hooks are trusted, with `hooks` as its native file.
+fn workspace(hooks: &str) -> Env {
+    let env = Env::new("empty");
+    env.write(".hooks/hooks.yaml", hooks);
+    let trusted = env.hook(&["trust", "--all", "--yes"]);
+    assert_eq!(trusted.code, 0, "{trusted:#?}");
+    env
+}
+
+/// `hook bridge --protocol <agent>` with `input` on stdin.
+fn bridge(env: &Env, agent: &str, input: &Value) -> Out {
+    let mut command = env.command(&["bridge", "--protocol", agent]);
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    Out {
+        code: output.status.code().unwrap_or(-1),
+        stdout: env.redact(&String::from_utf8_lossy(&output.stdout)),
+        stderr: env.redact(&String::from_utf8_lossy(&output.stderr)),
+    }
+}
+
+fn claude_shell(env: &Env, command: &str) -> Value {
+    json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": env.ws, "tool_name": "Bash",
+           "tool_input": {"command": command}})
+}
+
+fn codex_shell(env: &Env, command: &str) -> Value {
+    json!({"hook_event_name": "PreToolUse", "session_id": "s1", "turn_id": "t1", "cwd": env.ws, "model": "m",
+           "permission_mode": "default", "transcript_path": null, "tool_name": "Bash", "tool_use_id": "c1",
+           "tool_input": {"command": command}})
+}
+
+fn gemini_shell(env: &Env, command: &str) -> Value {
+    json!({"hook_event_name": "BeforeTool", "session_id": "s1", "cwd": env.ws, "transcript_path": "",
+           "timestamp": "2026-01-01T00:00:00Z", "tool_name": "run_shell_command", "tool_input": {"command": command}})
+}
+
+fn cursor_shell(env: &Env, command: &str) -> Value {
+    json!({"hook_event_name": "beforeShellExecution", "conversation_id": "c1", "generation_id": "g1",
+           "workspace_roots": [env.ws], "command": command, "cwd": env.ws})
+}
+
+/// Whether the agent's answer denies, in that agent's own form.
+fn denies(agent: &str, out: &Out) -> bool {
+    match agent {
+        "claude" | "codex" => {
+            out.code == 2
+                || out.stdout.contains("\"permissionDecision\":\"deny\"")
+                || out.stdout.contains("\"decision\":\"block\"")
+        }
+        "gemini" => out.code == 2 || out.stdout.contains("\"decision\":\"deny\""),
+        "cursor" => out.stdout.contains("\"permission\":\"deny\""),
+        other => panic!("no such agent {other}"),
+    }
+}
+
+#[test]
+fn a_native_shell_gate_denies_every_agents_shell_tool_through_the_bridge() {
+    let env = workspace(SHELL_GATE);
+    type Input = fn(&Env, &str) -> Value;
+    let agents: [(&str, Input); 4] =
+        [("claude", claude_shell), ("codex", codex_shell), ("gemini", gemini_shell), ("cursor", cursor_shell)];
+    for (agent, input) in agents {
+        let out = bridge(&env, agent, &input(&env, "rm -rf /"));
+        assert!(denies(agent, &out), "{agent} was not denied: {out:#?}");
+        assert!(out.stdout.contains("no rm -rf here") || out.stderr.contains("no rm -rf here"), "{agent}: {out:#?}");
+        let out = bridge(&env, agent, &input(&env, "ls"));
+        assert!(!denies(agent, &out), "{agent} denied a harmless command: {out:#?}");
+    }
+}
+
+#[test]
+fn a_claude_matcher_bash_fires_for_gemini_clis_shell_tool() {
+    let env = workspace("[]\n");
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo 'claude guard says no' >&2; exit 2"}]}]}});
+    env.write(".claude/settings.json", &settings.to_string());
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let out = bridge(&env, "gemini", &gemini_shell(&env, "ls"));
+    assert!(denies("gemini", &out), "{out:#?}");
+    assert!(out.stdout.contains("claude guard says no") || out.stderr.contains("claude guard says no"), "{out:#?}");
+    // Not for another tool.
+    let mut read = gemini_shell(&env, "ls");
+    read["tool_name"] = json!("read_file");
+    let out = bridge(&env, "gemini", &read);
+    assert!(!denies("gemini", &out), "{out:#?}");
+}
+
+#[test]
+fn a_claude_hook_sees_its_own_spelling_of_a_gemini_tool() {
+    let env = workspace("[]\n");
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat > \"$HOME/seen.json\""}]}]}});
+    env.write(".claude/settings.json", &settings.to_string());
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let out = bridge(&env, "gemini", &gemini_shell(&env, "ls"));
+    assert_eq!(out.code, 0, "{out:#?}");
+    let seen = common::read_json(&env.home.join("seen.json"));
+    assert_eq!(seen["tool_name"], "Bash", "{seen:#}");
+    assert_eq!(seen["hook_event_name"], "PreToolUse", "{seen:#}");
+}
+
+#[test]
+fn preview_and_run_take_any_agents_spelling_of_a_tool() {
+    let env = workspace(SHELL_GATE);
+    for spelling in ["run_shell_command", "Bash", "shell", "Shell"] {
+        let out = env.hook(&["preview", "pre_tool", "--tool", spelling]);
+        assert_eq!(out.code, 0, "{out:#?}");
+        assert!(out.stdout.contains("no-rm"), "{spelling}: {out:#?}");
+    }
+    let out = env.hook(&["preview", "pre_tool", "--tool", "read_file"]);
+    assert!(!out.stdout.contains("no-rm"), "{out:#?}");
+    let out = env.hook(&["run", "pre_tool", "--tool", "run_shell_command", "--input", r#"{"command":"rm -rf /"}"#]);
+    assert_eq!(out.code, 2, "{out:#?}");
+    assert!(out.stdout.contains("tool shell (run_shell_command)"), "{out:#?}");
+}
+
+#[test]
+fn a_tools_entry_in_an_agents_spelling_means_the_canonical_tool_and_a_name_nobody_uses_is_a_warning() {
+    let env = workspace(
+        "- id: agent-spelling\n  on: pre_tool\n  tools: [Bash]\n  kind: effect\n  effect: {kind: ask_user}\n\
+         - id: typo\n  on: pre_tool\n  tools: [shel]\n  kind: effect\n  effect: {kind: ask_user}\n",
+    );
+    let out = env.hook(&["validate"]);
+    assert!(out.stdout.contains("`Bash` is an agent's name"), "{out:#?}");
+    assert!(out.stdout.contains("write `shell`"), "{out:#?}");
+    assert!(out.stdout.contains("`shel` is no tool any known agent uses (did you mean `shell`?)"), "{out:#?}");
+    let out = env.hook(&["preview", "pre_tool", "--tool", "run_shell_command"]);
+    assert!(out.stdout.contains("agent-spelling") && !out.stdout.contains("typo"), "{out:#?}");
+}
