@@ -87,44 +87,22 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// Whose hooks to import: the agent whose files declare them.
-    #[arg(long, value_enum, value_name = "AGENT")]
-    pub from: ImportFrom,
+    #[arg(long, value_parser = foreign_agent(), value_name = "AGENT")]
+    pub from: hook_types::Protocol,
     /// Write them into the native file of their origin (.hooks/hooks.yaml, .hooks/hooks.local.yaml, the config
     /// home's hooks.yaml), keeping what is there; without it they are only printed.
     #[arg(long)]
     pub write: bool,
 }
 
-/// `hook import --from`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ImportFrom {
-    /// Claude Code (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json).
-    Claude,
-    /// Codex (.codex/hooks.json, the hooks table of .codex/config.toml).
-    Codex,
-    /// Gemini CLI (.gemini/settings.json, ~/.gemini/settings.json).
-    Gemini,
-    /// Cursor (.cursor/hooks.json, ~/.cursor/hooks.json).
-    Cursor,
-    /// mecha (the hook tables of .mecha/config.toml).
-    Mecha,
-    /// clio-coder (.clio-coder/hooks.yaml, .clio-coder/hooks.local.yaml).
-    Clio,
-}
-
-impl ImportFrom {
-    /// The file format this agent's hooks are read from.
-    pub fn format(self) -> hook_config::Format {
-        use hook_config::Format;
-        match self {
-            ImportFrom::Claude => Format::Claude,
-            ImportFrom::Codex => Format::Codex,
-            ImportFrom::Gemini => Format::Gemini,
-            ImportFrom::Cursor => Format::Cursor,
-            ImportFrom::Mecha => Format::Mecha,
-            ImportFrom::Clio => Format::Clio,
-        }
-    }
+/// The agents whose files `hook import --from` reads: every entry of the agent table but this engine's own.
+fn foreign_agent() -> impl clap::builder::TypedValueParser<Value = hook_types::Protocol> {
+    let agents = hook_types::AGENTS.iter().filter(|a| a.protocol != hook_types::Protocol::Native);
+    let names = agents.map(|a| clap::builder::PossibleValue::new(a.as_str()).help(a.name));
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| {
+        hook_types::Agent::parse(&name).map(|a| a.protocol).ok_or_else(|| format!("`{name}` is no known agent"))
+    })
 }
 
 /// `hook run`.

@@ -51,7 +51,7 @@ struct HookJson {
 
 /// Runs `hook import`.
 pub fn run(ctx: &Context, args: &ImportArgs) -> Result<u8> {
-    let format = args.from.format();
+    let format = args.from;
     let plan = plan_import(&ctx.layout, format)?;
     let code = if plan.has_errors() { exit::ERROR } else { exit::SUCCESS };
     let write = args.write && !plan.has_errors();

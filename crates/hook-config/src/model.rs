@@ -7,51 +7,10 @@ use std::path::PathBuf;
 use hook_types::{Effect, Event, EventFilters, HookKind, OnError, Origin, Protocol, Severity};
 use serde::{Deserialize, Serialize};
 
-/// The file format a declaration was read from. Within one origin, formats are read in this order (DESIGN §4.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// `hooks.yaml` / `hooks.json` of this engine.
-    Native,
-    /// Claude Code's `settings.json` `hooks`.
-    Claude,
-    /// Codex's `hooks.json` or `[hooks]` in `config.toml`.
-    Codex,
-    /// Gemini CLI's `settings.json` `hooks`.
-    Gemini,
-    /// Cursor's `hooks.json`.
-    Cursor,
-    /// mecha's `[[hook]]` TOML tables.
-    Mecha,
-    /// clio-coder's `hooks.yaml`.
-    Clio,
-}
-
-impl Format {
-    /// The protocol hooks of this format follow unless they say otherwise.
-    pub fn protocol(self) -> Protocol {
-        match self {
-            Format::Native => Protocol::Native,
-            Format::Claude => Protocol::Claude,
-            Format::Codex => Protocol::Codex,
-            Format::Gemini => Protocol::Gemini,
-            Format::Cursor => Protocol::Cursor,
-            Format::Mecha => Protocol::Mecha,
-            Format::Clio => Protocol::Clio,
-        }
-    }
-
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        self.protocol().as_str()
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The file format a declaration was read from: the agent whose file it is. One id serves as the agent, its hook
+/// protocol and its file format (the agent table, [`hook_types::Agent`]); within one origin, formats are read in
+/// the table's order.
+pub type Format = Protocol;
 
 /// What plain stdout of a command hook that exits 0 becomes (DESIGN §4.1 `as`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -55,6 +55,9 @@ pub struct Agent {
     pub handler: HandlerShape,
     /// What the agent's answer to a hook can express.
     pub answers: Answers,
+    /// Keys of its `hooks` object that are settings, not event lists (Gemini CLI's `enabled`, `disabled`,
+    /// `notifications`).
+    pub hooks_switches: &'static [&'static str],
     /// Whether `hook bridge` and `hook install` speak to this agent (it runs command hooks from its own settings).
     pub bridge: bool,
 }
@@ -397,6 +400,7 @@ pub static AGENTS: [Agent; 7] = [
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
+        hooks_switches: &[],
         bridge: false,
     },
     Agent {
@@ -417,6 +421,7 @@ pub static AGENTS: [Agent; 7] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: ALL_ANSWERS,
+        hooks_switches: &[],
         bridge: true,
     },
     Agent {
@@ -433,6 +438,7 @@ pub static AGENTS: [Agent; 7] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: Answers { ask: false, ..ALL_ANSWERS },
+        hooks_switches: &[],
         bridge: true,
     },
     Agent {
@@ -450,6 +456,7 @@ pub static AGENTS: [Agent; 7] = [
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::Grouped { named: true },
         answers: ALL_ANSWERS,
+        hooks_switches: &["enabled", "disabled", "notifications"],
         bridge: true,
     },
     Agent {
@@ -466,6 +473,7 @@ pub static AGENTS: [Agent; 7] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
         answers: ALL_ANSWERS,
+        hooks_switches: &[],
         bridge: true,
     },
     Agent {
@@ -482,6 +490,7 @@ pub static AGENTS: [Agent; 7] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
         answers: Answers { ask: false, continuation: false, context: true, system_message: false },
+        hooks_switches: &[],
         bridge: false,
     },
     Agent {
@@ -502,6 +511,7 @@ pub static AGENTS: [Agent; 7] = [
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
+        hooks_switches: &[],
         bridge: false,
     },
 ];
@@ -681,7 +691,7 @@ pub fn suggest_tool(name: &str) -> Option<&'static str> {
 
 impl Protocol {
     /// This protocol's agent entry.
-    pub fn agent(self) -> &'static Agent {
+    pub const fn agent(self) -> &'static Agent {
         // AGENTS is in the order of Protocol's variants; a test in this module checks it.
         &AGENTS[self as usize]
     }

@@ -27,7 +27,7 @@
 //! else — exit 2 on `Stop` keeps the agent running with the error as its next instruction — and a broken bridge
 //! must not loop the agent.
 
-use crate::install::Agent;
+use crate::install::{Agent, AgentInstall};
 use hook_types::{Event, EventClass, Verdict};
 use serde_json::{Map, Value, json};
 
@@ -73,9 +73,10 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
         return blocking(Some(read.agent), Some(&read.event_name), &reason);
     }
     let out = match read.agent {
-        Agent::Claude | Agent::Codex => claude_or_codex(read, &mut reply),
         Agent::Gemini => gemini(read, &mut reply),
         Agent::Cursor => cursor(read, &mut reply),
+        // parse_input reads only the agents the bridge speaks to; the others have Claude Code's exit-code form.
+        Agent::Claude | Agent::Codex | Agent::Native | Agent::Mecha | Agent::Clio => claude_or_codex(read, &mut reply),
     };
     let always_json = matches!(read.agent, Agent::Gemini | Agent::Cursor);
     let stdout = if out.is_empty() && !always_json { String::new() } else { Value::Object(out).to_string() + "\n" };

@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::install::{Agent, json_kind};
+use crate::install::{Agent, AgentInstall, json_kind};
 use hook_types::{Event, Scope};
 use serde_json::{Map, Value, json};
 
@@ -100,8 +100,8 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
     input.tool_name = named.tool.map(str::to_owned);
     let mut project_root = None;
     match agent {
-        Agent::Claude | Agent::Codex | Agent::Gemini => read.common(&mut input)?,
         Agent::Cursor => project_root = read.cursor(&event_name, &mut input)?,
+        _ => read.common(&mut input)?,
     }
     input.extra = leftover(agent, &mut input, fields);
     Ok(AgentInput { agent, event_name, input, project_root })
@@ -110,7 +110,7 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
 /// The fields of the agent's input that the payload of the agent's own hooks does not carry, as [`EventInput::extra`]:
 /// exactly those, because the payload builder itself says which it carries. `None` when there are none.
 fn leftover(agent: Agent, input: &mut EventInput, fields: Map<String, Value>) -> Option<AgentFields> {
-    let protocol = agent.format().protocol();
+    let protocol = agent;
     // Only which keys the payload has matters here: a tool response (a whole file, a build log) is not copied for it.
     let response = input.tool_response.as_mut().map(std::mem::take);
     let carried = payload_object(protocol, input);
@@ -134,13 +134,11 @@ impl AgentInput {
     /// assert_eq!(read.workspace(|v| (v == "CLAUDE_PROJECT_DIR").then(|| "/ws".into())), Some("/ws".into()));
     /// ```
     pub fn workspace(&self, env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-        let variable = match self.agent {
-            Agent::Claude => Some("CLAUDE_PROJECT_DIR"),
-            Agent::Gemini => Some("GEMINI_PROJECT_DIR"),
-            Agent::Cursor => Some("CURSOR_PROJECT_DIR"),
-            Agent::Codex => None,
-        };
-        variable
+        self.agent
+            .agent()
+            .project_env
+            .first()
+            .copied()
             .and_then(&env)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)

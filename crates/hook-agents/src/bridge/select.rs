@@ -31,7 +31,7 @@ use hook_config::LoadedHook;
 /// assert!(!agent_runs_it(Agent::Codex, &loaded(claude, "/.claude/settings.json", Format::Claude)));
 /// ```
 pub fn agent_runs_it(agent: Agent, hook: &LoadedHook) -> bool {
-    hook.decl.format == agent.format()
+    hook.decl.format == agent
 }
 
 /// Splits `hooks` (in precedence order) into those the bridge for `agent` runs and those the agent runs itself, each

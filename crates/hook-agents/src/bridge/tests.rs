@@ -2,7 +2,7 @@
 //! ([`hook_middleware::protocol::interpret`], whose rule table cites each agent's documentation): an answer is right when the
 //! agent, reading it as the output of one of its hooks, decides what the dispatch decided.
 
-use crate::install::Agent;
+use crate::install::{Agent, AgentInstall};
 use hook_exec::{Exit, RunResult};
 use hook_types::{
     Decision, Effect, EntryKind, Event, Origin, OutputEntry, Protocol, RunStatus, RunSummary, Severity, Verdict,
@@ -50,7 +50,7 @@ fn check(agent: Agent, event_name: &str, dispatched: &DispatchResult) -> (Answer
     }
     let read = parse_input(agent, stdin.to_string().as_bytes()).unwrap();
     let out = answer(&read, dispatched);
-    let rules = HookRules::new("bridge", agent.protocol(), &read.input.event);
+    let rules = HookRules::new("bridge", agent, &read.input.event);
     let as_run = RunResult {
         exit: Some(Exit::Code(i32::from(out.exit_code))),
         stdout: out.stdout.clone().into_bytes(),
@@ -61,17 +61,14 @@ fn check(agent: Agent, event_name: &str, dispatched: &DispatchResult) -> (Answer
     (out, read_back)
 }
 
+/// The agent's name for a pre_tool of its shell tool, from the agent table.
 fn gate(agent: Agent) -> &'static str {
-    match agent {
-        Agent::Claude | Agent::Codex => "PreToolUse",
-        Agent::Gemini => "BeforeTool",
-        Agent::Cursor => "beforeShellExecution",
-    }
+    agent.agent().event_name(&Event::PreTool, false, false, Some("shell")).expect("every bridged agent has a gate")
 }
 
 #[test]
 fn a_deny_reads_back_as_the_same_deny_in_every_agent() {
-    for agent in Agent::ALL {
+    for agent in Agent::bridged() {
         let dispatched = result(&Event::PreTool, Verdict::Deny, Some("no rm -rf"), vec![]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         assert_eq!(back.decision, Decision::Deny { reason: "no rm -rf".into() }, "{agent}: {out:?}");
@@ -81,7 +78,7 @@ fn a_deny_reads_back_as_the_same_deny_in_every_agent() {
 
 #[test]
 fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_required_elsewhere() {
-    for agent in Agent::ALL {
+    for agent in Agent::bridged() {
         let dispatched = result(&Event::PreTool, Verdict::Ask, Some("touches prod"), vec![]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         match agent {
@@ -92,19 +89,21 @@ fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_requir
                 let Decision::Deny { reason } = &back.decision else { panic!("{agent}: {out:?}") };
                 assert!(reason.contains("approval is required") && reason.contains("touches prod"), "{reason}");
             }
+            other => panic!("{other} is not an agent the bridge speaks to"),
         }
     }
 }
 
 #[test]
 fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
-    for agent in Agent::ALL {
+    for agent in Agent::bridged() {
         let dispatched = result(&Event::PreTool, Verdict::Allow, Some("read-only"), vec![]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         let expected = match agent {
             Agent::Claude | Agent::Cursor => Decision::Allow { reason: Some("read-only".into()) },
             // Codex has no approval to skip; Gemini CLI's `allow` is no decision in its reference.
             Agent::Codex | Agent::Gemini => Decision::Pass,
+            other => panic!("{other} is not an agent the bridge speaks to"),
         };
         assert_eq!(back.decision, expected, "{agent}: {out:?}");
         assert_eq!(out.exit_code, 0);
@@ -153,7 +152,7 @@ fn a_stop_continuation_keeps_every_agent_running_with_the_message() {
 fn a_crashed_hook_that_fails_open_is_a_notice_and_one_that_fails_closed_a_deny() {
     let crash =
         || vec![run(RunStatus::Failed, vec![OutputEntry::new(EntryKind::Error, "hook `g` was killed by signal 9")])];
-    for agent in Agent::ALL {
+    for agent in Agent::bridged() {
         let mut open = result(&Event::PreTool, Verdict::Pass, None, vec![]);
         open.runs = crash();
         let (out, back) = check(agent, gate(agent), &open);
@@ -171,7 +170,7 @@ fn a_crashed_hook_that_fails_open_is_a_notice_and_one_that_fails_closed_a_deny()
 fn a_rewrite_runs_the_rewritten_input_or_nothing() {
     let input = json!({"command": "rm -rf build --dry-run"}).as_object().unwrap().clone();
     let rewrite = Effect::RewriteToolInput { input: input.clone() };
-    for agent in Agent::ALL {
+    for agent in Agent::bridged() {
         let dispatched = result(&Event::PreTool, Verdict::Pass, None, vec![rewrite.clone()]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         if agent == Agent::Cursor {
@@ -188,7 +187,7 @@ fn a_rewrite_runs_the_rewritten_input_or_nothing() {
 
 #[test]
 fn a_foreign_event_some_hook_blocked_gets_the_agents_blocking_answer_with_its_reason() {
-    for agent in Agent::ALL {
+    for agent in Agent::bridged() {
         let mut dispatched = result(&Event::Foreign("SubagentStart".into()), Verdict::Pass, None, vec![]);
         dispatched.runs = vec![
             run(RunStatus::Blocked, vec![OutputEntry::new(EntryKind::Feedback, "lower")]),
@@ -200,7 +199,7 @@ fn a_foreign_event_some_hook_blocked_gets_the_agents_blocking_answer_with_its_re
         let out = answer(&read, &dispatched);
         assert_eq!((out.exit_code, out.stderr.as_str()), (2, "no subagents today\n"), "{agent}");
         let back = interpret(
-            &HookRules::new("bridge", agent.protocol(), &read.input.event),
+            &HookRules::new("bridge", agent, &read.input.event),
             &read.input,
             &RunResult { exit: Some(Exit::Code(2)), stderr: out.stderr.into_bytes(), ..RunResult::default() },
         );
@@ -214,12 +213,12 @@ fn a_foreign_event_some_hook_blocked_gets_the_agents_blocking_answer_with_its_re
 
 #[test]
 fn a_failure_blocks_a_gate_or_an_unknown_event_and_never_loops_a_stop() {
-    for agent in Agent::ALL {
+    for agent in Agent::bridged() {
         let out = failure(Some(agent), Some(gate(agent)), "cannot load the configuration");
         assert_eq!(out.exit_code, 2, "{agent}");
         assert!(out.stderr.contains("cannot load the configuration"));
         let back = interpret(
-            &HookRules::new("bridge", agent.protocol(), &Event::PreTool),
+            &HookRules::new("bridge", agent, &Event::PreTool),
             &parse_input(agent, json!({"hook_event_name": gate(agent)}).to_string().as_bytes()).unwrap().input,
             &RunResult {
                 exit: Some(Exit::Code(2)),

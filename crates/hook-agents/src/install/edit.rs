@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use hook_types::HandlerShape;
+
 use super::agent::Agent;
 use super::handlers::is_bridge;
 use super::record::MovedRecord;
@@ -63,8 +65,8 @@ pub(crate) fn drop_empty_lists(hooks: &mut Map<String, Value>, events: &[&str]) 
 pub(crate) fn remove_bridge(agent: Agent, hooks: &mut Map<String, Value>, events: &[String], program: &BridgeProgram) {
     for event in events {
         let Some(Value::Array(list)) = hooks.get_mut(event) else { continue };
-        match agent {
-            Agent::Cursor => list.retain(|handler| !is_bridge(handler, program)),
+        match agent.agent().handler {
+            HandlerShape::Flat => list.retain(|handler| !is_bridge(handler, program)),
             _ => {
                 for entry in list.iter_mut() {
                     if let Some(Value::Array(inner)) = entry.get_mut("hooks") {
@@ -97,7 +99,7 @@ pub(crate) fn restore_handlers(
                 list
             }
         };
-        if agent == Agent::Cursor {
+        if agent.agent().handler == HandlerShape::Flat {
             let at = record.index.min(list.len());
             list.insert(at, record.handler.clone());
             continue;

@@ -10,6 +10,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use hook_types::HandlerShape;
+
 use super::agent::Agent;
 use hook_config::BridgeProgram;
 use hook_config::{FileContext, parse_str};
@@ -43,12 +45,11 @@ pub(crate) enum Found {
 }
 
 /// Gemini CLI's switches, which older versions keep inside `hooks` beside the events.
-const GEMINI_SWITCHES: &[&str] = &["enabled", "disabled", "notifications"];
 
 /// Whether `key: value` of an agent's `hooks` object is an event's list: a list of objects, and not one of Gemini
 /// CLI's switches.
 fn is_event_list(agent: Agent, key: &str, value: &Value) -> bool {
-    let switch = agent == Agent::Gemini && GEMINI_SWITCHES.contains(&key);
+    let switch = agent.agent().hooks_switches.contains(&key);
     !switch && matches!(value, Value::Array(items) if items.iter().all(Value::is_object))
 }
 
@@ -66,7 +67,7 @@ pub(crate) fn handlers(agent: Agent, hooks: &Map<String, Value>) -> Vec<Handler>
     for (event, items) in event_lists(agent, hooks) {
         for (position, item) in items.iter().enumerate() {
             let Value::Object(item) = item else { continue };
-            if agent == Agent::Cursor {
+            if agent.agent().handler == HandlerShape::Flat {
                 out.push(Handler {
                     event: event.clone(),
                     group: None,
@@ -112,7 +113,7 @@ pub(crate) fn classify(
         return Found::Bridge;
     }
     let text = serde_json::to_string_pretty(&Value::Object(alone(agent, root, handler))).unwrap_or_default();
-    let load = parse_str(&text, path, agent.format(), cx);
+    let load = parse_str(&text, path, agent, cx);
     let errors: Vec<&str> =
         load.issues.iter().filter(|i| i.severity == IssueSeverity::Error).map(|i| i.message.as_str()).collect();
     if let Some(first) = errors.first() {
@@ -136,8 +137,8 @@ fn alone(agent: Agent, root: &Map<String, Value>, handler: &Handler) -> Map<Stri
     let is_event_list = |value: &Value| matches!(value, Value::Array(items) if items.iter().all(Value::is_object));
     let mut only: Map<String, Value> =
         hooks.iter().filter(|(_, v)| !is_event_list(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    let item = match agent {
-        Agent::Cursor => handler.value.clone(),
+    let item = match agent.agent().handler {
+        HandlerShape::Flat => handler.value.clone(),
         _ => {
             let mut group = handler.group_keys.clone();
             group.insert("hooks".into(), Value::Array(vec![handler.value.clone()]));

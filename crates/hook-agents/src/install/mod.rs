@@ -64,7 +64,7 @@ mod tests;
 
 use std::path::PathBuf;
 
-pub use agent::{Agent, AgentEvent, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
+pub use agent::{Agent, AgentEvent, AgentInstall, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
 pub use command::{bridge_command, quote};
 pub use files::json_kind;
 pub(crate) use files::{read_text, write_atomic};

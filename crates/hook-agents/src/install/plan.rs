@@ -6,7 +6,9 @@ use hook_types::{Event, Limits, Origin};
 use serde_json::{Map, Value};
 
 use super::InstallError;
-use super::agent::{Agent, InstallScope};
+use hook_types::HandlerShape;
+
+use super::agent::{Agent, AgentInstall, InstallScope};
 use super::edit::{Place, add_bridge, drop_empty_lists, remove_handlers};
 use super::files::{JsonLayout, parse_json_object, read_text, sha256, write_atomic};
 use super::handlers::{Found, classify, handlers, is_bridge};
@@ -273,7 +275,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     // The agent's file: the moved handlers out, the bridge in.
     let places: Vec<Place<'_>> = moved.iter().map(|m| (m.event.as_str(), m.place.0, m.place.1)).collect();
     remove_handlers(&mut hooks, &places);
-    let mut events: Vec<String> = agent.install_events().map(str::to_owned).collect();
+    let mut events: Vec<String> = agent.install_events().into_iter().map(str::to_owned).collect();
     for hook in &moved {
         if let Event::Foreign(name) = &hook.decl.event
             && !events.contains(name)
@@ -312,7 +314,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     add_bridge(&mut hooks, &added_events, &agent.bridge_entry(&request.command, &request.limits));
     let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
     drop_empty_lists(&mut hooks, &touched);
-    if agent == Agent::Cursor && !root.contains_key("version") {
+    if agent.agent().handler == HandlerShape::Flat && !root.contains_key("version") {
         root.insert("version".into(), 1.into());
     }
     root.insert("hooks".into(), Value::Object(hooks));

@@ -18,12 +18,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
-use clap::{Args, Parser, ValueEnum};
+use clap::{Args, Parser};
 use hook_agents::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input};
-use hook_agents::install::Agent;
+use hook_agents::install::{Agent, AgentInstall};
 use hook_config::IssueSeverity;
 use hook_types::Event;
+use hook_types::Protocol;
 
 use crate::cli::{Cli, Command};
 use crate::context::Context;
@@ -41,33 +43,17 @@ const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 pub struct BridgeArgs {
     /// The agent that runs the bridge as its hook: its hook input is read from stdin and answered in its output
     /// protocol.
-    #[arg(long, value_enum, value_name = "AGENT")]
-    pub protocol: AgentArg,
+    #[arg(long, value_parser = bridged_agent(), value_name = "AGENT")]
+    pub protocol: Protocol,
 }
 
-/// An agent with its own hooks: `--protocol` of `hook bridge`, `--agent` of `hook install`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    /// Claude Code.
-    Claude,
-    /// Codex.
-    Codex,
-    /// Gemini CLI.
-    Gemini,
-    /// Cursor.
-    Cursor,
-}
-
-impl AgentArg {
-    /// The library's agent.
-    pub fn agent(self) -> Agent {
-        match self {
-            AgentArg::Claude => Agent::Claude,
-            AgentArg::Codex => Agent::Codex,
-            AgentArg::Gemini => Agent::Gemini,
-            AgentArg::Cursor => Agent::Cursor,
-        }
-    }
+/// The agents of the agent table that run their own hooks: `--protocol` of `hook bridge`, `--agent` of
+/// `hook install` and `hook uninstall`.
+pub fn bridged_agent() -> impl clap::builder::TypedValueParser<Value = Protocol> {
+    let names = hook_types::Agent::bridged().map(|a| clap::builder::PossibleValue::new(a.as_str()).help(a.name));
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| {
+        Protocol::parse_bridged(&name).ok_or_else(|| format!("`{name}` is no agent the bridge speaks to"))
+    })
 }
 
 /// What is known so far, for a failure's answer: the agent and the event, once read.
@@ -143,7 +129,7 @@ fn bridge(args: &[OsString], known: &mut Known) -> Answer {
     let Command::Bridge(bridge_args) = &cli.command else {
         return failure(known.agent, None, "bad arguments: expected `hook bridge --protocol AGENT`");
     };
-    let agent = bridge_args.protocol.agent();
+    let agent = bridge_args.protocol;
     known.agent = Some(agent);
     let read = match parse_input(agent, &stdin) {
         Ok(read) => read,
@@ -233,8 +219,8 @@ fn is_bridge(args: &[OsString]) -> bool {
 fn protocol_hint(args: &[OsString]) -> Option<Agent> {
     let words: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     words.iter().enumerate().find_map(|(i, word)| match word.strip_prefix("--protocol") {
-        Some("") => words.get(i + 1).and_then(|v| Agent::parse(v)),
-        Some(rest) => rest.strip_prefix('=').and_then(Agent::parse),
+        Some("") => words.get(i + 1).and_then(|v| Agent::parse_bridged(v)),
+        Some(rest) => rest.strip_prefix('=').and_then(Agent::parse_bridged),
         None => None,
     })
 }
@@ -282,6 +268,6 @@ mod tests {
     #[test]
     fn the_bridge_arguments_parse() {
         let cli = Cli::try_parse_from(args(&["bridge", "--protocol", "gemini", "--config-home", "/c"])).unwrap();
-        assert!(matches!(cli.command, Command::Bridge(BridgeArgs { protocol: AgentArg::Gemini })));
+        assert!(matches!(cli.command, Command::Bridge(BridgeArgs { protocol: Protocol::Gemini })));
     }
 }

@@ -18,19 +18,21 @@ use hook_agents::install::{
 use hook_config::{LoadedHook, TrustStatus, trust_value};
 use serde::Serialize;
 
-use crate::bridge::{AgentArg, current_exe};
+use crate::bridge::{bridged_agent, current_exe};
 use crate::cli::GlobalArgs;
 use crate::context::{Context, display_path};
 use crate::exit;
 use crate::render::{JSON_VERSION, Style, clean_line, emit, emit_json, wrap};
 use crate::trust::{Confirmation, Shown, confirm};
+use hook_agents::install::AgentInstall;
+use hook_types::Protocol;
 
 /// `hook install`.
 #[derive(Debug, Args)]
 pub struct InstallArgs {
     /// The agent whose configuration gets the bridge.
-    #[arg(long, value_enum, value_name = "AGENT")]
-    pub agent: AgentArg,
+    #[arg(long, value_parser = bridged_agent(), value_name = "AGENT")]
+    pub agent: Protocol,
     /// Which of its files: local (.claude/settings.local.json), project (the committed one), or user (~/…).
     #[arg(long, value_enum, value_name = "SCOPE", default_value_t = ScopeArg::Project)]
     pub scope: ScopeArg,
@@ -43,8 +45,8 @@ pub struct InstallArgs {
 #[derive(Debug, Args)]
 pub struct UninstallArgs {
     /// The agent whose configuration had the bridge.
-    #[arg(long, value_enum, value_name = "AGENT")]
-    pub agent: AgentArg,
+    #[arg(long, value_parser = bridged_agent(), value_name = "AGENT")]
+    pub agent: Protocol,
     /// The scope it was installed in.
     #[arg(long, value_enum, value_name = "SCOPE", default_value_t = ScopeArg::Project)]
     pub scope: ScopeArg,
@@ -106,7 +108,7 @@ struct KeptJson<'a> {
 
 /// Runs `hook install`.
 pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8> {
-    let agent = args.agent.agent();
+    let agent = args.agent;
     let scope = args.scope.scope();
     let exe = current_exe().context("cannot find the path of the running `hook` to write as the bridge command")?;
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
@@ -115,7 +117,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     // it finds by itself.
     let config_home = global.config_home.as_deref().map(absolute);
     let managed = global.managed_file.as_deref().map(absolute);
-    let command = bridge_command(&exe, agent.protocol(), config_home.as_deref(), managed.as_deref());
+    let command = bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref());
     let plan = plan_install(&InstallRequest::new(agent, scope, layout, command))?;
 
     if !ctx.json {
@@ -285,7 +287,7 @@ struct UninstallJson<'a> {
 
 /// Runs `hook uninstall`.
 pub fn uninstall(ctx: &Context, args: &UninstallArgs) -> Result<u8> {
-    let agent = args.agent.agent();
+    let agent = args.agent;
     let scope = args.scope.scope();
     let report: UninstallReport = undo(agent, scope, &ctx.layout)?;
     if ctx.json {

@@ -76,43 +76,59 @@ pub(super) fn seconds_to_ms(value: &Value) -> Result<u64, String> {
     ms.ok_or_else(|| "the number of seconds is too large".to_owned())
 }
 
-/// An agent's event table: its own name, the canonical event (with the filters the name implies) in the syntax the
-/// normalizer reads, and whether the agent documents the name at all.
+/// An agent's events as its reader needs them, from the agent table ([`hook_types::Agent`]): the one list of the
+/// agent's names.
 pub(super) struct AgentEvents {
-    /// The agent, for messages ("Gemini CLI").
-    pub(super) agent: &'static str,
-    /// (name, canonical event): events with an equivalent here.
-    pub(super) mapped: &'static [(&'static str, &'static str)],
-    /// The agent's documented events with no equivalent here: foreign observers, silently.
-    pub(super) foreign: &'static [&'static str],
+    /// The agent.
+    pub(super) agent: hook_types::Protocol,
+    /// Whether `on` keeps the agent's own spelling (the default ids of Claude Code's and Codex's hooks hash it).
+    spelled: bool,
 }
 
 impl AgentEvents {
-    /// The value of `on` for the agent's event `name`: its canonical event, or `foreign:<name>`. A name the agent
-    /// does not document also loads as a foreign observer (DESIGN §2), with a warning: in the agent it never fires,
-    /// which for a policy hook is usually a typo.
+    /// The events of `agent`, `on` written as the canonical event (with the alias where the name implies filters).
+    pub(super) const fn of(agent: hook_types::Protocol) -> AgentEvents {
+        AgentEvents { agent, spelled: false }
+    }
+
+    /// The events of `agent`, `on` written in the agent's own spelling.
+    pub(super) const fn spelled(agent: hook_types::Protocol) -> AgentEvents {
+        AgentEvents { agent, spelled: true }
+    }
+
+    /// The value of `on` for the agent's event `name` (its canonical event, spelled so that the filters the name
+    /// implies come with it) and the agent's row for it; or `foreign:<name>` and `None`. A name the agent does not
+    /// document also loads as a foreign observer, with a warning: in the agent it never fires, which for a policy
+    /// hook is usually a typo.
     pub(super) fn resolve(
         &self,
         name: &str,
         place: Place,
         reporter: &mut Reporter<'_>,
-    ) -> (String, Option<&'static str>) {
-        if let Some((_, canonical)) = self.mapped.iter().find(|(n, _)| *n == name) {
-            return ((*canonical).to_owned(), Some(canonical));
-        }
-        if !self.foreign.contains(&name) {
-            let names = self.mapped.iter().map(|(n, _)| *n).chain(self.foreign.iter().copied());
-            let suggestion = hook_types::did_you_mean(name, names);
-            reporter.warn(
-                place,
-                format!(
-                    "`{name}` is not a {} event{}; its hooks load as observers of the foreign event `{name}`, which \
-                     {} never fires",
-                    self.agent,
-                    hint(suggestion),
-                    self.agent
-                ),
-            );
+    ) -> (String, Option<&'static hook_types::AgentEvent>) {
+        let agent = self.agent.agent();
+        match agent.event(name) {
+            Some(row) if row.event.is_some() => {
+                let event = row.event.as_ref().expect("checked");
+                let plain = row.filters == hook_types::EventFilters::default();
+                let on = if plain && !self.spelled { event.canonical_name() } else { row.name };
+                return (on.to_owned(), Some(row));
+            }
+            Some(_) => {}
+            None => {
+                let names = agent.events.iter().map(|e| e.name);
+                let suggestion = hook_types::did_you_mean(name, names);
+                reporter.warn(
+                    place,
+                    format!(
+                        "`{name}` is not a {} event{}; its hooks load as observers of the foreign event `{name}`, \
+                         which {} never fires",
+                        agent.name,
+                        hint(suggestion),
+                        agent.name
+                    ),
+                );
+            }
         }
         (format!("foreign:{name}"), None)
     }

@@ -55,42 +55,7 @@ use crate::model::{Matcher, MatcherRule};
 use crate::parse::{NodePath, Target};
 
 /// Claude Code's events: those with an equivalent here, then the rest it documents.
-const EVENTS: AgentEvents = AgentEvents {
-    agent: "Claude Code",
-    mapped: &[
-        ("PreToolUse", "PreToolUse"),
-        ("PermissionRequest", "PermissionRequest"),
-        ("PostToolUse", "PostToolUse"),
-        ("PostToolUseFailure", "PostToolUseFailure"),
-        ("UserPromptSubmit", "UserPromptSubmit"),
-        ("Stop", "Stop"),
-        ("SubagentStop", "SubagentStop"),
-        ("PreCompact", "PreCompact"),
-        ("SessionStart", "SessionStart"),
-        ("SessionEnd", "SessionEnd"),
-        ("Notification", "Notification"),
-    ],
-    foreign: &[
-        "Setup",
-        "InstructionsLoaded",
-        "UserPromptExpansion",
-        "PostToolBatch",
-        "PermissionDenied",
-        "SubagentStart",
-        "StopFailure",
-        "TeammateIdle",
-        "TaskCreated",
-        "TaskCompleted",
-        "PostCompact",
-        "ConfigChange",
-        "CwdChanged",
-        "FileChanged",
-        "WorktreeCreate",
-        "WorktreeRemove",
-        "Elicitation",
-        "ElicitationResult",
-    ],
-};
+const EVENTS: AgentEvents = AgentEvents::spelled(hook_types::Protocol::Claude);
 
 const CLAUDE: Dialect = Dialect {
     events: EVENTS,
@@ -242,11 +207,12 @@ impl GroupReader<'_> {
     fn event(&mut self, event: &str, groups: &Value, hooks_node: &NodePath, reporter: &mut Reporter<'_>) {
         let event_node = hooks_node.key(event);
         let event_path = format!("hooks.{event}");
-        let (on, mapped) = self.dialect.events.resolve(
+        let (on, row) = self.dialect.events.resolve(
             event,
             file_place(event_path.clone(), event_node.clone(), Target::Key),
             reporter,
         );
+        let mapped = row.map(|r| r.name);
         let Value::Array(groups) = groups else {
             let place = file_place(event_path, event_node, Target::Node);
             reporter.error(place, format!("expected a list of matcher groups, found {}", describe(groups)));
@@ -263,7 +229,7 @@ impl GroupReader<'_> {
             };
             for key in group.keys().filter(|k| !self.dialect.group_keys.contains(&k.as_str())) {
                 let place = file_place(format!("{group_path}.{key}"), group_node.key(key), Target::Key);
-                unknown_key(reporter, place, key, self.dialect.group_keys, self.dialect.events.agent);
+                unknown_key(reporter, place, key, self.dialect.group_keys, self.dialect.events.agent.agent().name);
             }
             let handlers = match group.get("hooks") {
                 Some(Value::Array(handlers)) => handlers.as_slice(),
@@ -327,7 +293,7 @@ impl GroupReader<'_> {
                 return Err(());
             }
         };
-        let agent = self.dialect.events.agent;
+        let agent = self.dialect.events.agent.agent().name;
         let usage = mapped.and_then(|m| self.dialect.matchers.iter().find(|(e, _)| *e == m)).map(|(_, u)| *u);
         match usage {
             None => {}
@@ -382,7 +348,7 @@ impl GroupReader<'_> {
         reporter: &mut Reporter<'_>,
     ) {
         let index = self.handlers;
-        let agent = self.dialect.events.agent;
+        let agent = self.dialect.events.agent.agent().name;
         let at = |key: &str, target: crate::parse::Target| {
             let (field, node) =
                 if key.is_empty() { (path.to_owned(), node.clone()) } else { (format!("{path}.{key}"), node.key(key)) };

@@ -43,21 +43,7 @@ use super::claude::{Dialect, MatcherUse, read_groups};
 use crate::issues::{Place, Reporter, describe};
 use crate::parse::{NodePath, Target};
 
-const EVENTS: AgentEvents = AgentEvents {
-    agent: "Codex",
-    mapped: &[
-        ("PreToolUse", "PreToolUse"),
-        ("PermissionRequest", "PermissionRequest"),
-        ("PostToolUse", "PostToolUse"),
-        ("PreCompact", "PreCompact"),
-        ("SessionStart", "SessionStart"),
-        ("SessionEnd", "SessionEnd"),
-        ("UserPromptSubmit", "UserPromptSubmit"),
-        ("Stop", "Stop"),
-        ("SubagentStop", "SubagentStop"),
-    ],
-    foreign: &["PostCompact", "SubagentStart", "StopFailure", "Interrupt"],
-};
+const EVENTS: AgentEvents = AgentEvents::spelled(hook_types::Protocol::Codex);
 
 const CODEX: Dialect = Dialect {
     events: EVENTS,

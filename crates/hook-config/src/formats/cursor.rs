@@ -36,27 +36,7 @@ use crate::parse::{NodePath, Target};
 
 const AGENT: &str = "Cursor";
 
-const EVENTS: AgentEvents = AgentEvents {
-    agent: AGENT,
-    mapped: &[
-        ("preToolUse", "pre_tool"),
-        ("beforeShellExecution", "pre_tool"),
-        ("beforeMCPExecution", "pre_tool"),
-        ("beforeReadFile", "pre_tool"),
-        ("postToolUse", "post_tool"),
-        ("postToolUseFailure", "post_tool"),
-        ("afterShellExecution", "post_tool"),
-        ("afterMCPExecution", "post_tool"),
-        ("afterFileEdit", "post_tool"),
-        ("beforeSubmitPrompt", "turn_start"),
-        ("stop", "turn_end"),
-        ("subagentStop", "turn_end"),
-        ("sessionStart", "session_start"),
-        ("sessionEnd", "session_end"),
-        ("preCompact", "compaction"),
-    ],
-    foreign: &["subagentStart", "afterAgentResponse", "afterAgentThought", "beforeTabFileRead", "afterTabFileEdit"],
-};
+const EVENTS: AgentEvents = AgentEvents::of(hook_types::Protocol::Cursor);
 
 /// The tools a per-tool event covers, as a matcher (the output protocol's case-insensitive test of the tool name).
 fn implied_matcher(event: &str) -> Option<&'static str> {
@@ -125,7 +105,8 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
             continue;
         };
         let place = file_place(format!("hooks.{event}"), event_node.clone(), Target::Key);
-        let (on, canonical) = EVENTS.resolve(event, place, reporter);
+        let (on, row) = EVENTS.resolve(event, place, reporter);
+        let canonical = row.and_then(|r| r.event.as_ref()).map(hook_types::Event::canonical_name);
         for (i, entry) in entries.iter().enumerate() {
             let node = event_node.index(i);
             let mut hook = HookBuilder::new(position, node.clone());

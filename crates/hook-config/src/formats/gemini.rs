@@ -38,23 +38,11 @@ use crate::parse::{NodePath, Target};
 
 const AGENT: &str = "Gemini CLI";
 
-const EVENTS: AgentEvents = AgentEvents {
-    agent: AGENT,
-    mapped: &[
-        ("BeforeTool", "pre_tool"),
-        ("AfterTool", "post_tool"),
-        ("BeforeAgent", "turn_start"),
-        ("AfterAgent", "turn_end"),
-        ("SessionStart", "session_start"),
-        ("SessionEnd", "session_end"),
-        ("PreCompress", "compaction"),
-        ("Notification", "notification"),
-    ],
-    foreign: &["BeforeModel", "AfterModel", "BeforeToolSelection"],
-};
+const EVENTS: AgentEvents = AgentEvents::of(hook_types::Protocol::Gemini);
 
 /// The switches Gemini CLI reads beside the events (in `hooksConfig`, or in `hooks` in older versions).
-const SWITCHES: &[&str] = &["enabled", "disabled", "notifications"];
+/// The keys of `hooks` that are settings, not events: the agent table's.
+const SWITCHES: &[&str] = hook_types::Protocol::Gemini.agent().hooks_switches;
 const GROUP_KEYS: &[&str] = &["matcher", "sequential", "hooks"];
 const HOOK_KEYS: &[&str] = &["type", "command", "name", "timeout", "description"];
 
@@ -103,8 +91,9 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
             reporter.error(place, format!("expected a list of hook groups, found {}", describe(groups)));
             continue;
         };
-        let (on, canonical) =
+        let (on, row) =
             EVENTS.resolve(event, file_place(format!("hooks.{event}"), event_node.clone(), Target::Key), reporter);
+        let canonical = row.and_then(|r| r.event.as_ref()).map(hook_types::Event::canonical_name);
         for (g, group) in groups.iter().enumerate() {
             let group_path = format!("hooks.{event}[{g}]");
             let group_node = event_node.index(g);

@@ -179,8 +179,8 @@ fn read_id(hook: &mut HookReader<'_, '_>) -> Option<String> {
 fn read_protocol(hook: &mut HookReader<'_, '_>, format: Format) -> Protocol {
     let names = Protocol::ALL.map(Protocol::as_str);
     match hook.choice("protocol", &names) {
-        Some((name, _)) => Protocol::ALL.into_iter().find(|p| p.as_str() == name).unwrap_or(format.protocol()),
-        None => format.protocol(),
+        Some((name, _)) => Protocol::ALL.into_iter().find(|p| p.as_str() == name).unwrap_or(format),
+        None => format,
     }
 }
 
