@@ -44,10 +44,8 @@ pub(crate) enum Found {
     Kept(String),
 }
 
-/// Gemini CLI's switches, which older versions keep inside `hooks` beside the events.
-
-/// Whether `key: value` of an agent's `hooks` object is an event's list: a list of objects, and not one of Gemini
-/// CLI's switches.
+/// Whether `key: value` of an agent's `hooks` object is an event's list: a list of objects, and not one of the
+/// agent's switches (Gemini CLI's, which older versions keep inside `hooks` beside the events).
 fn is_event_list(agent: Agent, key: &str, value: &Value) -> bool {
     let switch = agent.agent().hooks_switches.contains(&key);
     !switch && matches!(value, Value::Array(items) if items.iter().all(Value::is_object))
