@@ -47,6 +47,7 @@ pub mod install;
 mod issues;
 mod layout;
 mod load;
+pub mod locked;
 mod matcher;
 mod merge;
 mod model;
