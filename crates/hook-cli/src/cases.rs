@@ -80,8 +80,15 @@ struct CaseResult {
 /// Runs `hook test`.
 pub fn run(ctx: &Context, args: &TestArgs) -> Result<u8> {
     let cases = read_cases(&args.file)?;
+    crate::signals::supervise();
     let engine = Engine::new(ctx, EngineOptions { trust_workspace: args.trust_workspace, receipts: false })?;
-    let results: Vec<CaseResult> = cases.iter().enumerate().map(|(i, case)| run_case(&engine, i, case)).collect();
+    let mut results: Vec<CaseResult> = Vec::with_capacity(cases.len());
+    for (i, case) in cases.iter().enumerate() {
+        match run_case(&engine, i, case) {
+            Ok(result) => results.push(result),
+            Err(code) => return Ok(code),
+        }
+    }
     let failed = results.iter().filter(|r| !r.passed).count();
     let passed = results.len() - failed;
     if ctx.json {
@@ -157,7 +164,8 @@ fn read_cases(path: &Path) -> Result<Vec<Case>> {
     Ok(cases)
 }
 
-fn run_case(engine: &Engine, index: usize, case: &Case) -> CaseResult {
+/// One case's result, or `Err` with the exit code when a signal stopped the run.
+fn run_case(engine: &Engine, index: usize, case: &Case) -> Result<CaseResult, u8> {
     let mut result = CaseResult {
         name: case.name.clone(),
         passed: false,
@@ -167,7 +175,7 @@ fn run_case(engine: &Engine, index: usize, case: &Case) -> CaseResult {
         failures: Vec::new(),
     };
     // Checked when the file was read.
-    let Ok(event): Result<ParsedEvent, _> = Event::parse(&case.event) else { return result };
+    let Ok(event): Result<ParsedEvent, _> = Event::parse(&case.event) else { return Ok(result) };
     let session = format!("hook-test-{index}");
     let input = match input::build(
         &event,
@@ -180,10 +188,10 @@ fn run_case(engine: &Engine, index: usize, case: &Case) -> CaseResult {
         Ok(input) => input,
         Err(err) => {
             result.failures.push(format!("{err:#}"));
-            return result;
+            return Ok(result);
         }
     };
-    let outcome = engine.dispatch(&input);
+    let outcome = engine.dispatch_supervised(&input)?;
     result.verdict = Some(outcome.verdict);
     result.reason = outcome.reason.clone();
     result.effects = outcome.effects.iter().map(|e| e.kind().to_owned()).collect();
@@ -208,5 +216,5 @@ fn run_case(engine: &Engine, index: usize, case: &Case) -> CaseResult {
         result.failures.push(format!("expected effects [{}], got [{}]", kinds.join(", "), result.effects.join(", ")));
     }
     result.passed = result.failures.is_empty();
-    result
+    Ok(result)
 }

@@ -12,6 +12,7 @@ use hook_types::Limits;
 
 use crate::context::Context;
 use crate::exit::one_line;
+use crate::signals::{self, Outcome, Signals};
 
 /// How to build the engine.
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,6 +32,8 @@ pub struct Engine {
     /// Where receipts go, if anywhere.
     pub receipts: Option<PathBuf>,
     runtime: tokio::runtime::Runtime,
+    /// The signal handlers of [`Engine::dispatch_supervised`], installed at its first call.
+    signals: std::cell::RefCell<Option<Signals>>,
 }
 
 impl Engine {
@@ -78,7 +81,7 @@ impl Engine {
             .enable_all()
             .build()
             .context("cannot start the async runtime")?;
-        Ok(Engine { config, pipeline, receipts, runtime })
+        Ok(Engine { config, pipeline, receipts, runtime, signals: std::cell::RefCell::new(None) })
     }
 
     /// Keeps only the user hooks `keep` accepts and reloads the pipeline with them: `hook bridge` drops the hooks
@@ -92,9 +95,38 @@ impl Engine {
     /// stderr.
     pub fn dispatch(&self, input: &EventInput) -> DispatchResult {
         let result = self.runtime.block_on(self.pipeline.dispatch(input));
+        self.report(&result);
+        result
+    }
+
+    /// [`Engine::dispatch`], stopped by SIGINT, SIGTERM or SIGHUP as the [`crate::signals`] module describes: `Err`
+    /// carries the exit code to leave with, after every hook of the dispatch was stopped and reaped. The first call
+    /// installs the handlers (from then on these signals no longer end the process by themselves).
+    pub fn dispatch_supervised(&self, input: &EventInput) -> Result<DispatchResult, u8> {
+        let outcome = self.runtime.block_on(async {
+            let taken = self.signals.borrow_mut().take();
+            let mut listening = taken.or_else(|| {
+                Signals::new().map_err(|err| eprintln!("hook: warning: cannot listen for signals ({err})")).ok()
+            });
+            let outcome = match listening.as_mut() {
+                Some(signals) => signals::until_signal(signals, self.pipeline.dispatch(input)).await,
+                None => Outcome::Finished(self.pipeline.dispatch(input).await),
+            };
+            *self.signals.borrow_mut() = listening;
+            outcome
+        });
+        match outcome {
+            Outcome::Finished(result) => {
+                self.report(&result);
+                Ok(result)
+            }
+            Outcome::Interrupted(signal) => Err(signals::finish_interrupted(signal)),
+        }
+    }
+
+    fn report(&self, result: &DispatchResult) {
         for diagnostic in &result.diagnostics {
             eprintln!("hook: warning: {}", one_line(diagnostic));
         }
-        result
     }
 }

@@ -27,6 +27,7 @@ mod receipts;
 mod render;
 mod run;
 mod schema;
+mod signals;
 mod trace;
 mod trust;
 mod validate;

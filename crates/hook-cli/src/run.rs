@@ -35,6 +35,7 @@ struct RunJson<'a> {
 
 /// Runs `hook run`.
 pub fn run(ctx: &Context, args: &RunArgs) -> Result<u8> {
+    crate::signals::supervise();
     let engine =
         Engine::new(ctx, EngineOptions { trust_workspace: args.trust_workspace, receipts: !args.no_receipts })?;
     let input = event_input(
@@ -44,7 +45,10 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<u8> {
         args.session_id.as_deref(),
         &engine.config.workspace,
     )?;
-    let result = engine.dispatch(&input);
+    let result = match engine.dispatch_supervised(&input) {
+        Ok(result) => result,
+        Err(code) => return Ok(code),
+    };
     if ctx.json {
         emit_json(&RunJson {
             version: JSON_VERSION,

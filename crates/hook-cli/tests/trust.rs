@@ -187,3 +187,36 @@ fn trust_when_the_script_changes_between_showing_and_confirming_records_nothing_
     let inspect = env.inspect_json();
     assert_eq!(inspect["hooks"][0]["trust"], "untrusted");
 }
+
+/// 20 workspaces of two hooks each, trusted by 20 concurrent `hook trust --all --yes` sharing one config home:
+/// every one of the 40 entries must be in the store (the unlocked read-modify-write kept about half).
+#[test]
+fn concurrent_trust_runs_sharing_a_config_home_lost_entries() {
+    let envs: Vec<Env> = (0..20).map(|_| Env::new("gates")).collect();
+    let shared = envs[0].config_home();
+    let children: Vec<_> = envs
+        .iter()
+        .map(|env| {
+            std::process::Command::new(common::HOOK)
+                .args(["--config-home".as_ref(), shared.as_os_str()])
+                .args(["--managed-file".as_ref(), env.home.join("managed.yaml").as_os_str()])
+                .args(["--workspace".as_ref(), env.ws.as_os_str()])
+                .args(["trust", "--all", "--yes"])
+                .env("HOME", &env.home)
+                .env("XDG_STATE_HOME", env.home.join("state"))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let store = read_json(&shared.join("trusted.json"));
+    let workspaces = store["workspaces"].as_object().unwrap();
+    let entries: usize = workspaces.values().map(|hooks| hooks.as_object().unwrap().len()).sum();
+    assert_eq!((workspaces.len(), entries), (20, 40));
+}

@@ -46,6 +46,7 @@ mod inspect;
 mod issues;
 mod layout;
 mod load;
+pub mod locked;
 mod matcher;
 mod merge;
 mod model;

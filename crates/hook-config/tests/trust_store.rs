@@ -93,8 +93,10 @@ fn save_replaces_the_file_whole_leaves_no_temp_file_and_keeps_it_private() {
     assert!(!store.revoke(Path::new(WS), "b"));
     store.save().unwrap();
 
-    let names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(names, ["trusted.json"]);
+    let mut names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    // The lock file stays: it is never renamed, so every writer locks the same one.
+    assert_eq!(names, ["trusted.json", "trusted.json.lock"]);
     assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
     let (store, issue) = TrustStore::open(&path);
     assert!(issue.is_none());
@@ -111,4 +113,35 @@ fn trust_is_per_workspace_path_and_per_fingerprint() {
     assert!(!store.is_trusted(Path::new("/work/copy-of-repo"), "lint", "f1"));
     assert_eq!(store.trusted_fingerprint(Path::new(WS), "lint"), Some("f1"));
     assert!(matches!(store.save(), Err(TrustError::NoPath)));
+}
+
+/// A trust store planted as a symlink (to a file that trusts everything someone wanted) is not followed: it
+/// trusts nothing and says why.
+#[test]
+fn trust_store_symlink_was_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let planted = dir.path().join("planted.json");
+    let mut store = TrustStore::empty(&planted);
+    store.trust(Path::new(WS), "lint", "f1");
+    store.save().unwrap();
+    let path = dir.path().join("trusted.json");
+    std::os::unix::fs::symlink(&planted, &path).unwrap();
+    let (store, issue) = TrustStore::open(&path);
+    assert!(!store.is_trusted(Path::new(WS), "lint", "f1"));
+    let issue = issue.expect("a symlinked store is an issue");
+    assert!(issue.message.contains("symlink"), "{issue}");
+}
+
+/// Concurrent read-modify-writes from threads, each through its own open of the store: none is lost.
+#[test]
+fn concurrent_updates_of_the_trust_store_lost_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trusted.json");
+    std::thread::scope(|scope| {
+        for i in 0..16 {
+            let path = &path;
+            scope.spawn(move || TrustStore::update(path, |store| store.trust(Path::new(WS), &format!("h{i}"), "f")));
+        }
+    });
+    assert_eq!(TrustStore::open(&path).0.entries(Path::new(WS)).count(), 16);
 }

@@ -22,6 +22,8 @@ use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 use tokio::task::JoinHandle;
 
+use crate::live;
+
 /// How to learn that the leader exited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum WatchMode {
@@ -111,7 +113,15 @@ impl Leader {
     /// signalled again.
     pub(crate) fn reap(&mut self) -> io::Result<ExitStatus> {
         let mut child = self.child.take().ok_or_else(|| io::Error::other("leader already reaped"))?;
-        match child.try_wait() {
+        // Reaped and forgotten under one lock: a forwarded signal never sees a reaped leader, an orphan sweep never
+        // sees an unregistered one.
+        let mut registry = live::lock();
+        let reaped = child.try_wait();
+        if matches!(reaped, Ok(Some(_))) {
+            registry.remove(self.pid);
+        }
+        drop(registry);
+        match reaped {
             Ok(Some(status)) => Ok(status),
             Ok(None) => {
                 // Cannot happen once `exited` completed; never leave a zombie behind all the same.
@@ -135,9 +145,14 @@ impl Drop for Leader {
         // Dropped before being reaped: the run was cancelled mid-flight or a later setup step failed.
         if let Some(mut child) = self.child.take() {
             kill_group(self.pid);
+            let mut registry = live::lock();
             match child.try_wait() {
-                Ok(Some(_)) | Err(_) => {}
-                Ok(None) => reap_in_background(child),
+                Ok(Some(_)) => registry.remove(self.pid),
+                Err(_) => {}
+                Ok(None) => {
+                    drop(registry);
+                    reap_in_background(child);
+                }
             }
         }
     }
@@ -148,9 +163,18 @@ fn kill_group(pgid: Pid) {
     let _ = rustix::process::kill_process_group(pgid, Signal::KILL);
 }
 
+/// Reaps on a thread of its own: waits without reaping, then reaps and unregisters under the registry's lock, so the
+/// leader stays listed (and signallable) exactly as long as it is unreaped.
 fn reap_in_background(mut child: Child) {
+    let pid = Pid::from_child(&child);
     let spawned = std::thread::Builder::new().name("hook-exec-reaper".into()).spawn(move || {
-        let _ = child.wait();
+        while let Err(Errno::INTR) =
+            rustix::process::waitid(WaitId::Pid(pid), WaitIdOptions::EXITED | WaitIdOptions::NOWAIT)
+        {}
+        let mut registry = live::lock();
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            registry.remove(pid);
+        }
     });
     // Without a thread the leader stays a zombie until the host exits; nothing better is possible here.
     drop(spawned);

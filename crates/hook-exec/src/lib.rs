@@ -23,9 +23,18 @@
 //!
 //! Platforms: Linux first (a pidfd tells that the leader exited without reaping it); other Unix through
 //! `waitid(WNOWAIT)` on a blocking thread. Windows is out of scope for now (no process groups or pidfds there; the
-//! crate does not build for it). Limits: a descendant that left the group with `setsid` cannot be killed through the
+//! crate does not build for it). A descendant that left the group with `setsid` cannot be killed through the
 //! group; the run stops reading its pipe after the grace and says so in [`RunResult::warnings`]. A host that sets
 //! `SIGCHLD` to `SIG_IGN` loses exit statuses (the kernel reaps children itself).
+//!
+//! **Nothing outlives the host**, for a host that asks ([`supervise`], [`signal_live_groups`]; the `hook` CLI does):
+//!
+//! | the host… | Linux | other Unix |
+//! |---|---|---|
+//! | gets SIGINT/SIGTERM/SIGHUP and forwards it ([`signal_live_groups`]), then drops its runs | every group gets the signal, then SIGKILL; all reaped | same |
+//! | ends a run whose descendant left the group (`setsid`) and lost its parent | adopted (child subreaper) and killed when the last run ends ([`reap_orphans`]) | survives |
+//! | is SIGKILLed | the watchdog SIGKILLs every listed group; each leader also dies with its parent (`PR_SET_PDEATHSIG`) | the watchdog kills every listed group |
+//! | is SIGKILLed while a `setsid` escape it adopted still runs | survives (re-parented past the dead host) | survives |
 //!
 //! The functions must be called inside a Tokio runtime with IO and time enabled.
 //!
@@ -49,12 +58,14 @@
 mod capture;
 mod group;
 mod invocation;
+mod live;
 mod result;
 mod run;
 mod spawn;
 mod text;
 
 pub use invocation::{EnvPolicy, Invocation, Program};
+pub use live::{GroupSignal, Supervision, live_group_count, reap_orphans, signal_live_groups, supervise};
 pub use result::{Exit, OsError, RunResult, SpawnError};
 pub use run::{RunOptions, run, run_cancellable};
 pub use text::{terminal_safe, terminal_safe_str};

@@ -43,11 +43,21 @@ pub struct RunOptions {
     pub capture_limit: usize,
     /// How long a descendant may keep an output pipe open after the leader exited. Default 100 ms.
     pub grace: Duration,
+    /// Linux: the leader gets SIGKILL when the thread that spawned it dies (`PR_SET_PDEATHSIG`). Default on. The
+    /// kernel ties this to the spawning *thread*: turn it off in a host that spawns runs from threads that may end
+    /// while the run goes on (a Tokio runtime's own worker threads live as long as the runtime, and a thread that
+    /// calls `block_on` is busy until the run is over, so both are fine).
+    pub kill_with_parent: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { timeout: Duration::from_secs(10), capture_limit: 1 << 20, grace: Duration::from_millis(100) }
+        RunOptions {
+            timeout: Duration::from_secs(10),
+            capture_limit: 1 << 20,
+            grace: Duration::from_millis(100),
+            kill_with_parent: true,
+        }
     }
 }
 
@@ -96,7 +106,7 @@ pub(crate) async fn run_with(
         .checked_add(opts.timeout)
         .map(Instant::from_std)
         .unwrap_or_else(|| Instant::now() + Duration::from_secs(100 * 365 * 24 * 3600));
-    let Spawned { mut leader, stdin, stdout, stderr } = match spawn(inv, mode) {
+    let Spawned { mut leader, stdin, stdout, stderr } = match spawn(inv, mode, opts.kill_with_parent) {
         Ok(spawned) => spawned,
         Err(e) => return RunResult::spawn_failed(e, start.elapsed()),
     };
@@ -142,6 +152,14 @@ pub(crate) async fn run_with(
         warnings.push(format!("the leader did not die within {KILL_WAIT:?} of SIGKILL; left to a background reaper"));
         None
     };
+    if crate::live::sweeps_orphans() && crate::live::live_group_count() == 0 {
+        // The last run is over: whatever left its group and was adopted by this (subreaper) process dies now.
+        let adopted = crate::live::reap_orphans();
+        if adopted > 0 {
+            warnings
+                .push(format!("killed {adopted} process(es) that had left the process group (setsid) and outlived it"));
+        }
+    }
     for (name, capture) in [("stdout", &mut out), ("stderr", &mut err)] {
         if let Some(e) = capture.error.take() {
             warnings.push(format!("reading {name} failed: {e}"));

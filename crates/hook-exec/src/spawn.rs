@@ -12,6 +12,7 @@ use tokio::net::unix::pipe;
 
 use crate::group::{Leader, WatchMode};
 use crate::invocation::Invocation;
+use crate::live;
 use crate::result::{OsError, SpawnError};
 
 /// A started process: its group leader and the parent's ends of its pipes.
@@ -23,7 +24,7 @@ pub(crate) struct Spawned {
     pub(crate) stderr: pipe::Receiver,
 }
 
-pub(crate) fn spawn(inv: &Invocation, mode: WatchMode) -> Result<Spawned, SpawnError> {
+pub(crate) fn spawn(inv: &Invocation, mode: WatchMode, kill_with_parent: bool) -> Result<Spawned, SpawnError> {
     let program = inv.program_name();
     if let Some(dir) = &inv.cwd {
         check_cwd(dir)?;
@@ -33,7 +34,15 @@ pub(crate) fn spawn(inv: &Invocation, mode: WatchMode) -> Result<Spawned, SpawnE
         source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, "empty argv")),
     })?;
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    if kill_with_parent {
+        die_with_parent(&mut cmd);
+    }
+    // The registry's lock is held from before the fork until the leader is listed, so an orphan sweep on another
+    // thread can never mistake a child being born for an orphan.
+    let mut registry = live::lock();
     let mut child = cmd.spawn().map_err(|e| classify(inv, program.clone(), &e))?;
+    registry.add(rustix::process::Pid::from_child(&child));
+    drop(registry);
 
     let stdin = child.stdin.take();
     let stdout = child.stdout.take();
@@ -76,3 +85,26 @@ fn classify(inv: &Invocation, program: OsString, e: &io::Error) -> SpawnError {
         _ => SpawnError::Io { program, source: OsError::from(e) },
     }
 }
+
+/// Linux: the leader gets SIGKILL when the thread that spawned it dies (`PR_SET_PDEATHSIG`), so even a host killed
+/// by SIGKILL does not leave its hook's leader running. Elsewhere: nothing.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn die_with_parent(cmd: &mut std::process::Command) {
+    let parent = rustix::process::getpid();
+    // SAFETY: the closure runs in the child between fork and exec, where only async-signal-safe calls are allowed:
+    // it makes two raw syscalls (prctl, getppid) through rustix, which neither allocates nor takes a lock.
+    unsafe {
+        cmd.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+            // The parent may have died before the prctl took effect: then no signal will ever come.
+            if rustix::process::getppid() != Some(parent) {
+                return Err(io::Error::other("the parent died during the spawn"));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut std::process::Command) {}

@@ -221,15 +221,95 @@ fn verify_finds_a_line_that_is_not_a_receipt() {
 }
 
 #[test]
-fn verify_finds_a_missing_head_and_the_restart_it_causes() {
+fn verify_finds_a_missing_head_and_the_next_append_recovers_it_from_the_log() {
     check(|log| fs::remove_file(log.head()).unwrap(), Some((6, BreakKind::Head)));
+    // Without a key the head is only a cache of the last line: whoever can delete it could rewrite it as well.
     check(
         |log| {
             fs::remove_file(log.head()).unwrap();
             log.append(6..=6);
         },
-        Some((6, BreakKind::Restarted)),
+        None,
     );
+}
+
+#[test]
+fn with_a_key_a_missing_head_is_not_recovered_and_the_restart_stays_visible() {
+    // With a key, recovering would let someone hide a cut by deleting the head too.
+    let log = Log::new(5, keyed());
+    fs::remove_file(log.head()).unwrap();
+    log.append(6..=6);
+    let broken = verify(&log.path, Some(KEY)).unwrap().broken.unwrap();
+    assert_eq!((broken.line, broken.kind), (6, BreakKind::Restarted));
+}
+
+/// Puts back the head as it was after `n` lines: what a kill between the append and the head's update, a failed
+/// rename or a full disk leaves.
+fn stale_head(options: FileSinkOptions, key: Option<&[u8]>) {
+    let log = Log::new(3, options);
+    let head_after_3 = fs::read(log.head()).unwrap();
+    log.append(4..=5);
+    fs::write(log.head(), head_after_3).unwrap();
+    assert!(verify(&log.path, key).unwrap().is_intact(), "a stale head is a cache that lags, not damage");
+    log.append(6..=7);
+    let report = verify(&log.path, key).unwrap();
+    assert!(report.is_intact(), "{report:#?}");
+    let seqs: Vec<u64> = log
+        .lines()
+        .iter()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, [1, 2, 3, 4, 5, 6, 7]);
+}
+
+#[test]
+fn a_stale_head_after_an_unfinished_append_forked_the_chain() {
+    stale_head(FileSinkOptions::default(), None);
+}
+
+#[test]
+fn with_a_key_a_stale_head_after_an_unfinished_append_forked_the_chain() {
+    stale_head(keyed(), Some(KEY));
+}
+
+#[test]
+fn a_head_that_could_not_be_replaced_forked_the_chain() {
+    let log = Log::new(3, FileSinkOptions::default());
+    // A directory where the head goes: reading it fails and renaming onto it fails, as a broken disk would.
+    fs::remove_file(log.head()).unwrap();
+    fs::create_dir(log.head()).unwrap();
+    assert!(log.sink.record(&receipt(4)).is_err(), "the head could not be written: reported");
+    assert!(log.sink.record(&receipt(5)).is_err());
+    fs::remove_dir(log.head()).unwrap();
+    log.append(6..=6);
+    let report = verify(&log.path, None).unwrap();
+    assert!(report.is_intact(), "{report:#?}");
+    assert_eq!(report.lines, 6);
+}
+
+#[test]
+fn an_edit_of_the_last_line_is_still_caught_after_the_next_append() {
+    for (options, key) in [(FileSinkOptions::default(), None), (keyed(), Some(KEY))] {
+        let log = Log::new(5, options);
+        let mut lines = log.lines();
+        edit(&mut lines, 5);
+        log.write_lines(&lines);
+        log.append(6..=6);
+        let report = verify(&log.path, key).unwrap();
+        assert!(!report.is_intact(), "keyed {}: {report:#?}", key.is_some());
+    }
+}
+
+#[test]
+fn a_symlink_planted_at_the_logs_place_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("precious");
+    fs::write(&target, "keep me\n").unwrap();
+    let path = dir.path().join("log.jsonl");
+    std::os::unix::fs::symlink(&target, &path).unwrap();
+    let sink = FileSink::new(&path);
+    assert!(sink.record(&receipt(1)).is_err());
+    assert_eq!(fs::read_to_string(&target).unwrap(), "keep me\n");
 }
 
 #[test]
@@ -349,14 +429,28 @@ fn a_batch_is_one_run_of_linked_lines() {
 }
 
 #[test]
-fn a_line_left_unfinished_by_a_crashed_writer_stays_on_its_own_line() {
+fn a_line_left_unfinished_by_a_crashed_writer_is_dropped_and_the_chain_runs_on() {
+    // Nothing links to an unfinished line after the chain's end: it is an append of ours that was cut short.
     check(
         |log| {
             let mut file = fs::OpenOptions::new().append(true).open(&log.path).unwrap();
             std::io::Write::write_all(&mut file, br#"{"seq":6,"time":"2026"#).unwrap();
             log.append(6..=6);
         },
-        Some((6, BreakKind::Malformed)),
+        None,
+    );
+}
+
+#[test]
+fn an_unfinished_line_after_a_cut_stays_on_its_own_line() {
+    // The head records more than the log holds: not ours to tidy; the damage stays visible.
+    check(
+        |log| {
+            let text = fs::read_to_string(&log.path).unwrap();
+            fs::write(&log.path, &text[..text.len() - 10]).unwrap();
+            log.append(6..=6);
+        },
+        Some((5, BreakKind::Malformed)),
     );
 }
 

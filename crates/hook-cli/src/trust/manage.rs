@@ -82,14 +82,18 @@ pub fn list(ctx: &Context) -> Result<u8> {
 /// Forgets one hook's trust in this workspace.
 pub fn revoke(ctx: &Context, id: &str) -> Result<u8> {
     let config = ctx.load()?;
-    let mut store = open(&config)?;
-    if !store.revoke(&config.workspace, id) {
+    let path = open(&config)?.path().to_path_buf();
+    let (revoked, issue) = TrustStore::update(&path, |store| store.revoke(&config.workspace, id))
+        .with_context(|| format!("could not save the trust store `{}`", path.display()))?;
+    if let Some(issue) = issue {
+        bail!("{issue}");
+    }
+    if !revoked {
         bail!(
             "hook `{id}` is not trusted in workspace `{}`; `hook trust --list` shows what is",
             config.workspace.display()
         );
     }
-    store.save().with_context(|| format!("could not save the trust store `{}`", store.path().display()))?;
     if ctx.json {
         emit_json(&serde_json::json!({"version": JSON_VERSION, "revoked": id}))?;
     } else {

@@ -117,23 +117,26 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
             .map(|h| trust_value(&h.decl, h.fingerprint.as_ref()).to_owned())
     };
     let (mut trusted, mut changed) = (Vec::new(), Vec::new());
-    let (mut store, issue) = TrustStore::open(&store_path);
-    if let Some(issue) = issue {
-        eprintln!("hook: warning: {}", crate::exit::one_line(&issue.to_string()));
-    }
     for item in &shown {
         if current(item).as_deref() == Some(item.fingerprint.as_str()) {
-            store.trust(&config.workspace, &item.id, &item.fingerprint);
-            trusted.push(item.id.as_str());
+            trusted.push(item);
         } else {
             changed.push(item.id.as_str());
         }
     }
     if !trusted.is_empty() {
-        store
-            .save()
-            .with_context(|| format!("nothing was trusted: the store `{}` could not be saved", store_path.display()))?;
+        // Read, change and write under the store's lock: a concurrent `hook trust` cannot lose these entries.
+        let ((), issue) = TrustStore::update(&store_path, |store| {
+            for item in &trusted {
+                store.trust(&config.workspace, &item.id, &item.fingerprint);
+            }
+        })
+        .with_context(|| format!("nothing was trusted: the store `{}` could not be saved", store_path.display()))?;
+        if let Some(issue) = issue {
+            eprintln!("hook: warning: {}", crate::exit::one_line(&issue.to_string()));
+        }
     }
+    let trusted: Vec<&str> = trusted.iter().map(|item| item.id.as_str()).collect();
     if ctx.json {
         emit_json(&TrustJson {
             version: JSON_VERSION,

@@ -2,17 +2,19 @@
 //!
 //! One JSON file, `<config home>/trusted.json`, written atomically (a temp file in the same directory, then a
 //! rename), so a crash or a concurrent reader never sees half a file. A store that cannot be read trusts nothing and
-//! says so with an [`Issue`].
+//! says so with an [`Issue`]. A change goes through [`TrustStore::update`]: read, change and write under an
+//! exclusive lock on `trusted.json.lock`, so concurrent `hook trust` runs never lose each other's entries. The
+//! file is never read or written through a symlink.
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::locked;
 use crate::model::{Fingerprint, HookDecl, Issue, IssueSeverity};
 use crate::trust::trust_value;
 
@@ -79,6 +81,8 @@ pub struct TrustStore {
     file: StoreFile,
     /// The file on disk could not be read: kept aside by the next save instead of being overwritten silently.
     corrupt: bool,
+    /// Changed in memory since it was opened.
+    dirty: bool,
 }
 
 impl TrustStore {
@@ -87,11 +91,10 @@ impl TrustStore {
     /// the bad file aside to `<path>.corrupt` rather than losing it.
     pub fn open(path: impl Into<PathBuf>) -> (TrustStore, Option<Issue>) {
         let path = path.into();
-        let mut store =
-            TrustStore { path, file: StoreFile { version: STORE_VERSION, ..StoreFile::default() }, corrupt: false };
-        let text = match fs::read(&store.path) {
-            Ok(bytes) => bytes,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return (store, None),
+        let mut store = TrustStore::empty(path);
+        let text = match locked::read_no_follow(&store.path) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return (store, None),
             Err(err) => {
                 store.corrupt = true;
                 let issue = store.corrupt_issue(format!("cannot be read ({err})"), None);
@@ -127,7 +130,40 @@ impl TrustStore {
             path: path.into(),
             file: StoreFile { version: STORE_VERSION, ..StoreFile::default() },
             corrupt: false,
+            dirty: false,
         }
+    }
+
+    /// Opens the store at `path`, hands it to `change`, and saves it if `change` trusted or revoked anything, all
+    /// under the store's exclusive lock (`<path>.lock`): the one way to change the store when other processes may
+    /// change it too. Returns what `change` returned and the issue [`TrustStore::open`] found, if any (a corrupt
+    /// store is moved aside to `<path>.corrupt` by the save).
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use hook_config::TrustStore;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("trusted.json");
+    /// let ws = Path::new("/work/repo");
+    /// TrustStore::update(&path, |store| store.trust(ws, "lint", "f00d")).unwrap();
+    /// TrustStore::update(&path, |store| store.trust(ws, "fmt", "beef")).unwrap();
+    /// assert_eq!(TrustStore::open(&path).0.entries(ws).count(), 2);
+    /// ```
+    pub fn update<R>(
+        path: impl Into<PathBuf>,
+        change: impl FnOnce(&mut TrustStore) -> R,
+    ) -> Result<(R, Option<Issue>), TrustError> {
+        let path = path.into();
+        if path.as_os_str().is_empty() {
+            return Err(TrustError::NoPath);
+        }
+        let _lock = TrustStore::empty(path.clone()).lock()?;
+        let (mut store, issue) = TrustStore::open(path);
+        let result = change(&mut store);
+        if store.dirty {
+            store.write()?;
+        }
+        Ok((result, issue))
     }
 
     fn corrupt_issue(&self, what: String, position: Option<(usize, usize)>) -> Issue {
@@ -166,6 +202,7 @@ impl TrustStore {
     /// [`TrustStore::save`].
     pub fn trust(&mut self, workspace: &Path, id: &str, fingerprint: &str) {
         let record = TrustRecord { fingerprint: fingerprint.to_owned(), trusted_at_ms: now_ms() };
+        self.dirty = true;
         self.file.workspaces.entry(workspace_key(workspace)).or_default().insert(id.to_owned(), record);
     }
 
@@ -179,6 +216,7 @@ impl TrustStore {
         let key = workspace_key(workspace);
         let Some(hooks) = self.file.workspaces.get_mut(&key) else { return false };
         let removed = hooks.remove(id).is_some();
+        self.dirty |= removed;
         if hooks.is_empty() {
             self.file.workspaces.remove(&key);
         }
@@ -193,36 +231,40 @@ impl TrustStore {
     /// Writes the store: a temp file in the same directory, synced, then renamed over the store, so readers see the
     /// old file or the new one, never a mix. Creates the config home if needed. A store that was opened corrupt
     /// moves the bad file to `<path>.corrupt` first.
+    ///
+    /// The write takes the store's lock, so it never interleaves with another writer; but a store opened, changed
+    /// and saved this way can still overwrite what another process saved in between: use [`TrustStore::update`]
+    /// for a read-modify-write.
     pub fn save(&self) -> Result<(), TrustError> {
         if self.path.as_os_str().is_empty() {
             return Err(TrustError::NoPath);
         }
+        let _lock = self.lock()?;
+        self.write()
+    }
+
+    /// The store's exclusive lock; creates the config home first, so a config home that cannot be made is named.
+    fn lock(&self) -> Result<locked::FileLock, TrustError> {
+        let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        fs::create_dir_all(dir).map_err(|source| TrustError::Write { path: dir.to_path_buf(), source })?;
+        locked::lock(&self.path, locked::DEFAULT_WAIT)
+            .map_err(|source| TrustError::Write { path: locked::lock_path(&self.path), source })
+    }
+
+    /// [`TrustStore::save`] under a lock the caller holds.
+    fn write(&self) -> Result<(), TrustError> {
         let write_err = |path: &Path| {
             let path = path.to_path_buf();
             move |source| TrustError::Write { path, source }
         };
-        let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        fs::create_dir_all(dir).map_err(write_err(dir))?;
         let mut text = serde_json::to_string_pretty(&self.file).expect("the store serializes: strings and integers");
         text.push('\n');
-        let temp = temp_path(&self.path);
-        let result = write_synced(&temp, text.as_bytes()).and_then(|()| {
-            if self.corrupt && self.path.exists() {
-                let mut aside = self.path.clone().into_os_string();
-                aside.push(".corrupt");
-                fs::rename(&self.path, aside)?;
-            }
-            fs::rename(&temp, &self.path)
-        });
-        if result.is_err() {
-            let _ = fs::remove_file(&temp);
+        if self.corrupt && fs::symlink_metadata(&self.path).is_ok() {
+            let mut aside = self.path.clone().into_os_string();
+            aside.push(".corrupt");
+            fs::rename(&self.path, aside).map_err(write_err(&self.path))?;
         }
-        result.map_err(write_err(&self.path))?;
-        // Persist the rename itself; a directory that cannot be synced (some filesystems) is not an error.
-        if let Ok(dir) = fs::File::open(dir) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+        locked::write_atomic(&self.path, text.as_bytes()).map_err(write_err(&self.path))
     }
 
     fn workspace(&self, workspace: &Path) -> Option<&BTreeMap<String, TrustRecord>> {
@@ -237,21 +279,4 @@ fn workspace_key(workspace: &Path) -> String {
 
 fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-/// A temp file name beside `path`, unique within this process and across processes.
-fn temp_path(path: &Path) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
-}
-
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    // create_new: never follow or reuse a file someone planted at the temp name. 0600: the store decides what
-    // runs, so nobody else should be able to edit it.
-    let mut file = fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }

@@ -176,6 +176,7 @@ fn options(limits: &Limits, timeout_ms: u64) -> RunOptions {
         timeout: Duration::from_millis(timeout_ms),
         capture_limit: limits.capture_limit_bytes,
         grace: Duration::from_millis(limits.grace_ms),
+        ..RunOptions::default()
     }
 }
 

@@ -1,9 +1,11 @@
 //! The links of the receipt log's hash chain, the head file beside the log, and HMAC-SHA256 for keyed chains.
 //!
 //! A link is the sha256 of one line's exact bytes (without its newline), or HMAC-SHA256 of them under the host key.
-//! The head file holds `<link of the newest line> <its seq>` and, with a key, a seal over both: the seal is what
-//! keeps a keyed log's end from being cut off by someone who cannot compute HMACs, because the newest link alone
-//! also appears as the `prev` of any line cut after it.
+//! The head file holds `<link of the newest line> <its seq>`; with a key it holds `<seq> <seal>` instead, the seal
+//! being an HMAC over the newest link and its seq. The seal is what keeps a keyed log's end from being cut off by
+//! someone who cannot compute HMACs, because the newest link alone also appears as the `prev` of any line cut after
+//! it; and a keyed head never shows the newest link, so nobody without the key can write a line that links to it.
+//! (A head of the earlier keyed form, `<link> <seq> <seal>`, is still read.)
 
 use std::fmt;
 
@@ -72,11 +74,11 @@ pub(crate) fn link(line: &[u8], key: Option<&[u8]>) -> String {
     }
 }
 
-/// The head file's content: where the chain ends.
+/// The head file's content: where the chain ends. A cache of the log's last line, which is the truth.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Head {
-    /// The link of the newest line.
-    pub link: String,
+    /// The link of the newest line; `None` in a keyed head, which shows only its seal.
+    pub link: Option<String>,
     /// The `seq` of the newest line.
     pub seq: u64,
     /// With a key: HMAC over `link` and `seq`.
@@ -85,14 +87,16 @@ pub(crate) struct Head {
 
 impl Head {
     /// The head of a chain with no line yet.
-    pub fn genesis() -> Head {
-        Head { link: GENESIS.to_owned(), seq: 0, seal: None }
+    pub fn genesis(key: Option<&[u8]>) -> Head {
+        Head::new(GENESIS.to_owned(), 0, key)
     }
 
-    /// A head for the newest line, sealed when there is a key.
+    /// A head for the newest line: its link without a key, a seal (and no link) with one.
     pub fn new(link: String, seq: u64, key: Option<&[u8]>) -> Head {
-        let seal = key.map(|key| Head::seal_for(&link, seq, key));
-        Head { link, seq, seal }
+        match key {
+            Some(key) => Head { seal: Some(Head::seal_for(&link, seq, key)), link: None, seq },
+            None => Head { link: Some(link), seq, seal: None },
+        }
     }
 
     fn seal_for(link: &str, seq: u64, key: &[u8]) -> String {
@@ -101,29 +105,47 @@ impl Head {
         hex::encode(hmac_sha256(key, &message))
     }
 
-    /// Whether the seal matches under `key` (false when there is no seal).
-    pub fn seal_matches(&self, key: &[u8]) -> bool {
-        self.seal.as_deref() == Some(Head::seal_for(&self.link, self.seq, key).as_str())
+    /// Whether this head records the line with `link` and `seq`: the same seq, and the same link (without a key) or
+    /// a seal over both (with one; a link the head also shows must agree).
+    pub fn records(&self, link: &str, seq: u64, key: Option<&[u8]>) -> bool {
+        if self.seq != seq || self.link.as_deref().is_some_and(|own| own != link) {
+            return false;
+        }
+        match key {
+            Some(key) => self.seal.as_deref() == Some(Head::seal_for(link, seq, key).as_str()),
+            None => self.link.is_some(),
+        }
     }
 
-    /// Parses the file's text; `None` when it is not `<64 hex> <seq>[ <64 hex>]`.
+    /// Whether the seal matches under `key` (false without a seal, or without a link to check it against).
+    pub fn seal_matches(&self, key: &[u8]) -> bool {
+        self.link.as_deref().is_some_and(|link| self.records(link, self.seq, Some(key)))
+    }
+
+    /// Parses the file's text: `<64 hex> <seq>`, `<seq> <64 hex seal>`, or the earlier `<64 hex> <seq> <64 hex>`.
     pub fn parse(text: &str) -> Option<Head> {
-        let mut words = text.split_whitespace();
-        let link = words.next().filter(|w| is_hex64(w))?.to_owned();
-        let seq = words.next()?.parse().ok()?;
-        let seal = match words.next() {
-            Some(word) if is_hex64(word) => Some(word.to_owned()),
-            Some(_) => return None,
-            None => None,
-        };
-        words.next().is_none().then_some(Head { link, seq, seal })
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            [link, seq] if is_hex64(link) => {
+                Some(Head { link: Some((*link).to_owned()), seq: seq.parse().ok()?, seal: None })
+            }
+            [seq, seal] if is_hex64(seal) => {
+                Some(Head { link: None, seq: seq.parse().ok()?, seal: Some((*seal).to_owned()) })
+            }
+            [link, seq, seal] if is_hex64(link) && is_hex64(seal) => {
+                Some(Head { link: Some((*link).to_owned()), seq: seq.parse().ok()?, seal: Some((*seal).to_owned()) })
+            }
+            _ => None,
+        }
     }
 
     /// The file's text, newline-terminated.
     pub fn render(&self) -> String {
-        match &self.seal {
-            Some(seal) => format!("{} {} {seal}\n", self.link, self.seq),
-            None => format!("{} {}\n", self.link, self.seq),
+        match (&self.link, &self.seal) {
+            (Some(link), Some(seal)) => format!("{link} {} {seal}\n", self.seq),
+            (Some(link), None) => format!("{link} {}\n", self.seq),
+            (None, Some(seal)) => format!("{} {seal}\n", self.seq),
+            (None, None) => format!("{}\n", self.seq),
         }
     }
 }
@@ -162,9 +184,14 @@ mod tests {
     fn head_round_trips_and_rejects_other_text() {
         let sealed = Head::new("ab".repeat(32), 7, Some(b"k"));
         assert_eq!(Head::parse(&sealed.render()), Some(sealed.clone()));
-        assert!(sealed.seal_matches(b"k") && !sealed.seal_matches(b"other"));
+        assert!(!sealed.render().contains(&"ab".repeat(32)), "a keyed head never shows the newest link");
+        assert!(sealed.records(&"ab".repeat(32), 7, Some(b"k")) && !sealed.records(&"ab".repeat(32), 7, Some(b"o")));
+        assert!(!sealed.records(&"cd".repeat(32), 7, Some(b"k")) && !sealed.records(&"ab".repeat(32), 8, Some(b"k")));
         let plain = Head::new(GENESIS.to_owned(), 0, None);
-        assert_eq!(Head::parse(&plain.render()), Some(plain));
+        assert_eq!(Head::parse(&plain.render()), Some(plain.clone()));
+        assert!(plain.records(GENESIS, 0, None));
+        let earlier = format!("{} 7 {}", "ab".repeat(32), sealed.seal.clone().unwrap());
+        assert!(Head::parse(&earlier).unwrap().seal_matches(b"k"));
         for bad in ["", "xyz 1", GENESIS, &format!("{GENESIS} -1"), &format!("{GENESIS} 1 2 3")] {
             assert_eq!(Head::parse(bad), None, "{bad:?}");
         }

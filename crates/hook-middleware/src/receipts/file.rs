@@ -3,16 +3,17 @@
 //! The layout, the locking and the threat model are documented on [`FileSink`].
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use hook_types::Receipt;
 use rustix::fs::{FlockOperation, flock};
 use serde::{Deserialize, Serialize};
 
-use super::chain::{Head, HostKey, link};
+use super::chain::{GENESIS, Head, HostKey, link};
 use super::{BatchError, ReceiptSink, SinkError, default_receipt_path};
 
 /// How the file sink rotates, locks and keys its log.
@@ -49,7 +50,8 @@ impl Default for FileSinkOptions {
 ///   with two fields the file adds: `seq` (1, 2, 3, … over the log's whole life, across rotations) and `prev`, the
 ///   link of the previous line: sha256 of its exact bytes without the newline, lowercase hex (HMAC-SHA256 under the
 ///   host key when one is set). The very first line's `prev` is 64 zeros.
-/// - `<log>.head`: `<link of the newest line> <its seq>`, plus a seal with a key (HMAC over both).
+/// - `<log>.head`: `<link of the newest line> <its seq>`; with a key `<its seq> <seal>`, the seal an HMAC over the
+///   link and the seq, so the newest link is never shown to someone who might append a line to it.
 /// - `<log>.1` … `<log>.N`: rotated segments, `.1` the newest. When `<log>` would grow past
 ///   [`FileSinkOptions::max_bytes`] it becomes `.1` and the others shift up; the oldest beyond
 ///   [`FileSinkOptions::max_rotated`] is dropped. The chain runs on across rotation: the first line of a fresh
@@ -58,17 +60,24 @@ impl Default for FileSinkOptions {
 ///
 /// # Appending
 ///
-/// Under the lock: read the head, rotate if due, write `seq = head.seq + 1, prev = head.link` (for a batch, each
-/// line linking to the one before) as one `write` in append mode, then replace the head (temp file + rename, so a reader never sees half a head). Taking `prev` from
-/// the head, not from the last line, is deliberate: if someone cuts lines off the end, the next append still points
-/// at the line that was cut, so the damage stays visible instead of being papered over. A missing or unreadable head
-/// restarts the chain at 64 zeros, which `verify` reports where it happens. If a crashed writer left a line without
-/// its newline, the next append ends it first, so the damage stays on its own line.
+/// Under the lock: read the head and the log's last line, rotate if due, write `seq = last seq + 1, prev = last
+/// link` (for a batch, each line linking to the one before) as one write, then replace the head (a temp file created
+/// new, then renamed, so a reader never sees half a head). **The log is the truth and the head a cache**: when the
+/// head lags behind the log because an append of ours did not finish (a failed head write, a full disk, a kill
+/// between the two writes), the log still holds the line the head records and every later line links on, and the
+/// next append goes on from the log's last line, so no fault of ours forks the chain. A head that disagrees in any
+/// other way (ahead of the log: lines cut off; another line at the same seq: the last line edited; a seal that does
+/// not match) is not ours to mend: the chain goes on from the head (or restarts, for a keyed head, which shows no
+/// link), where `verify` reports the damage. A new log gets its head before its first line. Without a key a
+/// missing or unreadable head is rebuilt from the log too (whoever can delete it could rewrite it); with a key it is
+/// not, since that would hide a cut. An unfinished line after the chain's end (a write of ours killed midway) is
+/// dropped, and a write that fails midway (a full disk) is taken back, so no half line stays. The log, its head and
+/// its lock are never opened through a symlink.
 ///
 /// The lock is polled, not waited on blindly: an append gives up after [`FileSinkOptions::lock_timeout`] (a
 /// stopped process holding the lock must not hang every dispatch), and the failure becomes a diagnostic.
 /// Nothing is fsynced: a receipt is as durable as the page cache, which suits an audit trail of a local agent; a
-/// power cut can leave a stale head, which `verify` reports as a mismatch at the end.
+/// power cut can leave a stale head, which the next append recovers from the log.
 ///
 /// # Threat model
 ///
@@ -149,6 +158,72 @@ impl FileSink {
         if receipts.is_empty() {
             return Ok(());
         }
+        let lock = self.lock()?;
+        // Everything below runs under the lock; dropping `lock` at the end of this function releases it.
+        let key = self.options.key.as_ref().map(HostKey::as_bytes);
+        let head_path = sidecar(&self.path, ".head");
+        let head = match read_no_follow(&head_path) {
+            Ok(Some(bytes)) => String::from_utf8(bytes)
+                .ok()
+                .and_then(|text| Head::parse(&text))
+                .map_or(HeadRead::Unreadable, HeadRead::Found),
+            Ok(None) => HeadRead::Missing,
+            Err(_) => HeadRead::Unreadable,
+        };
+        let tail = self.tail().map_err(|e| self.io_error("reading the end of", &self.path, e))?;
+        let (start, from_log) = self.start(&tail, &head, key);
+        if tail.end.is_none() && matches!(head, HeadRead::Missing) {
+            // A new chain: its head exists before its first line, so a missing head never is a fault of ours.
+            self.write_head(&Head::genesis(key), &head_path)?;
+        }
+
+        let mut head = start;
+        let mut lines = Vec::with_capacity(512 * receipts.len());
+        for receipt in receipts {
+            // A forged head at u64::MAX must not panic the host: the repeated seq shows up in `verify`.
+            let seq = head.seq.saturating_add(1);
+            let mut entry = FileLine { seq, receipt: receipt.clone() };
+            entry.receipt.prev = Some(std::mem::take(&mut head.link));
+            let start = lines.len();
+            serde_json::to_writer(&mut lines, &entry)
+                .map_err(|e| SinkError::Other { sink: self.name(), message: format!("serializing a receipt: {e}") })?;
+            head = Start { link: link(&lines[start..], key), seq };
+            lines.push(b'\n');
+        }
+
+        // An unfinished line after the chain's end is a write of ours that was cut short (killed mid-write): nothing
+        // links to it, so it goes. After a line the head does not account for, it stays, on its own line.
+        let keep = if from_log || tail.size == tail.complete_len { tail.complete_len } else { tail.size };
+        if keep < tail.size {
+            open_private(OpenOptions::new().write(true), &self.path)
+                .and_then(|log| log.set_len(keep))
+                .map_err(|e| self.io_error("dropping an unfinished line from", &self.path, e))?;
+        }
+        let size = if keep > 0 && keep + lines.len() as u64 > self.options.max_bytes {
+            self.rotate()?;
+            0
+        } else {
+            keep
+        };
+        let log = open_private(OpenOptions::new().read(true).write(true).create(true), &self.path)
+            .map_err(|e| self.io_error("opening", &self.path, e))?;
+        let mut last = [0u8; 1];
+        if size > 0 && log.read_at(&mut last, size - 1).is_ok_and(|n| n == 1) && last[0] != b'\n' {
+            lines.insert(0, b'\n');
+        }
+        if let Err(e) = log.set_len(size).and_then(|()| log.write_all_at(&lines, size)) {
+            // A short write (a full disk) must not leave half a line behind: take back what was written.
+            let _ = log.set_len(size);
+            return Err(self.io_error("appending to", &self.path, e));
+        }
+        // If this fails (or the process dies here) the head is stale, and the next append recovers it from the log.
+        self.write_head(&Head::new(head.link, head.seq, key), &head_path)?;
+        drop(lock);
+        Ok(())
+    }
+
+    /// Takes the exclusive lock on `<log>.lock`, creating the directory first when needed.
+    fn lock(&self) -> Result<File, SinkError> {
         let lock_path = sidecar(&self.path, ".lock");
         let open_lock = || open_private(OpenOptions::new().read(true).write(true).create(true), &lock_path);
         // Creating the directory only when the lock cannot be opened saves a syscall on every append after the
@@ -160,55 +235,81 @@ impl FileSink {
                 .and_then(|()| open_lock().map_err(|e| self.io_error("opening the lock file", &lock_path, e))),
         }?;
         lock_exclusive(&lock, self.options.lock_timeout).map_err(|e| self.io_error("locking", &lock_path, e))?;
-        // Everything below runs under the lock; closing `lock` at the end of this function releases it.
+        Ok(lock)
+    }
 
-        let head_path = sidecar(&self.path, ".head");
-        let mut head = match fs::read_to_string(&head_path) {
-            Ok(text) => Head::parse(&text).unwrap_or_else(Head::genesis),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Head::genesis(),
-            Err(e) => return Err(self.io_error("reading the head", &head_path, e)),
+    /// Where the next line links: the log's last line when the head agrees with it or is only stale (true), else
+    /// the head (false), so damage someone else did stays visible.
+    ///
+    /// The log is the truth and the head a cache. The head lags behind the log only when an append of ours did
+    /// not finish (its write failed, the disk was full, the process was killed between the two writes): then the
+    /// log still holds the line the head records, and every line after it links on. That is recovered silently,
+    /// so no fault of ours forks the chain. Anything else — a head ahead of the log (lines cut off), one recording
+    /// another line at the same seq (the last line edited), a keyed head whose seal does not match — is not ours,
+    /// and the chain goes on from the head (or starts over, for a keyed head that shows no link), where `verify`
+    /// reports it. Without a key a missing or unreadable head is recovered too: whoever can delete it could as
+    /// well have rewritten it. With a key it is not: that is how a cut would be hidden.
+    fn start(&self, tail: &Tail, head: &HeadRead, key: Option<&[u8]>) -> (Start, bool) {
+        let genesis = || Start { link: GENESIS.to_owned(), seq: 0 };
+        let from_head = |h: &Head| Start { link: h.link.clone().unwrap_or_else(|| GENESIS.to_owned()), seq: h.seq };
+        let Some(end) = &tail.end else {
+            return match head {
+                HeadRead::Found(h) if !h.records(GENESIS, 0, key) => (from_head(h), false),
+                _ => (genesis(), true),
+            };
+        };
+        let recovered = || (Start { link: end.link.clone(), seq: end.seq }, true);
+        match head {
+            HeadRead::Found(h) if h.records(&end.link, end.seq, key) => recovered(),
+            HeadRead::Found(h) if h.seq < end.seq && self.stale_but_consistent(h, key) => recovered(),
+            HeadRead::Missing | HeadRead::Unreadable if key.is_none() => recovered(),
+            HeadRead::Found(h) => (from_head(h), false),
+            HeadRead::Missing | HeadRead::Unreadable => (genesis(), false),
+        }
+    }
+
+    /// Whether the log holds the line `head` records and every line after it links on to the end: the head is a
+    /// stale cache, not a sign of damage. Reads `<log>.1` and `<log>` whole; only a disagreement gets here.
+    fn stale_but_consistent(&self, head: &Head, key: Option<&[u8]>) -> bool {
+        let mut bytes = Vec::new();
+        for path in [rotated_path(&self.path, 1), self.path.clone()] {
+            if let Ok(Some(segment)) = read_no_follow(&path) {
+                bytes.extend_from_slice(&segment[..segment.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)]);
+            }
+        }
+        stale_head_is_consistent(&bytes, head, key)
+    }
+
+    /// The live log's size, where its last complete line ends, and the chain's end: the last complete line of the
+    /// live log, or of `<log>.1` when the live log has none yet (just rotated).
+    fn tail(&self) -> io::Result<Tail> {
+        let (size, complete_len, last) = last_line(&self.path)?;
+        let last = match last {
+            Some(line) => Some(line),
+            None => last_line(&rotated_path(&self.path, 1))?.2,
         };
         let key = self.options.key.as_ref().map(HostKey::as_bytes);
-        let mut lines = Vec::with_capacity(512 * receipts.len());
-        for receipt in receipts {
-            // A forged head at u64::MAX must not panic the host: the repeated seq shows up in `verify`.
-            let seq = head.seq.saturating_add(1);
-            let mut entry = FileLine { seq, receipt: receipt.clone() };
-            entry.receipt.prev = Some(std::mem::take(&mut head.link));
-            let start = lines.len();
-            serde_json::to_writer(&mut lines, &entry)
-                .map_err(|e| SinkError::Other { sink: self.name(), message: format!("serializing a receipt: {e}") })?;
-            head = Head { link: link(&lines[start..], key), seq, seal: None };
-            lines.push(b'\n');
-        }
+        let end = last.and_then(|line| {
+            let seq = serde_json::from_slice::<LinkFields>(&line).ok()?.seq;
+            Some(End { seq, link: link(&line, key) })
+        });
+        Ok(Tail { size, complete_len, end })
+    }
 
-        let size = match fs::metadata(&self.path) {
-            Ok(meta) => meta.len(),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => 0,
-            Err(e) => return Err(self.io_error("reading the size of", &self.path, e)),
-        };
-        let size = if size > 0 && size + lines.len() as u64 > self.options.max_bytes {
-            self.rotate()?;
-            0
-        } else {
-            size
-        };
-        let log = open_private(OpenOptions::new().read(true).append(true).create(true), &self.path)
-            .map_err(|e| self.io_error("opening", &self.path, e))?;
-        let mut last = [0u8; 1];
-        if size > 0 && log.read_at(&mut last, size - 1).is_ok_and(|n| n == 1) && last[0] != b'\n' {
-            lines.insert(0, b'\n');
+    /// Replaces the head: a temp file created new (never through something planted at its name), then renamed.
+    fn write_head(&self, head: &Head, head_path: &Path) -> Result<(), SinkError> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let temp = sidecar(
+            &self.path,
+            &format!(".head.{}.{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)),
+        );
+        let result = open_private(OpenOptions::new().write(true).create_new(true), &temp)
+            .and_then(|mut file| file.write_all(head.render().as_bytes()))
+            .and_then(|()| fs::rename(&temp, head_path));
+        if result.is_err() {
+            let _ = fs::remove_file(&temp);
         }
-        (&log).write_all(&lines).map_err(|e| self.io_error("appending to", &self.path, e))?;
-
-        let new_head = Head::new(head.link, head.seq, key).render();
-        let temp = sidecar(&self.path, ".head.tmp");
-        open_private(OpenOptions::new().write(true).create(true).truncate(true), &temp)
-            .and_then(|mut file| file.write_all(new_head.as_bytes()))
-            .and_then(|()| fs::rename(&temp, &head_path))
-            .map_err(|e| self.io_error("writing the head", &head_path, e))?;
-        drop(lock);
-        Ok(())
+        result.map_err(|e| self.io_error("writing the head", head_path, e))
     }
 
     fn create_dir(&self) -> Result<(), SinkError> {
@@ -254,6 +355,123 @@ impl ReceiptSink for FileSink {
     }
 }
 
+/// What the head file held when an append began.
+enum HeadRead {
+    Missing,
+    Unreadable,
+    Found(Head),
+}
+
+/// Where the next line links: the previous line's link and seq.
+struct Start {
+    link: String,
+    seq: u64,
+}
+
+/// The chain's last line as the log has it.
+struct End {
+    seq: u64,
+    link: String,
+}
+
+/// The end of the live log.
+struct Tail {
+    /// Its size.
+    size: u64,
+    /// Where its last complete line ends (== `size` unless an unfinished line follows).
+    complete_len: u64,
+    /// The chain's last line, from the live log or `<log>.1`; `None` when there is none, or it is no receipt line.
+    end: Option<End>,
+}
+
+/// The two fields of a line the chain needs.
+#[derive(Deserialize)]
+struct LinkFields {
+    seq: u64,
+    prev: Option<String>,
+}
+
+/// `(size, where the last complete line ends, that line)` of the file at `path`, reading from its end only as far
+/// as the last line reaches; a missing file is empty.
+fn last_line(path: &Path) -> io::Result<(u64, u64, Option<Vec<u8>>)> {
+    let file = match open_no_follow(OpenOptions::new().read(true), path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((0, 0, None)),
+        Err(e) => return Err(e),
+    };
+    let size = file.metadata()?.len();
+    let mut window = 64 * 1024u64;
+    loop {
+        let from = size.saturating_sub(window);
+        let mut bytes = vec![0; (size - from) as usize];
+        file.read_exact_at(&mut bytes, from)?;
+        let Some(last_newline) = bytes.iter().rposition(|&b| b == b'\n') else {
+            if from == 0 {
+                return Ok((size, 0, None));
+            }
+            window *= 4;
+            continue;
+        };
+        let complete_len = from + last_newline as u64 + 1;
+        match bytes[..last_newline].iter().rposition(|&b| b == b'\n') {
+            Some(before) => return Ok((size, complete_len, Some(bytes[before + 1..last_newline].to_vec()))),
+            None if from == 0 => return Ok((size, complete_len, Some(bytes[..last_newline].to_vec()))),
+            None => window *= 4,
+        }
+    }
+}
+
+/// Whether `bytes` (complete lines, oldest first) hold the line `head` records — for seq 0, a chain that starts
+/// there — with every later line linking on to the end.
+fn stale_head_is_consistent(bytes: &[u8], head: &Head, key: Option<&[u8]>) -> bool {
+    let lines: Vec<(&[u8], Option<LinkFields>)> = bytes
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| (line, serde_json::from_slice::<LinkFields>(line).ok()))
+        .collect();
+    let (mut link_before, mut seq_before, first) = if head.seq == 0 {
+        if !head.records(GENESIS, 0, key) {
+            return false;
+        }
+        (GENESIS.to_owned(), 0, 0)
+    } else {
+        let Some(at) = lines.iter().position(|(line, fields)| {
+            fields.as_ref().is_some_and(|f| f.seq == head.seq) && head.records(&link(line, key), head.seq, key)
+        }) else {
+            return false;
+        };
+        (link(lines[at].0, key), head.seq, at + 1)
+    };
+    for (line, fields) in &lines[first..] {
+        let Some(fields) = fields else { return false };
+        if fields.prev.as_deref() != Some(link_before.as_str()) || Some(fields.seq) != seq_before.checked_add(1) {
+            return false;
+        }
+        link_before = link(line, key);
+        seq_before = fields.seq;
+    }
+    true
+}
+
+/// Reads `path` whole without following a symlink at its place: `None` when it does not exist.
+fn read_no_follow(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match open_no_follow(OpenOptions::new().read(true), path) {
+        Ok(mut file) => {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            Ok(Some(bytes))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Opens without following a symlink at the last component: the log, its head and its lock are files of the
+/// engine's, and a symlink planted at their place must not redirect a write (or a read) elsewhere.
+fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32).open(path)
+}
+
 /// `<log><suffix>`: the head, lock and temp files beside the log.
 pub(crate) fn sidecar(log: &Path, suffix: &str) -> PathBuf {
     let mut name = log.as_os_str().to_owned();
@@ -268,7 +486,7 @@ pub(crate) fn rotated_path(log: &Path, n: u32) -> PathBuf {
 
 /// Opens with mode 0600 when creating: receipts name tools and sessions, which are nobody else's business.
 fn open_private(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    options.mode(0o600).open(path)
+    open_no_follow(options.mode(0o600), path)
 }
 
 /// Takes an exclusive `flock` on `file`, polling until `timeout`: a plain blocking `flock` would hang the dispatch

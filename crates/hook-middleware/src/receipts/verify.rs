@@ -333,7 +333,7 @@ fn check_head(
         if head.seal.is_none() {
             return Some(past_end(BreakKind::Head, "the head carries no seal, though a key was given".to_owned()));
         }
-        if !head.seal_matches(key) {
+        if head.link.is_some() && !head.seal_matches(key) {
             let detail = "the head's seal does not verify under this key: forged, or another key".to_owned();
             return Some(past_end(BreakKind::Head, detail));
         }
@@ -342,7 +342,7 @@ fn check_head(
         Some((link, Ok((seq, _)))) => (link.as_str(), *seq),
         _ => (GENESIS, 0),
     };
-    if head.link == last_link && head.seq == last_seq {
+    if head.records(last_link, last_seq, key) {
         return None;
     }
     let Some(last) = last.filter(|_| head.seq <= last_seq) else {
@@ -357,15 +357,27 @@ fn check_head(
         };
         return Some(past_end(BreakKind::CutOff, detail));
     };
-    Some(if head.seq == last_seq {
-        at(last, BreakKind::Edited, "the last line no longer matches the head".to_owned())
-    } else {
-        let detail = format!(
-            "the head records seq {}, but the log runs on to seq {last_seq}: lines were added without the chain's lock",
-            head.seq
-        );
-        at(last, BreakKind::Head, detail)
-    })
+    if head.seq == last_seq {
+        let detail = if key.is_some() && head.link.is_none() {
+            "the last line no longer matches the head's seal: edited, or the head forged or sealed with another key"
+        } else {
+            "the last line no longer matches the head"
+        };
+        return Some(at(last, BreakKind::Edited, detail.to_owned()));
+    }
+    // The head lags behind: an append that did not get to update it (killed, a full disk). The links were checked
+    // already; if the line the head records is there, the head is a stale cache, not damage.
+    let recorded = lines
+        .iter()
+        .find(|m| matches!(&m.parsed, Ok((seq, _)) if *seq == head.seq) && head.records(&m.link, head.seq, key));
+    if recorded.is_some() || head.records(GENESIS, 0, key) {
+        return None;
+    }
+    let detail = format!(
+        "the head records seq {}, but the log runs on to seq {last_seq} and holds no line the head records",
+        head.seq
+    );
+    Some(at(last, BreakKind::Head, detail))
 }
 
 /// The newest `n` receipts of the log at `log` (rotated segments included), oldest first. Lines that are not

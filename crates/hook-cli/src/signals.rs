@@ -1,0 +1,93 @@
+//! What `hook run` and `hook test` do when they are told to stop (SIGINT, SIGTERM, SIGHUP): no hook outlives them.
+//!
+//! Each hook runs in a process group of its own, so a terminal's Ctrl-C or a `kill` of `hook` never reaches it by
+//! itself. While a dispatch runs, a signal is forwarded to every running hook group; the hooks get
+//! [`GRACE`] to end on it (their results and receipts are then the usual ones); then the dispatch is dropped, which
+//! SIGKILLs and reaps every group still running, processes that left their group and were adopted by `hook` (a child
+//! subreaper on Linux) are killed and reaped, and `hook` exits with `128 + the signal's number`. A second signal
+//! skips the grace. Against a SIGKILL of `hook` itself, which no handler sees, the watchdog and the leaders'
+//! parent-death signal of [`hook_exec::supervise`] stand in.
+
+use std::future::Future;
+use std::pin::pin;
+use std::time::Duration;
+
+use hook_exec::{GroupSignal, Supervision};
+use tokio::signal::unix::{Signal, SignalKind, signal};
+
+/// How long the hooks have to end on a forwarded signal before they are killed.
+pub const GRACE: Duration = Duration::from_millis(500);
+
+/// Turns on, for this process, what keeps hooks from outliving it: the child subreaper and the watchdog. A failure
+/// is a warning: the signal forwarding and the leaders' parent-death signal still hold.
+pub fn supervise() {
+    if let Err(err) = hook_exec::supervise(Supervision { subreaper: true, watchdog: true }) {
+        eprintln!("hook: warning: cannot supervise the hooks' processes fully ({err}); a killed hook may leave some");
+    }
+}
+
+/// The signals `hook` stops on, listened to from the first dispatch on.
+pub struct Signals {
+    interrupt: Signal,
+    terminate: Signal,
+    hangup: Signal,
+}
+
+impl Signals {
+    /// Installs the handlers. Must be called inside the runtime.
+    pub fn new() -> std::io::Result<Signals> {
+        Ok(Signals {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+            hangup: signal(SignalKind::hangup())?,
+        })
+    }
+
+    /// The next of the three signals to arrive.
+    async fn next(&mut self) -> GroupSignal {
+        tokio::select! {
+            _ = self.interrupt.recv() => GroupSignal::Interrupt,
+            _ = self.terminate.recv() => GroupSignal::Terminate,
+            _ = self.hangup.recv() => GroupSignal::Hangup,
+        }
+    }
+}
+
+/// How a supervised dispatch ended.
+pub enum Outcome<T> {
+    /// It finished by itself.
+    Finished(T),
+    /// A signal stopped it; every hook it started is dead and reaped.
+    Interrupted(GroupSignal),
+}
+
+/// Drives `work` (a dispatch) until it finishes or a signal arrives; see the module documentation for what a signal
+/// does.
+pub async fn until_signal<T>(signals: &mut Signals, work: impl Future<Output = T>) -> Outcome<T> {
+    let mut work = pin!(work);
+    let first = tokio::select! {
+        done = &mut work => return Outcome::Finished(done),
+        signal = signals.next() => signal,
+    };
+    hook_exec::signal_live_groups(first);
+    tokio::select! {
+        _ = &mut work => {}
+        () = tokio::time::sleep(GRACE) => {}
+        _ = signals.next() => {}
+    }
+    Outcome::Interrupted(first)
+}
+
+/// After an interruption: kills what is left (the dropped dispatch already killed its groups) and says so.
+pub fn finish_interrupted(signal: GroupSignal) -> u8 {
+    hook_exec::signal_live_groups(GroupSignal::Kill);
+    hook_exec::reap_orphans();
+    let name = match signal {
+        GroupSignal::Interrupt => "SIGINT",
+        GroupSignal::Terminate => "SIGTERM",
+        GroupSignal::Hangup => "SIGHUP",
+        GroupSignal::Kill => "SIGKILL",
+    };
+    eprintln!("hook: interrupted by {name}: the running hooks were stopped");
+    u8::try_from(128 + signal.number()).unwrap_or(crate::exit::ERROR)
+}

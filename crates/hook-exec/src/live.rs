@@ -1,0 +1,293 @@
+//! Every live process group of this process's runs, in one registry: what a host needs so that no hook outlives it.
+//!
+//! Every run registers its leader here from spawn until the leader is reaped, under one lock, so whoever holds the
+//! lock sees only leaders that are still unreaped — whose pid is still theirs and whose group can still be
+//! signalled safely. On that registry stand three process-wide services a host opts into:
+//!
+//! - [`signal_live_groups`]: forward a signal (the host got SIGINT, SIGTERM or SIGHUP) to every running group, so
+//!   hooks hear what their host heard even though they run in groups of their own, out of a terminal's reach.
+//! - [`supervise`] with a [`Supervision`]:
+//!   - `subreaper` (Linux): the host becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`), so a descendant that
+//!     left its group with `setsid`/`setpgid` and lost its parent is re-parented to the host instead of init; when
+//!     the last run ends, [`reap_orphans`] kills and reaps every such adopted process. Only for a process whose
+//!     children are all this crate's runs: any other child the host spawns would count as an orphan.
+//!   - `watchdog`: a small `/bin/sh` process in a group of its own, ignoring SIGINT, SIGTERM and SIGHUP, told each
+//!     group as it starts and ends; when the host dies, even by SIGKILL, its end of the pipe closes and the watchdog
+//!     SIGKILLs every group still listed. A group's id cannot be reused while any member of it lives, so that kill
+//!     reaches the hook's own processes, not a stranger.
+//! - Each leader also gets `PR_SET_PDEATHSIG` = SIGKILL on Linux when [`RunOptions::kill_with_parent`] is set (the
+//!   default): if the thread that spawned it dies, so does the leader.
+//!
+//! What is left: a descendant that left the group *and* outlives a SIGKILLed host (its parent still alive, or
+//!   re-parented past the dead host) is out of reach without a cgroup; see the crate documentation.
+//!
+//! [`RunOptions::kill_with_parent`]: crate::RunOptions::kill_with_parent
+
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal};
+
+/// A signal a host forwards to its running hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GroupSignal {
+    /// SIGINT (a terminal's Ctrl-C).
+    Interrupt,
+    /// SIGTERM (`kill`, `timeout`, a service manager).
+    Terminate,
+    /// SIGHUP (the terminal went away).
+    Hangup,
+    /// SIGKILL.
+    Kill,
+}
+
+impl GroupSignal {
+    /// The signal's number, as a shell reports it (`128 + n` is a process's exit code after it).
+    pub fn number(self) -> i32 {
+        self.signal().as_raw()
+    }
+
+    fn signal(self) -> Signal {
+        match self {
+            GroupSignal::Interrupt => Signal::INT,
+            GroupSignal::Terminate => Signal::TERM,
+            GroupSignal::Hangup => Signal::HUP,
+            GroupSignal::Kill => Signal::KILL,
+        }
+    }
+}
+
+/// What [`supervise`] turns on for the whole process. Both are off by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Supervision {
+    /// Become a child subreaper and kill adopted orphans when the last run ends (Linux; ignored elsewhere).
+    pub subreaper: bool,
+    /// Start the watchdog that kills every listed group when this process dies.
+    pub watchdog: bool,
+}
+
+/// The registry: unreaped leaders, whether orphans are swept, and the watchdog's pipe.
+pub(crate) struct Registry {
+    leaders: BTreeSet<i32>,
+    subreaper: bool,
+    watchdog: Option<Watchdog>,
+}
+
+struct Watchdog {
+    child: Child,
+    stdin: ChildStdin,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry { leaders: BTreeSet::new(), subreaper: false, watchdog: None });
+
+/// The registry, locked. A panic while it was held cannot leave it inconsistent (every change is one insert or
+/// remove), so a poisoned lock is taken over.
+pub(crate) fn lock() -> MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Registry {
+    /// Records a freshly spawned leader (called with the lock held since before the spawn).
+    pub(crate) fn add(&mut self, pid: Pid) {
+        self.leaders.insert(pid.as_raw_nonzero().get());
+        self.tell_watchdog('+', pid);
+    }
+
+    /// Forgets a leader that was just reaped (called with the lock held across the reap).
+    pub(crate) fn remove(&mut self, pid: Pid) {
+        if self.leaders.remove(&pid.as_raw_nonzero().get()) {
+            self.tell_watchdog('-', pid);
+        }
+    }
+
+    fn tell_watchdog(&mut self, op: char, pid: Pid) {
+        if let Some(dog) = &mut self.watchdog
+            && writeln!(dog.stdin, "{op} {}", pid.as_raw_nonzero()).is_err()
+        {
+            // It died (someone killed it): nothing to tell any more; the other guards still hold.
+            self.watchdog = None;
+        }
+    }
+}
+
+/// Sends `signal` to every live process group of this process's runs; returns how many groups were signalled.
+///
+/// A host calls this from its own handler for SIGINT, SIGTERM or SIGHUP: each run's group is its own, so a
+/// terminal's Ctrl-C or a `kill` of the host never reaches the hooks by itself. Only groups whose leader is not yet
+/// reaped are signalled, so the signal can never reach a stranger that reused a pid.
+///
+/// ```
+/// assert_eq!(hook_exec::signal_live_groups(hook_exec::GroupSignal::Terminate), 0); // nothing runs
+/// ```
+pub fn signal_live_groups(signal: GroupSignal) -> usize {
+    let registry = lock();
+    for &pid in &registry.leaders {
+        if let Some(pid) = Pid::from_raw(pid) {
+            let _ = rustix::process::kill_process_group(pid, signal.signal());
+        }
+    }
+    registry.leaders.len()
+}
+
+/// How many runs of this process have a leader not yet reaped.
+pub fn live_group_count() -> usize {
+    lock().leaders.len()
+}
+
+/// Turns on what `supervision` asks for, for the whole process; idempotent. Errors only when the subreaper cannot be
+/// set on Linux or the watchdog cannot be started; what succeeded stays on.
+///
+/// ```
+/// hook_exec::supervise(hook_exec::Supervision::default()).unwrap(); // nothing asked, nothing done
+/// ```
+pub fn supervise(supervision: Supervision) -> io::Result<()> {
+    let mut registry = lock();
+    if supervision.subreaper && !registry.subreaper {
+        set_subreaper()?;
+        registry.subreaper = true;
+    }
+    if supervision.watchdog && registry.watchdog.is_none() {
+        let dog = start_watchdog()?;
+        registry.watchdog = Some(dog);
+        // Groups already running when the watchdog arrived.
+        let leaders: Vec<i32> = registry.leaders.iter().copied().collect();
+        for pid in leaders.into_iter().filter_map(Pid::from_raw) {
+            registry.tell_watchdog('+', pid);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(target_os = "linux")]
+fn set_subreaper() -> io::Result<()> {
+    rustix::process::set_child_subreaper(Some(rustix::process::getpid())).map_err(Into::into)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn set_subreaper() -> io::Result<()> {
+    Ok(())
+}
+
+/// The watchdog: reads `+ pid` / `- pid` lines; at EOF (this process died, or closed the pipe) it SIGKILLs every
+/// group still listed. It ignores the signals a terminal or `kill` would send the whole job.
+const WATCHDOG: &str = r#"trap '' INT TERM HUP
+live=' '
+while read -r op pid; do
+  case $op in
+    +) live="$live$pid " ;;
+    -) case $live in *" $pid "*) live="${live%% $pid *} ${live#* $pid }" ;; esac ;;
+  esac
+done
+for pid in $live; do kill -s KILL -- "-$pid" 2>/dev/null; done
+exit 0
+"#;
+
+fn start_watchdog() -> io::Result<Watchdog> {
+    let mut child = Command::new(crate::invocation::SHELL)
+        .arg("-c")
+        .arg(WATCHDOG)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()?;
+    let stdin = child.stdin.take().ok_or_else(|| io::Error::other("watchdog stdin missing"))?;
+    Ok(Watchdog { child, stdin })
+}
+
+use std::os::unix::process::CommandExt as _;
+
+/// Kills and reaps every process this one adopted as a subreaper (a descendant of a run that outlived its parent,
+/// typically after leaving its group with `setsid`), with its group when it leads one; returns how many. Does
+/// nothing unless [`supervise`] turned the subreaper on. Runs call it themselves when the last live run ends; a
+/// host calls it once more before it exits.
+///
+/// Killing an adopted process can orphan its own children, which are adopted in turn: it goes on until no adopted
+/// process is left or two seconds have passed.
+pub fn reap_orphans() -> usize {
+    let registry = lock();
+    if !registry.subreaper {
+        return 0;
+    }
+    let watchdog = registry.watchdog.as_ref().map(|dog| dog.child.id() as i32);
+    let me = rustix::process::getpid().as_raw_nonzero().get();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut killed = 0;
+    loop {
+        let orphans: Vec<(i32, i32)> = children_of(me)
+            .into_iter()
+            .filter(|(pid, _)| !registry.leaders.contains(pid) && Some(*pid) != watchdog)
+            .collect();
+        if orphans.is_empty() || Instant::now() >= deadline {
+            return killed;
+        }
+        for &(pid, pgid) in &orphans {
+            let Some(id) = Pid::from_raw(pid) else { continue };
+            // Ours and unreaped: its pid, and its group's id when it leads one, cannot have been reused.
+            if pgid == pid {
+                let _ = rustix::process::kill_process_group(id, Signal::KILL);
+            }
+            let _ = rustix::process::kill_process(id, Signal::KILL);
+        }
+        for &(pid, _) in &orphans {
+            if let Some(id) = Pid::from_raw(pid)
+                && reap_within(id, deadline)
+            {
+                killed += 1;
+            }
+        }
+    }
+}
+
+/// Reaps `pid` (a child of ours that was SIGKILLed), waiting until `deadline` at most.
+fn reap_within(pid: Pid, deadline: Instant) -> bool {
+    use rustix::process::{WaitId, WaitIdOptions};
+    loop {
+        match rustix::process::waitid(WaitId::Pid(pid), WaitIdOptions::EXITED | WaitIdOptions::NOHANG) {
+            Ok(Some(_)) => return true,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
+            Err(rustix::io::Errno::INTR) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// `(pid, pgid)` of every process whose parent is `parent`, from `/proc`.
+fn children_of(parent: i32) -> Vec<(i32, i32)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // The command name is parenthesised and may hold anything: the fields after its last ')' are fixed.
+            let mut fields = stat[stat.rfind(')')? + 2..].split_whitespace();
+            let _state = fields.next()?;
+            let ppid: i32 = fields.next()?.parse().ok()?;
+            let pgid: i32 = fields.next()?.parse().ok()?;
+            (ppid == parent).then_some((pid, pgid))
+        })
+        .collect()
+}
+
+/// Whether orphans are swept when the last run ends.
+pub(crate) fn sweeps_orphans() -> bool {
+    lock().subreaper
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_signals_have_their_usual_numbers() {
+        let numbers: Vec<i32> =
+            [GroupSignal::Hangup, GroupSignal::Interrupt, GroupSignal::Kill, GroupSignal::Terminate]
+                .iter()
+                .map(|s| s.number())
+                .collect();
+        assert_eq!(numbers, [1, 2, 9, 15]);
+    }
+}
