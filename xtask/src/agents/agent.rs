@@ -15,8 +15,6 @@ use super::server::Wire;
 pub enum Point {
     /// `session_start`.
     SessionStart,
-    /// `turn_start`.
-    TurnStart,
     /// `pre_tool`.
     PreTool,
     /// `permission_request`.
@@ -40,14 +38,29 @@ pub enum Approver {
     PreapprovedAnswers(bool),
 }
 
+/// How one run is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// Who approves.
+    pub approver: Approver,
+    /// Whether to run it the way that shows what the agent's UI shows about hooks.
+    pub ui: bool,
+}
+
+impl From<Approver> for Run {
+    fn from(approver: Approver) -> Run {
+        Run { approver, ui: false }
+    }
+}
+
 /// What the approver was asked during a run, and whether the agent's stdin is a conversation.
 pub struct Conversation {
     /// Lines written to stdin first.
     pub first: Vec<String>,
     /// Called with each stdout line.
     pub talk: Box<dyn FnMut(&str) -> Reaction + Send>,
-    /// Tool names the approver was asked about, filled by `talk`.
-    pub asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// The approver's requests that the agent did not cancel, as (request id, tool name), filled by `talk`.
+    pub asked: std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>,
 }
 
 /// One agent under test.
@@ -55,18 +68,25 @@ pub trait Agent: Sync {
     /// Its name: `--agent` of `hook install`, `--protocol` of `hook bridge`, and of `cargo xtask agents`.
     fn name(&self) -> &'static str;
 
-    /// Its wire format for the model server.
-    fn wire(&self) -> Box<dyn Wire>;
+    /// Its wire format for the model server; where the agent's approver is a model call (Codex's
+    /// `--approve-for-me` review), the wire answers it as `approver` decides.
+    fn wire(&self, approver: Approver) -> Box<dyn Wire>;
+
+    /// The approvals the agent asked the model for (Codex's review requests), by tool, from the server's log.
+    fn model_approvals(&self, _requests: &[super::server::Logged]) -> Vec<String> {
+        Vec::new()
+    }
 
     /// Writes what the agent needs in the sandbox to run offline (the server's port is given to [`Agent::command`]).
     fn configure(&self, sandbox: &Sandbox) -> Result<()>;
 
-    /// The command that runs `prompt` once, non-interactively.
-    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, approver: Approver)
-    -> Command;
+    /// The command that runs `prompt` once, non-interactively; with `ui`, so that what the agent's interactive
+    /// UI shows about hooks is in its output too (Codex: through its app server, whose notifications feed its TUI,
+    /// since `codex exec` prints no hook's message).
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, run: Run) -> Command;
 
-    /// For runs whose stdin is a conversation (Claude Code's SDK mode): the conversation.
-    fn conversation(&self, _prompt: &str, _approver: Approver) -> Option<Conversation> {
+    /// For runs whose stdin is a conversation (Claude Code's SDK mode, Codex's app server): the conversation.
+    fn conversation(&self, _sandbox: &Sandbox, _prompt: &str, _run: Run) -> Option<Conversation> {
         None
     }
 
@@ -102,7 +122,9 @@ pub fn write_own_hooks(agent: &dyn Agent, sandbox: &Sandbox, hooks: &[(Point, Op
             group.insert("matcher".into(), json!(matcher));
         }
         group.insert("hooks".into(), json!([agent.handler(command)]));
-        events.entry(name).or_insert_with(|| json!([])).as_array_mut().map(|a| a.push(Value::Object(group)));
+        if let Some(groups) = events.entry(name).or_insert_with(|| json!([])).as_array_mut() {
+            groups.push(Value::Object(group));
+        }
     }
     let text = serde_json::to_string_pretty(&json!({"hooks": events}))? + "\n";
     sandbox.write(agent.settings_file(), &text)?;

@@ -2,6 +2,11 @@
 //! mode (`-p … --output-format stream-json`) or in SDK mode (`--input-format stream-json --permission-prompt-tool
 //! stdio`, the harness acting as the approver; only there does `PermissionRequest` fire).
 //!
+//! In SDK mode Claude Code runs the `PermissionRequest` hooks and sends the approver its `can_use_tool` request
+//! at the same time, and takes whichever answers first (a hook's decision cancels the request with a
+//! `control_cancel_request`). The harness's approver therefore answers after [`APPROVER_DELAY`], so that a hook
+//! that decides does so first, and counts as asked only the requests that were not cancelled.
+//!
 //! Wire: it sends `HEAD /`, then `POST /v1/messages?beta=true` with `stream: true` per model turn, answered here
 //! with Messages API server-sent events.
 
@@ -10,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
-use super::agent::{Agent, Approver, Conversation, Point};
+use super::agent::{Agent, Approver, Conversation, Point, Run};
 use super::npm::Installed;
 use super::process::{Reaction, Sandbox};
 use super::server::{Reply, Route, Step, Wire};
@@ -18,12 +23,16 @@ use super::server::{Reply, Route, Step, Wire};
 /// Claude Code.
 pub struct Claude;
 
+/// How long the approver takes to answer: well past a bridge's run, so that a `PermissionRequest` hook that
+/// decides wins the race.
+const APPROVER_DELAY: std::time::Duration = std::time::Duration::from_secs(4);
+
 impl Agent for Claude {
     fn name(&self) -> &'static str {
         "claude"
     }
 
-    fn wire(&self) -> Box<dyn Wire> {
+    fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
         Box::new(MessagesWire)
     }
 
@@ -32,14 +41,7 @@ impl Agent for Claude {
         Ok(())
     }
 
-    fn command(
-        &self,
-        installed: &Installed,
-        sandbox: &Sandbox,
-        port: u16,
-        prompt: &str,
-        approver: Approver,
-    ) -> Command {
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, run: Run) -> Command {
         let mut command = sandbox.command(&installed.claude);
         command
             .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
@@ -49,7 +51,11 @@ impl Agent for Claude {
             .env("DISABLE_TELEMETRY", "1")
             .env("CLAUDE_CONFIG_DIR", sandbox.home.join(".claude"))
             .args(["--output-format", "stream-json", "--verbose"]);
-        match approver {
+        if run.ui {
+            // Print mode shows no hook's message; the hook events are what an SDK host shows its user.
+            command.arg("--include-hook-events");
+        }
+        match run.approver {
             Approver::Preapproved => {
                 command.args(["-p", prompt, "--allowedTools", "Bash"]);
             }
@@ -64,8 +70,8 @@ impl Agent for Claude {
         command
     }
 
-    fn conversation(&self, prompt: &str, approver: Approver) -> Option<Conversation> {
-        let allow = match approver {
+    fn conversation(&self, _sandbox: &Sandbox, prompt: &str, run: Run) -> Option<Conversation> {
+        let allow = match run.approver {
             Approver::Preapproved => return None,
             Approver::Answers(allow) | Approver::PreapprovedAnswers(allow) => allow,
         };
@@ -79,17 +85,22 @@ impl Agent for Claude {
         });
         let talk = move |line: &str| -> Reaction {
             let Ok(event) = serde_json::from_str::<Value>(line) else { return Reaction::None };
+            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
             match event["type"].as_str() {
                 Some("result") => Reaction::Close,
                 Some("control_request") if event["request"]["subtype"] == "can_use_tool" => {
                     let tool = event["request"]["tool_name"].as_str().unwrap_or("?").to_owned();
-                    seen.lock().unwrap_or_else(|e| e.into_inner()).push(tool);
+                    seen.push((event["request_id"].as_str().unwrap_or("").to_owned(), tool));
                     let decision = if allow {
                         json!({"behavior": "allow", "updatedInput": event["request"]["input"]})
                     } else {
                         json!({"behavior": "deny", "message": "APPROVER-DENIED the tool call"})
                     };
-                    Reaction::Write(control_response(&event, decision).to_string())
+                    Reaction::Later(APPROVER_DELAY, control_response(&event, decision).to_string())
+                }
+                Some("control_cancel_request") => {
+                    seen.retain(|(id, _)| event["request_id"] != id.as_str());
+                    Reaction::None
                 }
                 Some("control_request") => Reaction::Write(control_response(&event, json!({})).to_string()),
                 _ => Reaction::None,
@@ -101,7 +112,6 @@ impl Agent for Claude {
     fn event(&self, point: Point) -> Option<&'static str> {
         Some(match point {
             Point::SessionStart => "SessionStart",
-            Point::TurnStart => "UserPromptSubmit",
             Point::PreTool => "PreToolUse",
             Point::PermissionRequest => "PermissionRequest",
             Point::PostTool => "PostToolUse",

@@ -9,14 +9,13 @@
 //! nearest `.git` above the working directory as the project root, and looks up that root's trust: the sandbox's
 //! workspace is a repository of its own for that reason (it sits inside this repository's checkout).
 
-use std::collections::BTreeSet;
 use std::process::Command;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::agent::{Agent, Approver, Point};
+use super::agent::{Agent, Approver, Conversation, Point, Run};
 use super::npm::Installed;
 use super::process::Sandbox;
 use super::server::{Reply, Route, Step, Wire};
@@ -39,8 +38,16 @@ impl Agent for Codex {
         "codex"
     }
 
-    fn wire(&self) -> Box<dyn Wire> {
-        Box::new(ResponsesWire)
+    fn wire(&self, approver: Approver) -> Box<dyn Wire> {
+        let allow = match approver {
+            Approver::Answers(allow) | Approver::PreapprovedAnswers(allow) => allow,
+            Approver::Preapproved => false,
+        };
+        Box::new(ResponsesWire { allow })
+    }
+
+    fn model_approvals(&self, requests: &[super::server::Logged]) -> Vec<String> {
+        requests.iter().filter(|r| is_review(&r.body)).map(|_| "exec_command".to_owned()).collect()
     }
 
     fn configure(&self, sandbox: &Sandbox) -> Result<()> {
@@ -57,25 +64,18 @@ impl Agent for Codex {
         Ok(())
     }
 
-    fn command(
-        &self,
-        installed: &Installed,
-        sandbox: &Sandbox,
-        port: u16,
-        prompt: &str,
-        approver: Approver,
-    ) -> Command {
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, run: Run) -> Command {
         let mut command = sandbox.command(&installed.codex);
-        command.env("CODEX_HOME", Codex::home(sandbox)).env(KEY_VAR, "offline").args([
-            "-c",
-            &format!("model_providers.offline.base_url=\"http://127.0.0.1:{port}/v1\""),
-            "exec",
-            "--skip-git-repo-check",
-            "--json",
-            "--color",
-            "never",
-        ]);
-        match approver {
+        command
+            .env("CODEX_HOME", Codex::home(sandbox))
+            .env(KEY_VAR, "offline")
+            .args(["-c", &format!("model_providers.offline.base_url=\"http://127.0.0.1:{port}/v1\"")]);
+        if run.ui {
+            command.arg("app-server");
+            return command;
+        }
+        command.args(["exec", "--skip-git-repo-check", "--json", "--color", "never"]);
+        match run.approver {
             Approver::Preapproved | Approver::PreapprovedAnswers(_) => {
                 command.arg("--dangerously-bypass-approvals-and-sandbox");
             }
@@ -87,10 +87,43 @@ impl Agent for Codex {
         command
     }
 
+    /// With `ui`, one turn through the app server (JSON-RPC over stdio, as Codex's TUI and IDE clients drive
+    /// it): `initialize`, `thread/start` in the workspace with approvals off, `turn/start`, then every
+    /// notification — `hook/started`, `hook/completed` with the run's status and entries — until
+    /// `turn/completed`.
+    fn conversation(&self, sandbox: &Sandbox, prompt: &str, run: Run) -> Option<Conversation> {
+        if !run.ui {
+            return None;
+        }
+        let first = vec![
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"clientInfo": {"name": "xtask-agents", "version": "1"}}})
+            .to_string(),
+            json!({"jsonrpc": "2.0", "method": "initialized"}).to_string(),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "thread/start", "params": {
+                "cwd": sandbox.ws, "approvalPolicy": "never", "sandbox": "danger-full-access"}})
+            .to_string(),
+        ];
+        let prompt = prompt.to_owned();
+        let talk = move |line: &str| {
+            let message: Value = serde_json::from_str(line).unwrap_or_default();
+            if message["id"] == 2 {
+                let thread = message["result"]["thread"]["id"].clone();
+                let turn = json!({"jsonrpc": "2.0", "id": 3, "method": "turn/start",
+                    "params": {"threadId": thread, "input": [{"type": "text", "text": prompt}]}});
+                return super::process::Reaction::Write(turn.to_string());
+            }
+            if message["method"] == "turn/completed" || (message["id"] == 3 && message.get("error").is_some()) {
+                return super::process::Reaction::Close;
+            }
+            super::process::Reaction::None
+        };
+        Some(Conversation { first, talk: Box::new(talk), asked: Default::default() })
+    }
+
     fn event(&self, point: Point) -> Option<&'static str> {
         Some(match point {
             Point::SessionStart => "SessionStart",
-            Point::TurnStart => "UserPromptSubmit",
             Point::PreTool => "PreToolUse",
             Point::PermissionRequest => "PermissionRequest",
             Point::PostTool => "PostToolUse",
@@ -108,31 +141,24 @@ impl Agent for Codex {
 
     fn trust_project_hooks(&self, sandbox: &Sandbox) -> Result<()> {
         let config_path = Codex::home(sandbox).join("config.toml");
-        let mut config = std::fs::read_to_string(&config_path)?;
-        let known = trusted_keys(&config);
-        let mut added = String::new();
+        let mut config: toml::Table = toml::from_str(&std::fs::read_to_string(&config_path)?)?;
+        let hooks = config.entry("hooks").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let state = hooks
+            .as_table_mut()
+            .context("[hooks] is not a table")?
+            .entry("state")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+            .as_table_mut()
+            .context("[hooks.state] is not a table")?;
         for (key, hash) in hook_hashes(sandbox)? {
-            if !known.contains(&key) {
-                added.push_str(&format!("\n[hooks.state.{}]\ntrusted_hash = \"{hash}\"\n", toml_string(&key)));
+            let entry = state.entry(key).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            if let Some(entry) = entry.as_table_mut() {
+                entry.insert("trusted_hash".into(), toml::Value::String(hash));
             }
         }
-        if !added.is_empty() {
-            config.push_str(&added);
-            std::fs::write(&config_path, config)?;
-        }
+        std::fs::write(&config_path, toml::to_string(&config)?)?;
         Ok(())
     }
-}
-
-/// The keys of `[hooks.state]` already in a Codex `config.toml`.
-pub fn trusted_keys(config: &str) -> BTreeSet<String> {
-    let parsed: toml::Value = toml::from_str(config).unwrap_or(toml::Value::Table(Default::default()));
-    parsed
-        .get("hooks")
-        .and_then(|h| h.get("state"))
-        .and_then(toml::Value::as_table)
-        .map(|t| t.keys().cloned().collect())
-        .unwrap_or_default()
 }
 
 /// Every command handler of the workspace's `.codex/hooks.json` as Codex keys it, with its current hash.
@@ -245,16 +271,29 @@ pub fn reported_hashes(installed: &Installed, sandbox: &Sandbox) -> Result<Vec<(
     Ok(hooks)
 }
 
-/// The OpenAI Responses API, streamed.
-struct ResponsesWire;
+/// Whether a request body is Codex's automatic review of an approval (`--approve-for-me`): a model call of its
+/// own, asking for `{outcome: allow | deny, …}`.
+fn is_review(body: &str) -> bool {
+    body.contains(">>> APPROVAL REQUEST START")
+}
+
+/// The OpenAI Responses API, streamed. Codex's approval reviews are answered `allow` or `deny` as the scenario's
+/// approver decides, outside the script.
+struct ResponsesWire {
+    allow: bool,
+}
 
 impl Wire for ResponsesWire {
-    fn route(&self, method: &str, path: &str, _body: &Value) -> Route {
-        if method == "POST" && path.starts_with("/v1/responses") && !path.contains("compact") {
-            Route::Turn
-        } else {
-            Route::Reply(Reply::error(404, "not here"))
+    fn route(&self, method: &str, path: &str, body: &Value) -> Route {
+        if method != "POST" || !path.starts_with("/v1/responses") || path.contains("compact") {
+            return Route::Reply(Reply::error(404, "not here"));
         }
+        if is_review(&body.to_string()) {
+            let outcome = if self.allow { "allow" } else { "deny" };
+            let verdict = json!({"outcome": outcome, "risk_level": "low", "rationale": "APPROVER decided"});
+            return Route::Reply(self.turn(&Step::Text(verdict.to_string()), 999));
+        }
+        Route::Turn
     }
 
     fn turn(&self, step: &Step, turn: usize) -> Reply {

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use super::agent::{Agent, Approver, Point};
+use super::agent::{Agent, Approver, Point, Run};
 use super::npm::Installed;
 use super::process::Sandbox;
 use super::server::{Reply, Route, Step, Wire};
@@ -25,7 +25,7 @@ impl Agent for Gemini {
         "gemini"
     }
 
-    fn wire(&self) -> Box<dyn Wire> {
+    fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
         Box::new(GenerateContentWire)
     }
 
@@ -41,14 +41,7 @@ impl Agent for Gemini {
         Ok(())
     }
 
-    fn command(
-        &self,
-        installed: &Installed,
-        sandbox: &Sandbox,
-        port: u16,
-        prompt: &str,
-        _approver: Approver,
-    ) -> Command {
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, _run: Run) -> Command {
         let mut command = sandbox.command("node");
         command
             .env("GEMINI_API_KEY", "offline")
@@ -63,7 +56,6 @@ impl Agent for Gemini {
     fn event(&self, point: Point) -> Option<&'static str> {
         Some(match point {
             Point::SessionStart => "SessionStart",
-            Point::TurnStart => "BeforeAgent",
             Point::PreTool => "BeforeTool",
             Point::PermissionRequest => return None,
             Point::PostTool => "AfterTool",

@@ -168,6 +168,8 @@ pub enum Reaction {
     None,
     /// Write this line (a newline is added).
     Write(String),
+    /// Write this line after a delay (an approver that takes its time).
+    Later(Duration, String),
     /// Close stdin: the conversation is over.
     Close,
 }
@@ -235,7 +237,15 @@ fn pump(
     deadline: Duration,
 ) -> (Vec<String>, bool) {
     let mut stdout = Vec::new();
+    let mut later: Vec<(Instant, String)> = Vec::new();
     loop {
+        let now = Instant::now();
+        for (_, reply) in later.iter().filter(|(due, _)| *due <= now) {
+            if let Some(pipe) = stdin.as_mut() {
+                let _ = writeln!(pipe, "{reply}").and_then(|()| pipe.flush());
+            }
+        }
+        later.retain(|(due, _)| *due > now);
         let Some(left) = deadline.checked_sub(started.elapsed()) else { return (stdout, true) };
         match lines.recv_timeout(left.min(Duration::from_millis(200))) {
             Ok(Some(line)) => {
@@ -247,6 +257,7 @@ fn pump(
                                 let _ = writeln!(pipe, "{reply}").and_then(|()| pipe.flush());
                             }
                         }
+                        Reaction::Later(delay, reply) => later.push((Instant::now() + delay, reply)),
                         Reaction::Close => *stdin = None,
                     }
                 }

@@ -8,7 +8,7 @@
 
 use anyhow::Result;
 
-use super::agent::{Approver, Point, write_own_hooks};
+use super::agent::{Approver, Point, Run, write_own_hooks};
 use super::codex;
 use super::server::Step;
 use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
@@ -38,11 +38,16 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "continuation_cap", agents: &[], run: continuation_cap },
     Scenario { name: "post_tool_note", agents: &[], run: post_tool_note },
     Scenario { name: "migrate", agents: &[], run: migrate },
+    Scenario { name: "notice_baseline", agents: &[], run: notice_baseline },
     Scenario { name: "untrusted", agents: &[], run: untrusted },
     Scenario { name: "portable_command", agents: &[], run: portable_command },
     Scenario { name: "hash_oracle", agents: &["codex"], run: hash_oracle },
     Scenario { name: "agent_trust", agents: &["codex"], run: agent_trust },
+    Scenario { name: "agent_trust_migrate", agents: &["codex"], run: agent_trust_migrate },
 ];
+
+/// A pre-approved run observed as the agent's UI would show it.
+const UI: Run = Run { approver: Approver::Preapproved, ui: true };
 
 /// The agent's own deny hook: consumes its input, exits 2 with the reason on stderr.
 const OWN_DENY: &str = "cat >/dev/null; echo 'BASELINE-7431 refused by the agent hook' >&2; exit 2";
@@ -65,12 +70,13 @@ fn baseline(ctx: &Ctx<'_>) -> Result<Checks> {
 fn deny(ctx: &Ctx<'_>) -> Result<Checks> {
     ctx.native_hooks(
         "  - id: gate-shell\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    \
-         shell: \"echo 'DENY-5120 no shell commands here' >&2; exit 2\"\n",
+         shell: \"touch GATE-RAN; echo 'DENY-5120 no shell commands here' >&2; exit 2\"\n",
     )?;
     ctx.install(false)?;
     ctx.trust_all()?;
     let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
     let mut checks = Checks::default();
+    checks.expect(ctx.sandbox.exists("GATE-RAN"), "the native gate to run", || "it did not".into());
     checks.tool_blocked(ctx, &session);
     checks.model_saw(&session, "DENY-5120", "the deny reason");
     Ok(checks)
@@ -271,6 +277,20 @@ fn migrate(ctx: &Ctx<'_>) -> Result<Checks> {
     Ok(checks)
 }
 
+/// The agent's own hook answers with a `systemMessage`: proves the harness sees what the agent shows its user,
+/// where the `untrusted` scenario looks for the bridge's notice.
+fn notice_baseline(ctx: &Ctx<'_>) -> Result<Checks> {
+    let command = "cat >/dev/null; printf '%s' '{\"systemMessage\":\"SYSMSG-6060 shown to the user\"}'";
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), command)])?;
+    let session = ctx.run(tool_then_done(), UI)?;
+    let mut checks = Checks::default();
+    checks.tool_ran(ctx, &session);
+    checks.expect(session.finished.shown().contains("SYSMSG-6060"), "the system message shown by the agent", || {
+        "none".into()
+    });
+    Ok(checks)
+}
+
 /// A native gate that is not trusted is skipped, and the agent's user is told so (naming `hook trust`).
 fn untrusted(ctx: &Ctx<'_>) -> Result<Checks> {
     ctx.native_hooks(
@@ -278,7 +298,7 @@ fn untrusted(ctx: &Ctx<'_>) -> Result<Checks> {
          shell: \"echo 'UNTRUSTED-9090 should not run' >&2; exit 2\"\n",
     )?;
     ctx.install(false)?;
-    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let session = ctx.run(tool_then_done(), UI)?;
     let mut checks = Checks::default();
     checks.tool_ran(ctx, &session);
     let shown = session.finished.shown();
@@ -347,9 +367,35 @@ fn agent_trust(ctx: &Ctx<'_>) -> Result<Checks> {
     )?;
     ctx.install(true)?;
     ctx.trust_all()?;
-    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
     let mut checks = Checks::default();
+    bridge_trusted_by_codex(ctx, &mut checks)?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
     checks.tool_blocked(ctx, &session);
     checks.model_saw(&session, "TRUST-4410", "the deny reason");
     Ok(checks)
+}
+
+/// A deny hook the user had trusted in Codex keeps guarding after `hook install` moves it behind the bridge, with
+/// nothing trusted on the engine's behalf. Codex keys trust by position (`<file>:<event>:<group>:<handler>`), so
+/// the bridge that takes the moved hook's place inherits its key with a stale `trusted_hash` and reads as
+/// modified until install records the bridge's hash there.
+fn agent_trust_migrate(ctx: &Ctx<'_>) -> Result<Checks> {
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), OWN_DENY)])?;
+    ctx.install(true)?;
+    let mut checks = Checks::default();
+    bridge_trusted_by_codex(ctx, &mut checks)?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "BASELINE-7431", "the migrated hook's reason");
+    Ok(checks)
+}
+
+/// Codex's own view of the bridge on PreToolUse (its app server's `hooks/list`): it must be trusted.
+fn bridge_trusted_by_codex(ctx: &Ctx<'_>, checks: &mut Checks) -> Result<()> {
+    let reported = codex::reported_hashes(ctx.installed, &ctx.sandbox)?;
+    let status = reported.iter().find(|(key, _, _)| key.contains(":pre_tool_use:")).map(|(_, _, s)| s.clone());
+    checks.expect(status.as_deref() == Some("trusted"), "Codex to list the bridge on PreToolUse as trusted", || {
+        status.unwrap_or_else(|| "no such hook".into())
+    });
+    Ok(())
 }

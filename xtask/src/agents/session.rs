@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::agent::{Agent, Approver};
+use super::agent::{Agent, Run};
 use super::npm::Installed;
 use super::process::{self, Finished, Sandbox};
 use super::server::{Bounds, Logged, Server, Step};
@@ -44,7 +44,8 @@ pub struct Session {
     pub requests: Vec<Logged>,
     /// The model turns, in order.
     pub turns: Vec<Logged>,
-    /// The tools the approver was asked about (Claude Code's SDK mode).
+    /// The tools the approver was asked about and had to decide (Claude Code's SDK mode: requests not cancelled;
+    /// Codex: its model reviews).
     pub asked: Vec<String>,
 }
 
@@ -61,7 +62,7 @@ impl Session {
             (_, Some(code)) => format!("exit {code}"),
             (_, None) => "killed".to_owned(),
         };
-        format!("{} turns, {code}", self.turns.len())
+        format!("{} turns of {} requests, {code}", self.turns.len(), self.requests.len())
     }
 }
 
@@ -74,20 +75,23 @@ impl<'a> Ctx<'a> {
 
     /// Runs the agent once on [`PROMPT`] with the model scripted as `script`, within what is left of the
     /// scenario's time budget; the requests, stdout and stderr are kept in the sandbox as `run-N.*`.
-    pub fn run(&self, script: Vec<Step>, approver: Approver) -> Result<Session> {
-        let server = Server::start(self.agent.wire(), script, Bounds::default())?;
-        let command = self.agent.command(self.installed, &self.sandbox, server.port(), PROMPT, approver);
+    pub fn run(&self, script: Vec<Step>, run: impl Into<Run>) -> Result<Session> {
+        let run = run.into();
+        let server = Server::start(self.agent.wire(run.approver), script, Bounds::default())?;
+        let command = self.agent.command(self.installed, &self.sandbox, server.port(), PROMPT, run);
         let left = self.budget.saturating_sub(self.started.elapsed()).max(Duration::from_secs(5));
-        let (finished, asked) = match self.agent.conversation(PROMPT, approver) {
+        let (finished, asked) = match self.agent.conversation(&self.sandbox, PROMPT, run) {
             Some(mut conversation) => {
                 let finished = process::run(command, left, &conversation.first, Some(&mut *conversation.talk))?;
                 let asked = conversation.asked.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                (finished, asked)
+                (finished, asked.into_iter().map(|(_, tool)| tool).collect())
             }
             None => (process::run(command, left, &[], None)?, Vec::new()),
         };
         let requests = server.requests();
         let turns = server.turns();
+        let mut asked = asked;
+        asked.extend(self.agent.model_approvals(&requests));
         drop(server);
         let n = self.runs.get() + 1;
         self.runs.set(n);
