@@ -15,7 +15,7 @@ use super::server::Step;
 use super::session::Ctx;
 
 /// Shell calls per run.
-const CALLS: usize = 4;
+const CALLS: usize = 10;
 
 /// Runs of each kind.
 const PAIRS: usize = 5;

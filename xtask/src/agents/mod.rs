@@ -28,7 +28,8 @@ use anyhow::{Context, Result, bail};
 use agent::Agent;
 use session::Ctx;
 
-const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini] [--scenario NAME] [--keep] [--no-measure]";
+const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini] [--scenario NAME] [--keep] \
+                     [--no-measure | --measure-only]";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -40,6 +41,7 @@ struct Flags {
     scenario: Option<String>,
     keep: bool,
     no_measure: bool,
+    measure_only: bool,
 }
 
 fn parse(args: &[String]) -> Result<Flags> {
@@ -51,6 +53,7 @@ fn parse(args: &[String]) -> Result<Flags> {
             "--scenario" => flags.scenario = Some(args.next().context(USAGE)?.clone()),
             "--keep" => flags.keep = true,
             "--no-measure" => flags.no_measure = true,
+            "--measure-only" => flags.measure_only = true,
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -86,7 +89,7 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     for agent in &agents {
         for scenario in scenarios::SCENARIOS {
             let applies = scenario.agents.is_empty() || scenario.agents.contains(&agent.name());
-            if !applies || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
+            if !applies || flags.measure_only || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
                 continue;
             }
             let dir = runs.join(agent.name()).join(scenario.name);
@@ -113,7 +116,7 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
             println!("{:<7} {:<20} {verdict:<4} {seconds:>5.1}s{detail}", agent.name(), scenario.name);
         }
     }
-    if !flags.no_measure && flags.scenario.is_none() {
+    if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {
         for agent in &agents {
             match measure::bridge_overhead(*agent, &installed, &hook, &runs) {
                 Ok(line) => println!("{:<7} bridge overhead: {line}", agent.name()),
