@@ -4,6 +4,7 @@ use std::process::{Command, ExitCode};
 
 use anyhow::{Context, Result, bail};
 
+mod agents;
 mod inspect;
 
 const TASKS: &str = "\
@@ -13,6 +14,9 @@ tasks:
   ci       run every check CI runs: setup, fmt, clippy, doc, the test suite
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
+  agents   run the engine end to end inside the real Claude Code, Codex and Gemini CLI (pinned, installed with
+           npm under target/agents), offline against a scripted model server
+           [--agent claude|codex|gemini] [--scenario NAME] [--keep] [--no-measure]
 ";
 
 fn main() -> ExitCode {
@@ -24,6 +28,7 @@ fn main() -> ExitCode {
         }
         Some("ci") => ci(),
         Some("inspect") => inspect::run(&args[1..]),
+        Some("agents") => agents::run(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {

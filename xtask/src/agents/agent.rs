@@ -1,0 +1,133 @@
+//! What the scenarios need of an agent: how to configure and start it against the model server, its wire format,
+//! and how its own hook configuration is spelled. One implementation per agent (`claude`, `codex`, `gemini`).
+
+use std::process::Command;
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::npm::Installed;
+use super::process::{Reaction, Sandbox};
+use super::server::Wire;
+
+/// A lifecycle point, in the engine's canonical spelling; each agent names it its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Point {
+    /// `session_start`.
+    SessionStart,
+    /// `pre_tool`.
+    PreTool,
+    /// `permission_request`.
+    PermissionRequest,
+    /// `post_tool`.
+    PostTool,
+    /// `turn_end`.
+    TurnEnd,
+}
+
+/// How the human approver is played in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Approver {
+    /// Nobody approves: the shell tool is pre-approved (Claude Code `--allowedTools Bash`, Codex's bypass flag,
+    /// Gemini CLI's yolo mode).
+    Preapproved,
+    /// Nothing is pre-approved, and an approver answers every request with this decision (Claude Code's SDK mode
+    /// with the test as its permission prompt tool; Codex's `--approve-for-me`).
+    Answers(bool),
+    /// The shell tool is pre-approved and the approver still answers what reaches it (an `ask` forces it).
+    PreapprovedAnswers(bool),
+}
+
+/// How one run is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// Who approves.
+    pub approver: Approver,
+    /// Whether to run it the way that shows what the agent's UI shows about hooks.
+    pub ui: bool,
+}
+
+impl From<Approver> for Run {
+    fn from(approver: Approver) -> Run {
+        Run { approver, ui: false }
+    }
+}
+
+/// What the approver was asked during a run, and whether the agent's stdin is a conversation.
+pub struct Conversation {
+    /// Lines written to stdin first.
+    pub first: Vec<String>,
+    /// Called with each stdout line.
+    pub talk: Box<dyn FnMut(&str) -> Reaction + Send>,
+    /// The approver's requests that the agent did not cancel, as (request id, tool name), filled by `talk`.
+    pub asked: std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>,
+}
+
+/// One agent under test.
+pub trait Agent: Sync {
+    /// Its name: `--agent` of `hook install`, `--protocol` of `hook bridge`, and of `cargo xtask agents`.
+    fn name(&self) -> &'static str;
+
+    /// Its wire format for the model server; where the agent's approver is a model call (Codex's
+    /// `--approve-for-me` review), the wire answers it as `approver` decides.
+    fn wire(&self, approver: Approver) -> Box<dyn Wire>;
+
+    /// The approvals the agent asked the model for (Codex's review requests), by tool, from the server's log.
+    fn model_approvals(&self, _requests: &[super::server::Logged]) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Writes what the agent needs in the sandbox to run offline (the server's port is given to [`Agent::command`]).
+    fn configure(&self, sandbox: &Sandbox) -> Result<()>;
+
+    /// The command that runs `prompt` once, non-interactively; with `ui`, so that what the agent's interactive
+    /// UI shows about hooks is in its output too (Codex: through its app server, whose notifications feed its TUI,
+    /// since `codex exec` prints no hook's message).
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, run: Run) -> Command;
+
+    /// For runs whose stdin is a conversation (Claude Code's SDK mode, Codex's app server): the conversation.
+    fn conversation(&self, _sandbox: &Sandbox, _prompt: &str, _run: Run) -> Option<Conversation> {
+        None
+    }
+
+    /// The agent's name for `point`, when it has the event.
+    fn event(&self, point: Point) -> Option<&'static str>;
+
+    /// The matcher of the agent's shell tool, as its own hooks write it.
+    fn shell_matcher(&self) -> &'static str;
+
+    /// The file, relative to the workspace, that holds the agent's project hooks (what `hook install --scope
+    /// project` edits).
+    fn settings_file(&self) -> &'static str;
+
+    /// One handler of the agent's hook configuration running `command`.
+    fn handler(&self, command: &str) -> Value {
+        json!({"type": "command", "command": command})
+    }
+
+    /// Makes the agent's own trust accept every hook of its project file that it does not trust yet (what a user
+    /// does once in the agent): Codex's per-hook `trusted_hash`. Nothing for agents without such trust.
+    fn trust_project_hooks(&self, _sandbox: &Sandbox) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes the agent's own project hooks: `(point, matcher, command)` each one group with one handler.
+pub fn write_own_hooks(agent: &dyn Agent, sandbox: &Sandbox, hooks: &[(Point, Option<&str>, &str)]) -> Result<String> {
+    let mut events = serde_json::Map::new();
+    for (point, matcher, command) in hooks {
+        let name = agent.event(*point).ok_or_else(|| anyhow::anyhow!("{} has no {point:?} event", agent.name()))?;
+        let mut group = serde_json::Map::new();
+        if let Some(matcher) = matcher {
+            group.insert("matcher".into(), json!(matcher));
+        }
+        group.insert("hooks".into(), json!([agent.handler(command)]));
+        if let Some(groups) = events.entry(name).or_insert_with(|| json!([])).as_array_mut() {
+            groups.push(Value::Object(group));
+        }
+    }
+    let text = serde_json::to_string_pretty(&json!({"hooks": events}))? + "\n";
+    sandbox.write(agent.settings_file(), &text)?;
+    agent.trust_project_hooks(sandbox)?;
+    Ok(text)
+}

@@ -1,0 +1,190 @@
+//! Claude Code, run offline: its native binary with `ANTHROPIC_BASE_URL` pointing at the model server, in print
+//! mode (`-p … --output-format stream-json`) or in SDK mode (`--input-format stream-json --permission-prompt-tool
+//! stdio`, the harness acting as the approver; only there does `PermissionRequest` fire).
+//!
+//! In SDK mode Claude Code runs the `PermissionRequest` hooks and sends the approver its `can_use_tool` request
+//! at the same time, and takes whichever answers first (a hook's decision cancels the request with a
+//! `control_cancel_request`). The harness's approver therefore answers after [`APPROVER_DELAY`], so that a hook
+//! that decides does so first, and counts as asked only the requests that were not cancelled.
+//!
+//! Wire: it sends `HEAD /`, then `POST /v1/messages?beta=true` with `stream: true` per model turn, answered here
+//! with Messages API server-sent events.
+
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+
+use super::agent::{Agent, Approver, Conversation, Point, Run};
+use super::npm::Installed;
+use super::process::{Reaction, Sandbox};
+use super::server::{Reply, Route, Step, Wire};
+
+/// Claude Code.
+pub struct Claude;
+
+/// How long the approver takes to answer: well past a bridge's run, so that a `PermissionRequest` hook that
+/// decides wins the race.
+const APPROVER_DELAY: std::time::Duration = std::time::Duration::from_secs(4);
+
+impl Agent for Claude {
+    fn name(&self) -> &'static str {
+        "claude"
+    }
+
+    fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
+        Box::new(MessagesWire)
+    }
+
+    fn configure(&self, sandbox: &Sandbox) -> anyhow::Result<()> {
+        std::fs::create_dir_all(sandbox.home.join(".claude"))?;
+        Ok(())
+    }
+
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, run: Run) -> Command {
+        let mut command = sandbox.command(&installed.claude);
+        command
+            .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+            .env("ANTHROPIC_API_KEY", "sk-ant-offline")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CONFIG_DIR", sandbox.home.join(".claude"))
+            .args(["--output-format", "stream-json", "--verbose"]);
+        if run.ui {
+            // Print mode shows no hook's message; the hook events are what an SDK host shows its user.
+            command.arg("--include-hook-events");
+        }
+        match run.approver {
+            Approver::Preapproved => {
+                command.args(["-p", prompt, "--allowedTools", "Bash"]);
+            }
+            Approver::Answers(_) => {
+                command.args(["-p", "--input-format", "stream-json", "--permission-prompt-tool", "stdio"]);
+            }
+            Approver::PreapprovedAnswers(_) => {
+                command.args(["-p", "--input-format", "stream-json", "--permission-prompt-tool", "stdio"]);
+                command.args(["--allowedTools", "Bash"]);
+            }
+        }
+        command
+    }
+
+    fn conversation(&self, _sandbox: &Sandbox, prompt: &str, run: Run) -> Option<Conversation> {
+        let allow = match run.approver {
+            Approver::Preapproved => return None,
+            Approver::Answers(allow) | Approver::PreapprovedAnswers(allow) => allow,
+        };
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&asked);
+        let user = json!({
+            "type": "user",
+            "message": {"role": "user", "content": [{"type": "text", "text": prompt}]},
+            "parent_tool_use_id": null,
+            "session_id": "",
+        });
+        let talk = move |line: &str| -> Reaction {
+            let Ok(event) = serde_json::from_str::<Value>(line) else { return Reaction::None };
+            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+            match event["type"].as_str() {
+                Some("result") => Reaction::Close,
+                Some("control_request") if event["request"]["subtype"] == "can_use_tool" => {
+                    let tool = event["request"]["tool_name"].as_str().unwrap_or("?").to_owned();
+                    seen.push((event["request_id"].as_str().unwrap_or("").to_owned(), tool));
+                    let decision = if allow {
+                        json!({"behavior": "allow", "updatedInput": event["request"]["input"]})
+                    } else {
+                        json!({"behavior": "deny", "message": "APPROVER-DENIED the tool call"})
+                    };
+                    Reaction::Later(APPROVER_DELAY, control_response(&event, decision).to_string())
+                }
+                Some("control_cancel_request") => {
+                    seen.retain(|(id, _)| event["request_id"] != id.as_str());
+                    Reaction::None
+                }
+                Some("control_request") => Reaction::Write(control_response(&event, json!({})).to_string()),
+                _ => Reaction::None,
+            }
+        };
+        Some(Conversation { first: vec![user.to_string()], talk: Box::new(talk), asked })
+    }
+
+    fn event(&self, point: Point) -> Option<&'static str> {
+        Some(match point {
+            Point::SessionStart => "SessionStart",
+            Point::PreTool => "PreToolUse",
+            Point::PermissionRequest => "PermissionRequest",
+            Point::PostTool => "PostToolUse",
+            Point::TurnEnd => "Stop",
+        })
+    }
+
+    fn shell_matcher(&self) -> &'static str {
+        "Bash"
+    }
+
+    fn settings_file(&self) -> &'static str {
+        ".claude/settings.json"
+    }
+}
+
+fn control_response(request: &Value, response: Value) -> Value {
+    json!({
+        "type": "control_response",
+        "response": {"subtype": "success", "request_id": request["request_id"], "response": response},
+    })
+}
+
+/// The Anthropic Messages API, streamed.
+struct MessagesWire;
+
+impl Wire for MessagesWire {
+    fn route(&self, method: &str, path: &str, body: &Value) -> Route {
+        if method == "HEAD" || method == "GET" {
+            return Route::Reply(Reply::json(&json!({})));
+        }
+        if !path.starts_with("/v1/messages") {
+            return Route::Reply(Reply::error(404, "not here"));
+        }
+        if path.contains("count_tokens") {
+            return Route::Reply(Reply::json(&json!({"input_tokens": 100})));
+        }
+        if body["stream"] == true {
+            return Route::Turn;
+        }
+        Route::Reply(Reply::json(&json!({
+            "id": "msg_side", "type": "message", "role": "assistant", "model": body["model"],
+            "content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn", "stop_sequence": null,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        })))
+    }
+
+    fn turn(&self, step: &Step, turn: usize) -> Reply {
+        let (block, deltas, stop) = match step {
+            Step::Shell(command) | Step::Escalated(command) => (
+                json!({"type": "tool_use", "id": format!("toolu_{turn:04}"), "name": "Bash", "input": {}}),
+                json!({"type": "input_json_delta",
+                       "partial_json": json!({"command": command, "description": "scripted step"}).to_string()}),
+                "tool_use",
+            ),
+            Step::Text(text) => {
+                (json!({"type": "text", "text": ""}), json!({"type": "text_delta", "text": text}), "end_turn")
+            }
+        };
+        let events = [
+            json!({"type": "message_start", "message": {
+                "id": format!("msg_{turn:04}"), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                "content": [], "stop_reason": null, "stop_sequence": null,
+                "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": block}),
+            json!({"type": "content_block_delta", "index": 0, "delta": deltas}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null},
+                   "usage": {"output_tokens": 5}}),
+            json!({"type": "message_stop"}),
+        ];
+        Reply::sse(
+            events.iter().map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap_or(""))).collect(),
+        )
+    }
+}

@@ -1,0 +1,121 @@
+//! Gemini CLI, run offline: its bundled entry point under `node`, with `GOOGLE_GEMINI_BASE_URL` pointing at the
+//! model server, `GEMINI_CLI_TRUST_WORKSPACE=true` (it runs project hooks only in a trusted folder), an explicit
+//! model (no routing classifier call) and `--approval-mode yolo`.
+//!
+//! Wire: each model turn is `POST …:streamGenerateContent?alt=sse`; it also sends JSON-mode `…:generateContent`
+//! calls (loop detection, next-speaker checks), answered here with one object that satisfies every such schema.
+
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::agent::{Agent, Approver, Point, Run};
+use super::npm::Installed;
+use super::process::Sandbox;
+use super::server::{Reply, Route, Step, Wire};
+
+/// Gemini CLI.
+pub struct Gemini;
+
+/// The model asked for: any name does offline; naming one skips the routing classifier.
+const MODEL: &str = "gemini-2.5-flash";
+
+impl Agent for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
+        Box::new(GenerateContentWire)
+    }
+
+    fn configure(&self, sandbox: &Sandbox) -> anyhow::Result<()> {
+        let dir = sandbox.home.join(".gemini");
+        std::fs::create_dir_all(&dir)?;
+        let settings = json!({
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "privacy": {"usageStatisticsEnabled": false},
+            "telemetry": {"enabled": false},
+        });
+        std::fs::write(dir.join("settings.json"), serde_json::to_string_pretty(&settings)?)?;
+        Ok(())
+    }
+
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, _run: Run) -> Command {
+        let mut command = sandbox.command("node");
+        command
+            .env("GEMINI_API_KEY", "offline")
+            .env("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{port}"))
+            .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+            .env("GEMINI_TELEMETRY_ENABLED", "false")
+            .arg(&installed.gemini)
+            .args(["-m", MODEL, "-p", prompt, "--approval-mode", "yolo", "--output-format", "stream-json"]);
+        command
+    }
+
+    fn event(&self, point: Point) -> Option<&'static str> {
+        Some(match point {
+            Point::SessionStart => "SessionStart",
+            Point::PreTool => "BeforeTool",
+            Point::PermissionRequest => return None,
+            Point::PostTool => "AfterTool",
+            Point::TurnEnd => "AfterAgent",
+        })
+    }
+
+    fn shell_matcher(&self) -> &'static str {
+        "run_shell_command"
+    }
+
+    fn settings_file(&self) -> &'static str {
+        ".gemini/settings.json"
+    }
+
+    fn handler(&self, command: &str) -> Value {
+        json!({"type": "command", "command": command, "name": "own-hook"})
+    }
+}
+
+/// The Gemini API's `generateContent`, streamed and not.
+struct GenerateContentWire;
+
+impl Wire for GenerateContentWire {
+    fn route(&self, method: &str, path: &str, _body: &Value) -> Route {
+        if method != "POST" {
+            return Route::Reply(Reply::error(404, "not here"));
+        }
+        if path.contains(":streamGenerateContent") {
+            return Route::Turn;
+        }
+        if path.contains(":countTokens") {
+            return Route::Reply(Reply::json(&json!({"totalTokens": 100})));
+        }
+        if path.contains(":generateContent") {
+            // One JSON text that every structured side call accepts: loop detection, next speaker, routing.
+            let answer = json!({
+                "unproductive_state_analysis": "no loop", "unproductive_state_confidence": 0.0,
+                "reasoning": "the model answered", "next_speaker": "user",
+                "complexity_reasoning": "simple", "complexity_score": 1, "model_choice": "flash",
+            });
+            return Route::Reply(Reply::json(&candidate(json!([{"text": answer.to_string()}]))));
+        }
+        Route::Reply(Reply::error(404, "not here"))
+    }
+
+    fn turn(&self, step: &Step, _turn: usize) -> Reply {
+        let parts = match step {
+            Step::Shell(command) | Step::Escalated(command) => {
+                json!([{"functionCall": {"name": "run_shell_command", "args": {"command": command}}}])
+            }
+            Step::Text(text) => json!([{"text": text}]),
+        };
+        Reply::sse(format!("data: {}\r\n\r\n", candidate(parts)))
+    }
+}
+
+fn candidate(parts: Value) -> Value {
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+    })
+}

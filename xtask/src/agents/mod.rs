@@ -1,0 +1,156 @@
+//! `cargo xtask agents`: the engine against the real agents — Claude Code, Codex and Gemini CLI at pinned
+//! versions, installed with npm under `target/agents/npm` — each run end to end, offline, against a scripted
+//! model server of our own on 127.0.0.1 ([`server`]).
+//!
+//! For each agent and scenario ([`scenarios`]) it prints `agent  scenario  ok|FAIL  (why)`, then the bridge's
+//! added wall time per tool call ([`measure`]), and last `N passed, N failed`; it exits non-zero on any failure.
+//! Every scenario has its own sandbox under `target/agents/run/<agent>/<scenario>/` (workspace, `HOME`, config
+//! and state homes, and the logs of each run: `run-N.requests.jsonl`, `run-N.stdout`, `run-N.stderr`), removed
+//! after a pass unless `--keep`, kept after a failure.
+
+mod agent;
+mod claude;
+mod codex;
+mod gemini;
+mod measure;
+mod npm;
+mod process;
+mod scenarios;
+mod server;
+mod session;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use agent::Agent;
+use session::Ctx;
+
+const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini] [--scenario NAME] [--keep] \
+                     [--no-measure | --measure-only]";
+
+/// How long one scenario may take, all its agent runs together.
+const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
+
+/// The parsed flags.
+#[derive(Debug, Default)]
+struct Flags {
+    agent: Option<String>,
+    scenario: Option<String>,
+    keep: bool,
+    no_measure: bool,
+    measure_only: bool,
+}
+
+fn parse(args: &[String]) -> Result<Flags> {
+    let mut flags = Flags::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--agent" => flags.agent = Some(args.next().context(USAGE)?.clone()),
+            "--scenario" => flags.scenario = Some(args.next().context(USAGE)?.clone()),
+            "--keep" => flags.keep = true,
+            "--no-measure" => flags.no_measure = true,
+            "--measure-only" => flags.measure_only = true,
+            other => bail!("unknown argument `{other}`\n{USAGE}"),
+        }
+    }
+    Ok(flags)
+}
+
+/// Every agent, in the order they run.
+fn agents() -> [&'static dyn Agent; 3] {
+    [&claude::Claude, &codex::Codex, &gemini::Gemini]
+}
+
+/// `cargo xtask agents`.
+pub fn run(args: &[String], root: &Path) -> Result<()> {
+    let flags = parse(args)?;
+    let agents: Vec<&dyn Agent> =
+        agents().into_iter().filter(|a| flags.agent.as_deref().is_none_or(|name| name == a.name())).collect();
+    if agents.is_empty() {
+        bail!("no agent `{}`\n{USAGE}", flags.agent.unwrap_or_default());
+    }
+    if let Some(name) = &flags.scenario
+        && !scenarios::SCENARIOS.iter().any(|s| s.name == name)
+    {
+        bail!(
+            "no scenario `{name}`; there are: {}",
+            scenarios::SCENARIOS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+        );
+    }
+    let started = Instant::now();
+    let hook = build_hook(root)?;
+    let installed = npm::ensure(&root.join("target/agents/npm"))?;
+    let runs = root.join("target/agents/run");
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for agent in &agents {
+        for scenario in scenarios::SCENARIOS {
+            let applies = scenario.agents.is_empty() || scenario.agents.contains(&agent.name());
+            if !applies || flags.measure_only || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
+                continue;
+            }
+            let dir = runs.join(agent.name()).join(scenario.name);
+            let began = Instant::now();
+            let outcome = process::Sandbox::create(&dir, &hook)
+                .and_then(|sandbox| Ctx::new(*agent, &installed, sandbox, SCENARIO_BUDGET))
+                .and_then(|ctx| (scenario.run)(&ctx));
+            let seconds = began.elapsed().as_secs_f64();
+            let (ok, detail) = match outcome {
+                Ok(checks) if checks.passed() => (true, String::new()),
+                Ok(checks) => (false, checks.detail()),
+                Err(err) => (false, format!("harness error: {}", process::one_line(&format!("{err:#}")))),
+            };
+            if ok {
+                passed += 1;
+                if !flags.keep {
+                    let _ = std::fs::remove_dir_all(&dir);
+                }
+            } else {
+                failed += 1;
+            }
+            let verdict = if ok { "ok" } else { "FAIL" };
+            let detail = if detail.is_empty() { String::new() } else { format!("  ({detail})") };
+            println!("{:<7} {:<20} {verdict:<4} {seconds:>5.1}s{detail}", agent.name(), scenario.name);
+        }
+    }
+    if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {
+        for agent in &agents {
+            match measure::bridge_overhead(*agent, &installed, &hook, &runs) {
+                Ok(line) => println!("{:<7} bridge overhead: {line}", agent.name()),
+                Err(err) => println!(
+                    "{:<7} bridge overhead: not measured: {}",
+                    agent.name(),
+                    process::one_line(&format!("{err:#}"))
+                ),
+            }
+        }
+    }
+    eprintln!("agents: {:.0}s in all", started.elapsed().as_secs_f64());
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        bail!("{failed} scenario(s) failed");
+    }
+    Ok(())
+}
+
+/// Builds the `hook` binary (debug: CI's test run has built that profile already, so this is a no-op there) and
+/// returns its path.
+fn build_hook(root: &Path) -> Result<PathBuf> {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "-q", "-p", "hook-cli"])
+        .current_dir(root)
+        .status()
+        .context("cannot run cargo")?;
+    if !status.success() {
+        bail!("cargo build -p hook-cli failed ({status})");
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let hook = target.join("debug/hook");
+    if !hook.is_file() {
+        bail!("{} is missing after the build", hook.display());
+    }
+    Ok(hook)
+}

@@ -1,0 +1,66 @@
+//! The agents under test, pinned: installed with npm into `target/agents/npm` (reused while the versions match)
+//! and located there. A version bump is one line of [`PINNED`].
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+/// Every npm package installed, at its pinned version. Claude Code and Codex ship their native binaries in
+/// platform packages that npm installs as optional dependencies of the main one.
+pub const PINNED: &[(&str, &str)] =
+    &[("@anthropic-ai/claude-code", "2.1.197"), ("@openai/codex", "0.169.0"), ("@google/gemini-cli", "0.61.0")];
+
+/// The runnable program of each agent, once installed.
+#[derive(Debug, Clone)]
+pub struct Installed {
+    /// Claude Code's native binary (`@anthropic-ai/claude-code-linux-x64/claude`; npm skips the postinstall
+    /// that would link it, which is fine: it is run directly).
+    pub claude: PathBuf,
+    /// Codex's native binary from its platform package.
+    pub codex: PathBuf,
+    /// Gemini CLI's bundled entry point (run with `node`).
+    pub gemini: PathBuf,
+}
+
+/// Installs the pinned packages under `prefix` unless every one is there at its version, then locates them.
+pub fn ensure(prefix: &Path) -> Result<Installed> {
+    let modules = prefix.join("node_modules");
+    let missing: Vec<String> = PINNED
+        .iter()
+        .filter(|(name, version)| installed_version(&modules, name).as_deref() != Some(*version))
+        .map(|(name, version)| format!("{name}@{version}"))
+        .collect();
+    if !missing.is_empty() {
+        std::fs::create_dir_all(prefix)?;
+        eprintln!("agents: npm install {}", missing.join(" "));
+        let status = Command::new("npm")
+            .arg("install")
+            .arg("--prefix")
+            .arg(prefix)
+            .args(["--no-audit", "--no-fund", "--no-save", "--loglevel=error"])
+            .args(PINNED.iter().map(|(name, version)| format!("{name}@{version}")))
+            .status()
+            .context("cannot run npm (install Node.js and npm)")?;
+        if !status.success() {
+            bail!("npm install failed ({status})");
+        }
+    }
+    let installed = Installed {
+        claude: modules.join("@anthropic-ai/claude-code-linux-x64/claude"),
+        codex: modules.join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"),
+        gemini: modules.join("@google/gemini-cli/bundle/gemini.js"),
+    };
+    for path in [&installed.claude, &installed.codex, &installed.gemini] {
+        if !path.is_file() {
+            bail!("{} is missing after npm install (only linux-x64 is supported)", path.display());
+        }
+    }
+    Ok(installed)
+}
+
+fn installed_version(modules: &Path, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(modules.join(name).join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json.get("version")?.as_str().map(str::to_owned)
+}

@@ -1,0 +1,401 @@
+//! The scenarios, each run against every agent it applies to, each with its own sandbox. A scenario sets up the
+//! workspace (the agent's own hooks, or native hooks with the bridge installed), runs the agent against a
+//! scripted model, and checks the outcome: whether the tool ran (a sentinel file), what the model saw (the request
+//! bodies), what the agent showed, and files byte for byte.
+//!
+//! `baseline` and `permission_baseline` use the agent's own hooks only: they prove the harness sees the agent's
+//! hooks at all, so a failure of a bridged scenario is the engine's.
+
+use anyhow::Result;
+
+use super::agent::{Approver, Point, Run, write_own_hooks};
+use super::codex;
+use super::server::Step;
+use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
+
+/// One scenario: its name, the agents it applies to (all when empty), and its body.
+pub struct Scenario {
+    /// Its name (`--scenario`).
+    pub name: &'static str,
+    /// The agents it applies to; all three when empty.
+    pub agents: &'static [&'static str],
+    /// Sets up, runs, checks.
+    pub run: fn(&Ctx<'_>) -> Result<Checks>,
+}
+
+/// Every scenario, in the order they run.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario { name: "baseline", agents: &[], run: baseline },
+    Scenario { name: "deny", agents: &[], run: deny },
+    Scenario { name: "pass", agents: &[], run: pass },
+    Scenario { name: "ask_user", agents: &[], run: ask_user },
+    Scenario { name: "ask_user_print", agents: &["claude"], run: ask_user_print },
+    Scenario { name: "permission_baseline", agents: &["claude", "codex"], run: permission_baseline },
+    Scenario { name: "permission_allow", agents: &["claude", "codex"], run: permission_allow },
+    Scenario { name: "permission_deny", agents: &["claude", "codex"], run: permission_deny },
+    Scenario { name: "context", agents: &[], run: context },
+    Scenario { name: "continuation", agents: &[], run: continuation },
+    Scenario { name: "continuation_cap", agents: &[], run: continuation_cap },
+    Scenario { name: "post_tool_note", agents: &[], run: post_tool_note },
+    Scenario { name: "migrate", agents: &[], run: migrate },
+    Scenario { name: "notice_baseline", agents: &[], run: notice_baseline },
+    Scenario { name: "untrusted", agents: &[], run: untrusted },
+    Scenario { name: "portable_command", agents: &[], run: portable_command },
+    Scenario { name: "hash_oracle", agents: &["codex"], run: hash_oracle },
+    Scenario { name: "agent_trust", agents: &["codex"], run: agent_trust },
+    Scenario { name: "agent_trust_migrate", agents: &["codex"], run: agent_trust_migrate },
+];
+
+/// A pre-approved run observed as the agent's UI would show it.
+const UI: Run = Run { approver: Approver::Preapproved, ui: true };
+
+/// The agent's own deny hook: consumes its input, exits 2 with the reason on stderr.
+const OWN_DENY: &str = "cat >/dev/null; echo 'BASELINE-7431 refused by the agent hook' >&2; exit 2";
+
+fn tool_then_done() -> Vec<Step> {
+    vec![touch_sentinel(), Step::Text("done".into())]
+}
+
+/// The agent's own PreToolUse hook denies the shell tool: it does not run and the model sees the reason.
+fn baseline(ctx: &Ctx<'_>) -> Result<Checks> {
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), OWN_DENY)])?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "BASELINE-7431", "the deny reason");
+    Ok(checks)
+}
+
+/// A native `tools: [shell]` gate denies through the bridge.
+fn deny(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: gate-shell\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    \
+         shell: \"touch GATE-RAN; echo 'DENY-5120 no shell commands here' >&2; exit 2\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.expect(ctx.sandbox.exists("GATE-RAN"), "the native gate to run", || "it did not".into());
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "DENY-5120", "the deny reason");
+    Ok(checks)
+}
+
+/// A native `tools: [shell]` gate runs and passes: the tool runs.
+fn pass(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: pass-shell\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    shell: \"touch PASS-RAN\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.expect(ctx.sandbox.exists("PASS-RAN"), "the native gate to run", || "it did not".into());
+    checks.tool_ran(ctx, &session);
+    Ok(checks)
+}
+
+const ASK_HOOK: &str = "  - id: ask-shell\n    on: pre_tool\n    kind: effect\n    \
+                        effect: {kind: ask_user, reason: \"ASK-6210 a human must approve this\"}\n";
+
+/// `ask_user` on a pre-approved tool: the human approver must be asked (Claude Code's SDK mode, the approver
+/// denying), or, where the agent has no approver to force, the call is denied saying approval is required.
+fn ask_user(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(ASK_HOOK)?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let mut checks = Checks::default();
+    if ctx.agent.name() == "claude" {
+        let session = ctx.run(tool_then_done(), Approver::PreapprovedAnswers(false))?;
+        checks.expect(session.asked.iter().any(|t| t == "Bash"), "the approver asked about Bash", || {
+            format!("asked {:?} ({})", session.asked, session.summary())
+        });
+        checks.tool_blocked(ctx, &session);
+    } else {
+        let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+        checks.tool_blocked(ctx, &session);
+        checks.model_saw(&session, "ASK-6210", "the ask reason");
+    }
+    Ok(checks)
+}
+
+/// `ask_user` in Claude Code's print mode, where nobody can approve: the tool must not run.
+fn ask_user_print(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(ASK_HOOK)?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.tool_blocked(ctx, &session);
+    Ok(checks)
+}
+
+/// The script of the permission scenarios: a shell call that needs the approver.
+fn escalated_then_done() -> Vec<Step> {
+    vec![Step::Escalated(format!("touch {SENTINEL}")), Step::Text("done".into())]
+}
+
+/// The agent's own PermissionRequest hook denies (the approver would allow): proves the event fires here.
+fn permission_baseline(ctx: &Ctx<'_>) -> Result<Checks> {
+    let event = ctx.agent.event(Point::PermissionRequest).unwrap_or("PermissionRequest");
+    let output = format!(
+        "{{\"hookSpecificOutput\":{{\"hookEventName\":\"{event}\",\"decision\":{{\"behavior\":\"deny\",\
+         \"message\":\"PERMBASE-5531 denied by the agent hook\"}}}}}}"
+    );
+    let command = format!("cat >/dev/null; printf '%s' '{output}'");
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PermissionRequest, None, &command)])?;
+    let session = ctx.run(escalated_then_done(), Approver::Answers(true))?;
+    let mut checks = Checks::default();
+    checks.tool_blocked(ctx, &session);
+    checks.expect(session.asked.is_empty(), "the approver not asked", || format!("asked {:?}", session.asked));
+    Ok(checks)
+}
+
+/// A native `allow_tool` on permission_request: the tool runs without the approver (who would deny).
+fn permission_allow(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: allow-permission\n    on: permission_request\n    kind: effect\n    \
+         effect: {kind: allow_tool, reason: \"PERM-ALLOW-1200\"}\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(escalated_then_done(), Approver::Answers(false))?;
+    let mut checks = Checks::default();
+    checks.tool_ran(ctx, &session);
+    checks.expect(session.asked.is_empty(), "the approver not asked", || format!("asked {:?}", session.asked));
+    Ok(checks)
+}
+
+/// A native `block_tool` on permission_request: the tool does not run (the approver would allow), the model
+/// sees the reason.
+fn permission_deny(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: deny-permission\n    on: permission_request\n    kind: effect\n    \
+         effect: {kind: block_tool, reason: \"PERM-DENY-8302 not without a ticket\", severity: hard-block}\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(escalated_then_done(), Approver::Answers(true))?;
+    let mut checks = Checks::default();
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "PERM-DENY-8302", "the deny reason");
+    checks.expect(session.asked.is_empty(), "the approver not asked", || format!("asked {:?}", session.asked));
+    Ok(checks)
+}
+
+/// Native context at session_start and turn_start reaches the model's first request.
+fn context(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: session-context\n    on: session_start\n    kind: prompt\n    \
+         message: \"SESSION-CTX-3391 remember the session rules\"\n  \
+         - id: turn-context\n    on: turn_start\n    kind: prompt\n    message: \"TURN-CTX-4471 remember the turn rules\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(vec![Step::Text("done".into())], Approver::Preapproved)?;
+    let first = session.turns.first().map(|t| t.body.as_str()).unwrap_or("");
+    let mut checks = Checks::default();
+    for marker in ["SESSION-CTX-3391", "TURN-CTX-4471"] {
+        checks.expect(first.contains(marker), &format!("{marker} in the first model request"), || {
+            format!("it missing ({})", session.summary())
+        });
+    }
+    Ok(checks)
+}
+
+fn texts(n: usize) -> Vec<Step> {
+    (1..=n).map(|i| Step::Text(format!("answer {i}"))).collect()
+}
+
+/// A turn_end hook asks to go on once: the model gets one more turn, with the message.
+fn continuation(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: continue-once\n    on: turn_end\n    kind: command\n    shell: \"cat >/dev/null; \
+         if [ -e CONTINUED ]; then exit 0; fi; touch CONTINUED; printf '%s' \
+         '{\\\"effects\\\":[{\\\"kind\\\":\\\"request_continuation\\\",\\\"message\\\":\\\"CONT-2291 please go on\\\"}]}'\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(texts(6), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.expect(session.turns.len() == 2, "2 model turns", || session.summary());
+    let second = session.turns.get(1).map(|t| t.body.as_str()).unwrap_or("");
+    checks.expect(second.contains("CONT-2291"), "the continuation message in the second turn", || "it missing".into());
+    Ok(checks)
+}
+
+/// A turn_end hook that always asks to go on: the session's cap (3 in a row) ends it after 1 + 3 turns.
+fn continuation_cap(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: continue-always\n    on: turn_end\n    kind: command\n    shell: \"cat >/dev/null; printf '%s' \
+         '{\\\"effects\\\":[{\\\"kind\\\":\\\"request_continuation\\\",\\\"message\\\":\\\"CAP-1187 keep going\\\"}]}'\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(texts(8), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.expect(session.turns.len() == 4, "4 model turns (1 + the cap of 3)", || session.summary());
+    Ok(checks)
+}
+
+/// A native post_tool note reaches the model with the tool result.
+fn post_tool_note(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: note-after-tool\n    on: post_tool\n    kind: command\n    \
+         shell: \"cat >/dev/null; echo 'POSTNOTE-7713 the tool output was checked'\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.tool_ran(ctx, &session);
+    let second = session.turns.get(1).map(|t| t.body.as_str()).unwrap_or("");
+    checks.expect(second.contains("POSTNOTE-7713"), "the note (POSTNOTE-7713) in the turn after the tool", || {
+        format!("it missing ({})", session.summary())
+    });
+    Ok(checks)
+}
+
+/// The agent's own deny hook, migrated by `hook install`, still denies; `hook uninstall` restores the agent's
+/// file byte for byte.
+fn migrate(ctx: &Ctx<'_>) -> Result<Checks> {
+    let original =
+        write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), OWN_DENY)])?;
+    ctx.install(false)?;
+    let native = std::fs::read_to_string(ctx.sandbox.ws.join(".hooks/hooks.yaml")).unwrap_or_default();
+    let mut checks = Checks::default();
+    checks.expect(native.contains("BASELINE-7431"), "the hook moved into .hooks/hooks.yaml", || "it not there".into());
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "BASELINE-7431", "the migrated hook's reason");
+    ctx.uninstall()?;
+    let restored = std::fs::read_to_string(ctx.sandbox.ws.join(ctx.agent.settings_file())).unwrap_or_default();
+    checks.expect(restored == original, "the agent's file restored byte for byte", || {
+        format!("{} bytes differing from {}", restored.len(), original.len())
+    });
+    Ok(checks)
+}
+
+/// The agent's own hook answers with a `systemMessage`: proves the harness sees what the agent shows its user,
+/// where the `untrusted` scenario looks for the bridge's notice.
+fn notice_baseline(ctx: &Ctx<'_>) -> Result<Checks> {
+    let command = "cat >/dev/null; printf '%s' '{\"systemMessage\":\"SYSMSG-6060 shown to the user\"}'";
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), command)])?;
+    let session = ctx.run(tool_then_done(), UI)?;
+    let mut checks = Checks::default();
+    checks.tool_ran(ctx, &session);
+    checks.expect(session.finished.shown().contains("SYSMSG-6060"), "the system message shown by the agent", || {
+        "none".into()
+    });
+    Ok(checks)
+}
+
+/// A native gate that is not trusted is skipped, and the agent's user is told so (naming `hook trust`).
+fn untrusted(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: untrusted-gate\n    on: pre_tool\n    kind: command\n    \
+         shell: \"echo 'UNTRUSTED-9090 should not run' >&2; exit 2\"\n",
+    )?;
+    ctx.install(false)?;
+    let session = ctx.run(tool_then_done(), UI)?;
+    let mut checks = Checks::default();
+    checks.tool_ran(ctx, &session);
+    let shown = session.finished.shown();
+    checks.expect(shown.contains("hook trust"), "a notice naming `hook trust` shown by the agent", || "none".into());
+    Ok(checks)
+}
+
+/// In a committed (project) file, install writes the portable `hook bridge --protocol <agent>`, no path.
+fn portable_command(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.install(true)?;
+    let text = std::fs::read_to_string(ctx.sandbox.ws.join(ctx.agent.settings_file()))?;
+    let file: serde_json::Value = serde_json::from_str(&text)?;
+    let expected = format!("hook bridge --protocol {}", ctx.agent.name());
+    let mut commands: Vec<String> = Vec::new();
+    for groups in file["hooks"].as_object().into_iter().flat_map(|m| m.values()) {
+        for group in groups.as_array().into_iter().flatten() {
+            for handler in group["hooks"].as_array().into_iter().flatten() {
+                commands.extend(handler["command"].as_str().map(str::to_owned));
+            }
+        }
+    }
+    let mut checks = Checks::default();
+    let odd: Vec<&String> = commands.iter().filter(|c| **c != expected).collect();
+    checks.expect(!commands.is_empty() && odd.is_empty(), &format!("every command `{expected}`"), || {
+        odd.first().map(|c| format!("`{c}`")).unwrap_or_else(|| "no command".into())
+    });
+    Ok(checks)
+}
+
+/// The harness's Codex hook hash equals what Codex reports (its app server's `hooks/list`), and the hooks it
+/// trusts show as trusted.
+fn hash_oracle(ctx: &Ctx<'_>) -> Result<Checks> {
+    write_own_hooks(
+        ctx.agent,
+        &ctx.sandbox,
+        &[
+            (Point::PreTool, Some("Bash"), "echo one"),
+            (Point::PostTool, None, "echo two"),
+            (Point::TurnEnd, Some("ignored"), "echo three"),
+            (Point::SessionStart, Some("startup|resume"), "echo four"),
+        ],
+    )?;
+    let ours = codex::hook_hashes(&ctx.sandbox)?;
+    let reported = codex::reported_hashes(ctx.installed, &ctx.sandbox)?;
+    let mut checks = Checks::default();
+    checks.expect(reported.len() == ours.len(), &format!("{} hooks listed by Codex", ours.len()), || {
+        format!("{}", reported.len())
+    });
+    for (key, hash) in &ours {
+        let theirs = reported.iter().find(|(k, _, _)| k == key);
+        checks.expect(
+            theirs.is_some_and(|(_, h, s)| h == hash && s == "trusted"),
+            &format!("{key} trusted at {hash}"),
+            || format!("{theirs:?}"),
+        );
+    }
+    Ok(checks)
+}
+
+/// Codex runs the bridge that `hook install` wrote only if install also recorded it as trusted in Codex's own
+/// store (`[hooks.state]` `trusted_hash`): nothing here trusts it on the engine's behalf.
+fn agent_trust(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: trust-gate\n    on: pre_tool\n    kind: command\n    \
+         shell: \"echo 'TRUST-4410 the bridge ran' >&2; exit 2\"\n",
+    )?;
+    ctx.install(true)?;
+    ctx.trust_all()?;
+    let mut checks = Checks::default();
+    bridge_trusted_by_codex(ctx, &mut checks)?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "TRUST-4410", "the deny reason");
+    Ok(checks)
+}
+
+/// A deny hook the user had trusted in Codex keeps guarding after `hook install` moves it behind the bridge, with
+/// nothing trusted on the engine's behalf. Codex keys trust by position (`<file>:<event>:<group>:<handler>`), so
+/// the bridge that takes the moved hook's place inherits its key with a stale `trusted_hash` and reads as
+/// modified until install records the bridge's hash there.
+fn agent_trust_migrate(ctx: &Ctx<'_>) -> Result<Checks> {
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), OWN_DENY)])?;
+    ctx.install(true)?;
+    let mut checks = Checks::default();
+    bridge_trusted_by_codex(ctx, &mut checks)?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "BASELINE-7431", "the migrated hook's reason");
+    Ok(checks)
+}
+
+/// Codex's own view of the bridge on PreToolUse (its app server's `hooks/list`): it must be trusted.
+fn bridge_trusted_by_codex(ctx: &Ctx<'_>, checks: &mut Checks) -> Result<()> {
+    let reported = codex::reported_hashes(ctx.installed, &ctx.sandbox)?;
+    let status = reported.iter().find(|(key, _, _)| key.contains(":pre_tool_use:")).map(|(_, _, s)| s.clone());
+    checks.expect(status.as_deref() == Some("trusted"), "Codex to list the bridge on PreToolUse as trusted", || {
+        status.unwrap_or_else(|| "no such hook".into())
+    });
+    Ok(())
+}
