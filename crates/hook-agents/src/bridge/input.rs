@@ -243,8 +243,10 @@ impl Fields<'_> {
             Some(other) => return Err(self.wrong("workspace_roots", other, "a list of directories")),
         };
         input.cwd = self.string("cwd")?.or_else(|| root.as_ref().map(|r| r.display().to_string()));
-        match event_name {
-            "beforeShellExecution" | "afterShellExecution" => {
+        // Cursor's per-tool events carry the tool's own fields; which tool an event is about is its table row's.
+        let implied = Agent::Cursor.agent().event(event_name).and_then(|row| row.tool);
+        match implied {
+            Some("shell") => {
                 let mut tool_input = Map::new();
                 if let Some(command) = self.string("command")? {
                     tool_input.insert("command".into(), command.into());
@@ -258,7 +260,7 @@ impl Fields<'_> {
                     input.content = Some(output);
                 }
             }
-            "beforeMCPExecution" | "afterMCPExecution" => {
+            Some("mcp") => {
                 input.tool_name = self.string("tool_name")?;
                 input.tool_input = self.tool_input("tool_input")?;
                 // The `mcp:` alias tells Cursor's per-tool event name apart and lets a hook match MCP tools as such.
@@ -268,7 +270,7 @@ impl Fields<'_> {
                     input.content = Some(result);
                 }
             }
-            "beforeReadFile" | "afterFileEdit" => {
+            Some(_) => {
                 let mut tool_input = Map::new();
                 for field in ["file_path", "edits"] {
                     if let Some(value) = self.get(field) {

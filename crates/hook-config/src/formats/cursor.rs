@@ -38,13 +38,14 @@ const AGENT: &str = "Cursor";
 
 const EVENTS: AgentEvents = AgentEvents::of(hook_types::Protocol::Cursor);
 
-/// The tools a per-tool event covers, as a matcher (the output protocol's case-insensitive test of the tool name).
+/// The tools a per-tool event covers (the tool its row in the agent table implies), as a matcher: the output
+/// protocol's case-insensitive test of the tool name.
 fn implied_matcher(event: &str) -> Option<&'static str> {
-    match event {
-        "beforeShellExecution" | "afterShellExecution" => Some("(?i)^shell$"),
-        "beforeMCPExecution" | "afterMCPExecution" => Some("(?i)^mcp(__|:)"),
-        "beforeReadFile" => Some("(?i)^read$"),
-        "afterFileEdit" => Some("(?i)^(edit|write)$"),
+    match hook_types::Protocol::Cursor.agent().event(event)?.tool? {
+        "shell" => Some("(?i)^shell$"),
+        "mcp" => Some("(?i)^mcp(__|:)"),
+        "read" => Some("(?i)^read$"),
+        "edit" | "write" => Some("(?i)^(edit|write)$"),
         _ => None,
     }
 }

@@ -271,15 +271,15 @@ fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
         _ => "",
     };
     if let Some(s) = &out.specific {
-        // schema.rs `HookEventNameWire`: required, and one of Codex's event names.
-        const NAMES: [&str; 6] =
-            ["PreToolUse", "PermissionRequest", "PostToolUse", "SessionStart", "UserPromptSubmit", "Stop"];
+        // schema.rs `HookEventNameWire`: required, and one of the events Codex dispatches (install writes the
+        // bridge on exactly those: the agent table's rows).
+        let codex = Protocol::Codex.agent();
         match s.hook_event_name.as_deref() {
             None => return Some("field `hookSpecificOutput.hookEventName` is required".into()),
-            Some(name) if !NAMES.contains(&name) => {
+            Some(name) if !codex.install_events().any(|n| n == name) => {
                 return Some(format!(
                     "field `hookSpecificOutput.hookEventName` must be one of {}, got \"{}\"",
-                    NAMES.join(", "),
+                    codex.install_events().collect::<Vec<_>>().join(", "),
                     sanitize_text(name)
                 ));
             }
