@@ -88,6 +88,11 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     let hook = build_hook(root)?;
     let installed = npm::ensure(&root.join("target/agents/npm"))?;
     let runs = root.join("target/agents/run");
+    if flags.scenario.is_none() {
+        for agent in &agents {
+            let _ = std::fs::remove_dir_all(runs.join(agent.name()));
+        }
+    }
     let (mut passed, mut failed) = (0usize, 0usize);
     for agent in &agents {
         for scenario in scenarios::SCENARIOS {
@@ -116,8 +121,9 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
                 failed += 1;
             }
             let verdict = if ok { "ok" } else { "FAIL" };
-            let detail = if detail.is_empty() { String::new() } else { format!("  ({detail})") };
-            println!("{:<7} {:<20} {verdict:<4} {seconds:>5.1}s{detail}", agent.name(), scenario.name);
+            let detail =
+                if detail.is_empty() { format!("{seconds:.1} s") } else { format!("{detail}; {seconds:.1} s") };
+            println!("{:<7} {:<20} {verdict:<4}  ({detail})", agent.name(), scenario.name);
         }
     }
     if flags.conformance {
