@@ -15,6 +15,8 @@ use super::server::Wire;
 pub enum Point {
     /// `session_start`.
     SessionStart,
+    /// `turn_start`.
+    TurnStart,
     /// `pre_tool`.
     PreTool,
     /// `permission_request`.
@@ -103,6 +105,12 @@ pub trait Agent: Sync {
     /// One handler of the agent's hook configuration running `command`.
     fn handler(&self, command: &str) -> Value {
         json!({"type": "command", "command": command})
+    }
+
+    /// What the agent showed about hooks and the run's end, one normalized line each, for comparing two runs:
+    /// the status it gives each hook run, the messages it shows, how the turn ended.
+    fn hook_status(&self, _sandbox: &Sandbox, _finished: &super::process::Finished) -> Vec<String> {
+        Vec::new()
     }
 
     /// Makes the agent's own trust accept every hook of its project file that it does not trust yet (what a user

@@ -112,6 +112,7 @@ impl Agent for Claude {
     fn event(&self, point: Point) -> Option<&'static str> {
         Some(match point {
             Point::SessionStart => "SessionStart",
+            Point::TurnStart => "UserPromptSubmit",
             Point::PreTool => "PreToolUse",
             Point::PermissionRequest => "PermissionRequest",
             Point::PostTool => "PostToolUse",
@@ -126,6 +127,55 @@ impl Agent for Claude {
     fn settings_file(&self) -> &'static str {
         ".claude/settings.json"
     }
+
+    /// The hook attachments of the session transcript (what its UI renders: `hook_success`,
+    /// `hook_non_blocking_error`, `hook_blocking_error`, …, with their event and content; not the raw output),
+    /// the stream's system notices, and the result.
+    fn hook_status(&self, sandbox: &Sandbox, finished: &super::process::Finished) -> Vec<String> {
+        let mut lines = Vec::new();
+        for line in transcript_lines(&sandbox.home.join(".claude/projects")) {
+            let attachment = &line["attachment"];
+            let kind = attachment["type"].as_str().unwrap_or("");
+            if line["type"] == "attachment" && kind.starts_with("hook") {
+                let mut shown = attachment.clone();
+                if let Some(map) = shown.as_object_mut() {
+                    for raw in ["stdout", "stderr", "command", "durationMs", "exitCode", "toolUseID", "hookName"] {
+                        map.remove(raw);
+                    }
+                }
+                lines.push(format!("attachment {shown}"));
+            }
+        }
+        for event in finished.events() {
+            match (event["type"].as_str(), event["subtype"].as_str()) {
+                (Some("system"), Some("init" | "hook_started" | "hook_response")) => {}
+                (Some("system"), Some(subtype)) => lines.push(format!("system {subtype} {}", event["message"])),
+                (Some("result"), subtype) => lines.push(format!(
+                    "result {} error={} stop={} {}",
+                    subtype.unwrap_or(""),
+                    event["is_error"],
+                    event["stop_reason"],
+                    event["result"]
+                )),
+                _ => {}
+            }
+        }
+        lines
+    }
+}
+
+/// Every JSON line of the session transcripts under `projects`.
+fn transcript_lines(projects: &std::path::Path) -> Vec<Value> {
+    let mut lines = Vec::new();
+    for project in std::fs::read_dir(projects).into_iter().flatten().flatten() {
+        for file in std::fs::read_dir(project.path()).into_iter().flatten().flatten() {
+            if file.path().extension().is_some_and(|e| e == "jsonl") {
+                let text = std::fs::read_to_string(file.path()).unwrap_or_default();
+                lines.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
+            }
+        }
+    }
+    lines
 }
 
 fn control_response(request: &Value, response: Value) -> Value {

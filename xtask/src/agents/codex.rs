@@ -124,6 +124,7 @@ impl Agent for Codex {
     fn event(&self, point: Point) -> Option<&'static str> {
         Some(match point {
             Point::SessionStart => "SessionStart",
+            Point::TurnStart => "UserPromptSubmit",
             Point::PreTool => "PreToolUse",
             Point::PermissionRequest => "PermissionRequest",
             Point::PostTool => "PostToolUse",
@@ -137,6 +138,36 @@ impl Agent for Codex {
 
     fn settings_file(&self) -> &'static str {
         ".codex/hooks.json"
+    }
+
+    /// From the app server's notifications (a `ui` run): each `hook/completed` run's event, status and entries
+    /// (what the TUI lists under the hook), each command's final status, the agent's messages, the turn's end.
+    fn hook_status(&self, _sandbox: &Sandbox, finished: &super::process::Finished) -> Vec<String> {
+        let mut lines = Vec::new();
+        for event in finished.events() {
+            let params = &event["params"];
+            match event["method"].as_str() {
+                Some("hook/completed") => {
+                    let run = &params["run"];
+                    lines.push(format!("hook {} {} {}", run["eventName"], run["status"], run["entries"]));
+                }
+                Some("item/completed") => {
+                    let item = &params["item"];
+                    match item["type"].as_str() {
+                        Some("commandExecution") => lines.push(format!("command {}", item["status"])),
+                        Some("agentMessage") => lines.push(format!("message {}", item["text"])),
+                        _ => {}
+                    }
+                }
+                Some("turn/completed") => {
+                    let turn = &params["turn"];
+                    lines.push(format!("turn {} {}", turn["status"], turn["error"]));
+                }
+                Some("error") | Some("warning") => lines.push(format!("{} {}", event["method"], params["message"])),
+                _ => {}
+            }
+        }
+        lines
     }
 
     fn trust_project_hooks(&self, sandbox: &Sandbox) -> Result<()> {

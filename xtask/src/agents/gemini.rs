@@ -56,6 +56,7 @@ impl Agent for Gemini {
     fn event(&self, point: Point) -> Option<&'static str> {
         Some(match point {
             Point::SessionStart => "SessionStart",
+            Point::TurnStart => "BeforeAgent",
             Point::PreTool => "BeforeTool",
             Point::PermissionRequest => return None,
             Point::PostTool => "AfterTool",
@@ -73,6 +74,30 @@ impl Agent for Gemini {
 
     fn handler(&self, command: &str) -> Value {
         json!({"type": "command", "command": command, "name": "own-hook"})
+    }
+
+    /// The stream-json events without times and ids (tool results with their status and output, the
+    /// assistant's messages, the result's status), and the lines of stderr that speak of hooks.
+    fn hook_status(&self, _sandbox: &Sandbox, finished: &super::process::Finished) -> Vec<String> {
+        let mut lines = Vec::new();
+        for event in finished.events() {
+            match event["type"].as_str() {
+                Some("tool_result") => {
+                    lines.push(format!("tool_result {} {} {}", event["status"], event["output"], event["error"]))
+                }
+                Some("message") if event["role"] == "assistant" => lines.push(format!("message {}", event["content"])),
+                Some("result") => lines.push(format!("result {} {}", event["status"], event["error"])),
+                Some("error") => lines.push(format!("error {}", event["message"])),
+                _ => {}
+            }
+        }
+        for line in finished.stderr.lines() {
+            let lower = line.to_ascii_lowercase();
+            if (lower.contains("hook") || line.contains("CASE-")) && !line.trim_start().starts_with("at ") {
+                lines.push(format!("stderr {}", line.trim()));
+            }
+        }
+        lines
     }
 }
 

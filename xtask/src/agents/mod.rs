@@ -11,6 +11,7 @@
 mod agent;
 mod claude;
 mod codex;
+mod conformance;
 mod gemini;
 mod measure;
 mod npm;
@@ -29,7 +30,7 @@ use agent::Agent;
 use session::Ctx;
 
 const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini] [--scenario NAME] [--keep] \
-                     [--no-measure | --measure-only]";
+                     [--no-measure | --measure-only] [--conformance]";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -42,6 +43,7 @@ struct Flags {
     keep: bool,
     no_measure: bool,
     measure_only: bool,
+    conformance: bool,
 }
 
 fn parse(args: &[String]) -> Result<Flags> {
@@ -54,6 +56,7 @@ fn parse(args: &[String]) -> Result<Flags> {
             "--keep" => flags.keep = true,
             "--no-measure" => flags.no_measure = true,
             "--measure-only" => flags.measure_only = true,
+            "--conformance" => flags.conformance = true,
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -85,11 +88,17 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     let hook = build_hook(root)?;
     let installed = npm::ensure(&root.join("target/agents/npm"))?;
     let runs = root.join("target/agents/run");
+    if flags.scenario.is_none() {
+        for agent in &agents {
+            let _ = std::fs::remove_dir_all(runs.join(agent.name()));
+        }
+    }
     let (mut passed, mut failed) = (0usize, 0usize);
     for agent in &agents {
         for scenario in scenarios::SCENARIOS {
             let applies = scenario.agents.is_empty() || scenario.agents.contains(&agent.name());
-            if !applies || flags.measure_only || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
+            let skipped = flags.measure_only || flags.conformance;
+            if !applies || skipped || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
                 continue;
             }
             let dir = runs.join(agent.name()).join(scenario.name);
@@ -112,9 +121,17 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
                 failed += 1;
             }
             let verdict = if ok { "ok" } else { "FAIL" };
-            let detail = if detail.is_empty() { String::new() } else { format!("  ({detail})") };
-            println!("{:<7} {:<20} {verdict:<4} {seconds:>5.1}s{detail}", agent.name(), scenario.name);
+            let detail =
+                if detail.is_empty() { format!("{seconds:.1} s") } else { format!("{detail}; {seconds:.1} s") };
+            println!("{:<7} {:<20} {verdict:<4}  ({detail})", agent.name(), scenario.name);
         }
+    }
+    if flags.conformance {
+        for agent in &agents {
+            conformance::compare(*agent, &installed, &hook, &runs)?;
+        }
+        eprintln!("agents: {:.0}s in all", started.elapsed().as_secs_f64());
+        return Ok(());
     }
     if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {
         for agent in &agents {
