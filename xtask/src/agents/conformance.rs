@@ -289,7 +289,7 @@ const POINTS: [Point; 6] =
 fn normalize(text: &str, agent: &str) -> String {
     let text = text
         .replace(&format!("hook bridge --protocol {agent}"), "<hook>")
-        .replace(hook_config::install::BRIDGE_NAME, "<name>")
+        .replace(hook_agents::install::BRIDGE_NAME, "<name>")
         .replace("own-hook", "<name>");
     let mut out = String::with_capacity(text.len());
     let mut in_digits = false;
