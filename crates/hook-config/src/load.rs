@@ -13,7 +13,7 @@ use crate::excluded::{self, Excluded};
 use crate::fingerprint::{FingerprintCache, fingerprint_cached};
 use crate::layout::Layout;
 use crate::merge::{self, Overridden, ShadowAttempt};
-use crate::model::{Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
+use crate::model::{HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
 use crate::trust::{TrustStore, trust_status, trust_value};
 use crate::workspace_trust;
 use crate::{FileContext, FileLoad, load_file};
@@ -191,20 +191,12 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
                     format!("both `{}` and this file exist: this file is read after it", yaml.display()),
                 ));
             }
-            match read_slot(&slot, &workspace) {
-                Some(file) => {
-                    source.read = true;
-                    issues.extend(file.issues);
-                    // The reader honours `only_managed` in the managed file only (and warns elsewhere).
-                    only_managed |= file.only_managed && slot.origin == Origin::Managed;
-                    per_file.push(file.hooks);
-                }
-                None => issues.push(file_issue(
-                    &slot.path,
-                    IssueSeverity::Warning,
-                    format!("{} hooks are not read yet: this file was found but its hooks are not loaded", slot.format),
-                )),
-            }
+            let file = read_slot(&slot, &workspace);
+            source.read = true;
+            issues.extend(file.issues);
+            // The reader honours `only_managed` in the managed file only (and warns elsewhere).
+            only_managed |= file.only_managed && slot.origin == Origin::Managed;
+            per_file.push(file.hooks);
         }
         sources.push(source);
     }
@@ -274,15 +266,10 @@ fn absolute(layout: &Layout) -> Layout {
     }
 }
 
-/// Reads one found file with its format's reader; `None` when the format has no reader yet. A new reader plugs in
-/// here as one more arm.
-fn read_slot(slot: &Slot, workspace: &Path) -> Option<FileLoad> {
+/// Reads one found file with its format's reader.
+fn read_slot(slot: &Slot, workspace: &Path) -> FileLoad {
     let cx = FileContext { origin: slot.origin, workspace, root: &slot.root, source_id: slot.source_id.as_deref() };
-    match slot.format {
-        Format::Native | Format::Clio => Some(load_file(&slot.path, slot.format, &cx)),
-        Format::Gemini | Format::Cursor | Format::Mecha => Some(load_file(&slot.path, slot.format, &cx)),
-        Format::Claude | Format::Codex => Some(load_file(&slot.path, slot.format, &cx)),
-    }
+    load_file(&slot.path, slot.format, &cx)
 }
 
 /// Declared timeouts that this host's limits clamp differently from the default limits, which the reader already

@@ -122,102 +122,205 @@ pub struct InstallPlan {
 /// The agent has no file for the scope; a directory is unknown (no home, no config home); a file cannot be read or
 /// is not something install can edit without losing content; the moved hooks would not load back unchanged.
 pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
-    let (agent, scope, layout) = (request.agent, request.scope, request.layout);
-    let workspace = std::fs::canonicalize(&layout.workspace).map_err(|source| InstallError::Io {
-        action: "cannot use the workspace",
-        path: layout.workspace.clone(),
-        source,
-    })?;
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let agent_file = match agent.config_file(scope, layout) {
-        Some(path) => absolute(&path),
-        None if scope == InstallScope::User => {
-            return Err(InstallError::Unknown { what: "the home directory", hint: "set $HOME" });
-        }
-        None => return Err(InstallError::NoFileForScope { agent: agent.display_name(), scope }),
-    };
-    let config_home = layout.config_home_path().map(absolute).ok_or(InstallError::Unknown {
-        what: "the config home",
-        hint: "pass --config-home DIR (install records what it changed there)",
-    })?;
-    let native_file = match scope {
-        InstallScope::Project => layout.project_dir().join("hooks.yaml"),
-        InstallScope::Local => layout.project_dir().join("hooks.local.yaml"),
-        InstallScope::User => config_home.join("hooks.yaml"),
-    };
-    let native_file = absolute(&native_file);
-    let origin = match scope {
-        InstallScope::Project => Origin::Project,
-        InstallScope::Local => Origin::ProjectLocal,
-        InstallScope::User => Origin::User,
-    };
-    // A repository never supplies its own trust (DESIGN §4.2): no store inside the workspace.
-    let trust_store = (!config_home.starts_with(&workspace)).then(|| config_home.join(hook_config::TRUST_STORE_FILE));
+    let paths = Paths::of(request)?;
+    let agent_original = read_text(&paths.agent_file)?;
+    let mut root = parse_json_object(&paths.agent_file, agent_original.as_deref())?;
+    let mut hooks = agent_hooks(&root, &paths.agent_file)?;
+    let found = sort_handlers(request, &paths, &root, &hooks);
+    let mut kept = found.kept;
+    kept.extend(kept_beside(request.agent, &paths));
+    let native = plan_native(request, &paths, found.movable)?;
+    let mut moved = native.moved;
+    settle_trust(&paths, &mut moved)?;
 
-    let agent_original = read_text(&agent_file)?;
-    let mut root = parse_json_object(&agent_file, agent_original.as_deref())?;
-    let mut hooks = match root.get("hooks") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(hooks)) => hooks.clone(),
-        Some(other) => {
-            return Err(InstallError::Unsupported {
-                path: agent_file,
-                message: format!("`hooks` is {}, expected an object of events", super::files::json_kind(other)),
-            });
-        }
-    };
+    let bridges = plan_bridges(request, &moved, found.bridged);
+    let places: Vec<Place<'_>> = moved.iter().map(|m| (m.event.as_str(), m.place.0, m.place.1)).collect();
+    remove_handlers(&mut hooks, &places);
+    add_bridge(&mut hooks, &bridges.added, &request.agent.bridge_entry(&request.command, &request.limits));
+    let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
+    drop_empty_lists(&mut hooks, &touched);
+    if request.agent.agent().handler == HandlerShape::Flat && !root.contains_key("version") {
+        root.insert("version".into(), 1.into());
+    }
+    root.insert("hooks".into(), Value::Object(hooks));
+    let layout_of = agent_original.as_deref().map(JsonLayout::of).unwrap_or_default();
+    let agent_new = layout_of.write(&Value::Object(root));
 
-    let agent_root = match scope {
-        InstallScope::User => agent_file.parent().map(Path::to_path_buf).unwrap_or_default(),
-        _ => workspace.clone(),
-    };
-    let agent_cx = FileContext { origin, workspace: &workspace, root: &agent_root, source_id: None };
-    let mut bridged: Vec<String> = Vec::new();
-    let mut movable = Vec::new();
-    let mut kept = Vec::new();
-    for handler in handlers(agent, &hooks) {
-        match classify(agent, &root, &handler, &agent_file, &agent_cx, &request.program) {
-            Found::Bridge => bridged.push(handler.event.clone()),
-            Found::Movable(decl) => movable.push((handler, *decl)),
-            Found::Kept(reason) => kept.push(KeptHandler {
+    Ok(InstallPlan {
+        agent: request.agent,
+        scope: request.scope,
+        workspace: paths.workspace,
+        agent_file: paths.agent_file,
+        added_events: bridges.added,
+        moved,
+        kept,
+        native_file: paths.native_file,
+        bridged_elsewhere: bridges.elsewhere,
+        bridged_narrower: bridges.narrower,
+        command: request.command.clone(),
+        agent_original,
+        agent_new,
+        native_original: native.original,
+        native_new: native.new,
+        installs: installs_path(request.layout).map(|p| absolute(&p)).unwrap_or_default(),
+        trust_store: paths.trust_store,
+    })
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// Where one install reads and writes.
+struct Paths {
+    /// The canonical workspace.
+    workspace: PathBuf,
+    /// The agent's file of the scope.
+    agent_file: PathBuf,
+    /// The config home (install records and trust live there).
+    config_home: PathBuf,
+    /// The native file of the same scope, where moved hooks go.
+    native_file: PathBuf,
+    /// The origin of both files.
+    origin: Origin,
+    /// The trust store; `None` when the config home lies inside the workspace (a repository never supplies its
+    /// own trust).
+    trust_store: Option<PathBuf>,
+}
+
+impl Paths {
+    fn of(request: &InstallRequest<'_>) -> Result<Paths, InstallError> {
+        let (agent, scope, layout) = (request.agent, request.scope, request.layout);
+        let workspace = std::fs::canonicalize(&layout.workspace).map_err(|source| InstallError::Io {
+            action: "cannot use the workspace",
+            path: layout.workspace.clone(),
+            source,
+        })?;
+        let agent_file = match agent.config_file(scope, layout) {
+            Some(path) => absolute(&path),
+            None if scope == InstallScope::User => {
+                return Err(InstallError::Unknown { what: "the home directory", hint: "set $HOME" });
+            }
+            None => return Err(InstallError::NoFileForScope { agent: agent.display_name(), scope }),
+        };
+        let config_home = layout.config_home_path().map(absolute).ok_or(InstallError::Unknown {
+            what: "the config home",
+            hint: "pass --config-home DIR (install records what it changed there)",
+        })?;
+        let (native_file, origin) = match scope {
+            InstallScope::Project => (layout.project_dir().join("hooks.yaml"), Origin::Project),
+            InstallScope::Local => (layout.project_dir().join("hooks.local.yaml"), Origin::ProjectLocal),
+            InstallScope::User => (config_home.join("hooks.yaml"), Origin::User),
+        };
+        let trust_store =
+            (!config_home.starts_with(&workspace)).then(|| config_home.join(hook_config::TRUST_STORE_FILE));
+        Ok(Paths { native_file: absolute(&native_file), workspace, agent_file, config_home, origin, trust_store })
+    }
+
+    /// The root relative paths of the agent's file resolve against.
+    fn agent_root(&self) -> PathBuf {
+        match self.origin {
+            Origin::User => self.agent_file.parent().map(Path::to_path_buf).unwrap_or_default(),
+            _ => self.workspace.clone(),
+        }
+    }
+
+    /// The root relative paths of the native file resolve against.
+    fn native_root(&self) -> PathBuf {
+        match self.origin {
+            Origin::User => self.config_home.clone(),
+            _ => self.workspace.clone(),
+        }
+    }
+}
+
+/// The agent file's `hooks` object (empty when it has none).
+fn agent_hooks(root: &Map<String, Value>, agent_file: &Path) -> Result<Map<String, Value>, InstallError> {
+    match root.get("hooks") {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(hooks)) => Ok(hooks.clone()),
+        Some(other) => Err(InstallError::Unsupported {
+            path: agent_file.to_path_buf(),
+            message: format!("`hooks` is {}, expected an object of events", super::files::json_kind(other)),
+        }),
+    }
+}
+
+/// The agent file's handlers, sorted: bridges already there, hooks that move, handlers that stay.
+struct Sorted {
+    bridged: Vec<String>,
+    movable: Vec<(super::handlers::Handler, HookDecl)>,
+    kept: Vec<KeptHandler>,
+}
+
+fn sort_handlers(
+    request: &InstallRequest<'_>,
+    paths: &Paths,
+    root: &Map<String, Value>,
+    hooks: &Map<String, Value>,
+) -> Sorted {
+    let agent_root = paths.agent_root();
+    let cx = FileContext { origin: paths.origin, workspace: &paths.workspace, root: &agent_root, source_id: None };
+    let mut sorted = Sorted { bridged: Vec::new(), movable: Vec::new(), kept: Vec::new() };
+    for handler in handlers(request.agent, hooks) {
+        match classify(request.agent, root, &handler, &paths.agent_file, &cx, &request.program) {
+            Found::Bridge => sorted.bridged.push(handler.event.clone()),
+            Found::Movable(decl) => sorted.movable.push((handler, *decl)),
+            Found::Kept(reason) => sorted.kept.push(KeptHandler {
                 command: handler.value.get("command").and_then(Value::as_str).map(str::to_owned),
                 event: handler.event,
                 reason,
             }),
         }
     }
+    sorted
+}
 
-    if agent == Agent::Codex {
-        // Codex also reads `[hooks]` in config.toml beside hooks.json; install edits JSON only, so those stay.
-        let toml = agent_file.with_file_name("config.toml");
-        for decl in hook_config::load_file(&toml, Format::Codex, &agent_cx).hooks {
-            let command = match &decl.spec {
+/// Hooks the agent reads from another file beside the one install edits (Codex's `[hooks]` in `config.toml`):
+/// install edits JSON only, so those stay, and the plan says so.
+fn kept_beside(agent: Agent, paths: &Paths) -> Vec<KeptHandler> {
+    if agent != Agent::Codex {
+        return Vec::new();
+    }
+    let agent_root = paths.agent_root();
+    let cx = FileContext { origin: paths.origin, workspace: &paths.workspace, root: &agent_root, source_id: None };
+    let toml = paths.agent_file.with_file_name("config.toml");
+    let decls = hook_config::load_file(&toml, Format::Codex, &cx).hooks;
+    decls
+        .into_iter()
+        .map(|decl| KeptHandler {
+            event: decl.event.to_string(),
+            command: match &decl.spec {
                 HookSpec::Command(c) => match &c.program {
                     Program::Shell(line) => Some(line.clone()),
                     Program::Argv(argv) => Some(argv.join(" ")),
                 },
                 _ => None,
-            };
-            kept.push(KeptHandler {
-                event: decl.event.to_string(),
-                command,
-                reason: format!(
-                    "it is in {}, which hook install does not edit: Codex keeps running it itself",
-                    toml.display()
-                ),
-            });
-        }
-    }
+            },
+            reason: format!(
+                "it is in {}, which hook install does not edit: Codex keeps running it itself",
+                toml.display()
+            ),
+        })
+        .collect()
+}
 
-    // The native file, with the moved hooks added and loaded back.
-    let native_root = match scope {
-        InstallScope::User => config_home.clone(),
-        _ => workspace.clone(),
-    };
-    let native_cx = FileContext { origin, workspace: &workspace, root: &native_root, source_id: None };
-    let native_original = read_text(&native_file)?;
-    let before = parse_str(native_original.as_deref().unwrap_or(""), &native_file, Format::Native, &native_cx);
-    let store = trust_store.as_ref().map(|path| TrustStore::open(path).0);
+/// The native file with the moved hooks added, loaded back and checked.
+struct NativePlan {
+    moved: Vec<MovedHook>,
+    original: Option<String>,
+    new: Option<(String, String)>,
+}
+
+fn plan_native(
+    request: &InstallRequest<'_>,
+    paths: &Paths,
+    movable: Vec<(super::handlers::Handler, HookDecl)>,
+) -> Result<NativePlan, InstallError> {
+    let native_root = paths.native_root();
+    let cx = FileContext { origin: paths.origin, workspace: &paths.workspace, root: &native_root, source_id: None };
+    let original = read_text(&paths.native_file)?;
+    let before = parse_str(original.as_deref().unwrap_or(""), &paths.native_file, Format::Native, &cx);
     let mut moved = Vec::new();
     let mut forms = Vec::new();
     for (handler, decl) in movable {
@@ -237,64 +340,76 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
             handler: handler.value,
         });
     }
-    let native_new = if forms.is_empty() {
-        None
-    } else {
-        let text = native_original.clone().unwrap_or_default();
-        let at =
-            insertion(&text).map_err(|message| InstallError::Unsupported { path: native_file.clone(), message })?;
-        let display = agent_file.strip_prefix(&workspace).unwrap_or(&agent_file).display().to_string();
-        let header = format!(
-            "moved from {display} by `hook install --agent {agent}`; `hook uninstall --agent {agent}` moves them back"
-        );
-        let footer = format!("end of the hooks moved by `hook install --agent {agent}`");
-        let block = yaml_block(&forms, &at.indent, &header, &footer);
-        let new_text = format!("{}{}{block}{}", &text[..at.at], at.before, &text[at.at..]);
-        Some((new_text, block))
-    };
-    if let Some((new_text, _)) = &native_new {
-        let after = parse_str(new_text, &native_file, Format::Native, &native_cx);
-        verify(&native_file, &before, &after, &mut moved)?;
+    if forms.is_empty() {
+        return Ok(NativePlan { moved, original, new: None });
     }
-    for hook in &mut moved {
+    let text = original.clone().unwrap_or_default();
+    let at =
+        insertion(&text).map_err(|message| InstallError::Unsupported { path: paths.native_file.clone(), message })?;
+    let agent = request.agent;
+    let display = paths.agent_file.strip_prefix(&paths.workspace).unwrap_or(&paths.agent_file).display().to_string();
+    let header = format!(
+        "moved from {display} by `hook install --agent {agent}`; `hook uninstall --agent {agent}` moves them back"
+    );
+    let footer = format!("end of the hooks moved by `hook install --agent {agent}`");
+    let block = yaml_block(&forms, &at.indent, &header, &footer);
+    let new_text = format!("{}{}{block}{}", &text[..at.at], at.before, &text[at.at..]);
+    let after = parse_str(&new_text, &paths.native_file, Format::Native, &cx);
+    verify(&paths.native_file, &before, &after, &mut moved)?;
+    Ok(NativePlan { moved, original, new: Some((new_text, block)) })
+}
+
+/// Each moved hook's fingerprint, and whether install must record its trust (it comes from a non-trusted origin,
+/// can widen, and is not trusted yet): it was already running in the agent.
+fn settle_trust(paths: &Paths, moved: &mut [MovedHook]) -> Result<(), InstallError> {
+    let store = paths.trust_store.as_ref().map(|path| TrustStore::open(path).0);
+    for hook in moved.iter_mut() {
         if let HookSpec::Command(_) = hook.decl.spec {
-            hook.fingerprint = Some(fingerprint(&hook.decl, &workspace));
+            hook.fingerprint = Some(fingerprint(&hook.decl, &paths.workspace));
         }
         let value = trust_value(&hook.decl, hook.fingerprint.as_ref());
-        hook.needs_trust = !origin.trusted_by_default()
+        hook.needs_trust = !paths.origin.trusted_by_default()
             && hook.decl.can_widen()
-            && !store.as_ref().is_some_and(|s| s.is_trusted(&workspace, &hook.decl.id, value));
+            && !store.as_ref().is_some_and(|s| s.is_trusted(&paths.workspace, &hook.decl.id, value));
     }
-    if moved.iter().any(|h| h.needs_trust) && trust_store.is_none() {
+    if moved.iter().any(|h| h.needs_trust) && paths.trust_store.is_none() {
         return Err(InstallError::Unknown {
             what: "a trust store outside the workspace",
             hint: "pass --config-home DIR outside the workspace (a repository never supplies its own trust)",
         });
     }
+    Ok(())
+}
 
-    // The agent's file: the moved handlers out, the bridge in.
-    let places: Vec<Place<'_>> = moved.iter().map(|m| (m.event.as_str(), m.place.0, m.place.1)).collect();
-    remove_handlers(&mut hooks, &places);
+/// Which events get the bridge, and which already have it in another scope's file.
+struct Bridges {
+    added: Vec<String>,
+    elsewhere: Vec<(String, PathBuf)>,
+    narrower: Vec<(String, PathBuf)>,
+}
+
+/// The agent merges its scopes. A bridge a broader scope's file already holds on an event serves this workspace
+/// too: a second one here would run the engine's hooks twice. A narrower scope's bridge serves this workspace only,
+/// so a broader install still adds its own, and says this workspace then has two.
+fn plan_bridges(request: &InstallRequest<'_>, moved: &[MovedHook], mut bridged: Vec<String>) -> Bridges {
+    let (agent, scope) = (request.agent, request.scope);
     let mut events: Vec<String> = agent.install_events().into_iter().map(str::to_owned).collect();
-    for hook in &moved {
+    for hook in moved {
         if let Event::Foreign(name) = &hook.decl.event
             && !events.contains(name)
         {
             events.push(name.clone());
         }
     }
-    // The agent merges its scopes. A bridge a broader scope's file already holds on an event serves this workspace
-    // too: a second one here would run the engine's hooks twice. A narrower scope's bridge serves this workspace
-    // only, so a broader install still adds its own, and says this workspace then has two.
-    let mut bridged_elsewhere = Vec::new();
-    let mut bridged_narrower = Vec::new();
     let rank = |s: InstallScope| match s {
         InstallScope::Local => 0,
         InstallScope::Project => 1,
         InstallScope::User => 2,
     };
+    let mut elsewhere = Vec::new();
+    let mut narrower = Vec::new();
     for other in [InstallScope::Local, InstallScope::Project, InstallScope::User] {
-        let Some(path) = agent.config_file(other, layout).filter(|_| other != scope) else { continue };
+        let Some(path) = agent.config_file(other, request.layout).filter(|_| other != scope) else { continue };
         let Ok(Some(text)) = read_text(&path) else { continue };
         let Ok(other_root) = parse_json_object(&path, Some(&text)) else { continue };
         let Some(Value::Object(other_hooks)) = other_root.get("hooks") else { continue };
@@ -303,43 +418,15 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
                 continue;
             }
             if rank(other) < rank(scope) {
-                bridged_narrower.push((handler.event, absolute(&path)));
+                narrower.push((handler.event, absolute(&path)));
             } else if !bridged.contains(&handler.event) {
                 bridged.push(handler.event.clone());
-                bridged_elsewhere.push((handler.event, absolute(&path)));
+                elsewhere.push((handler.event, absolute(&path)));
             }
         }
     }
-    let added_events: Vec<String> = events.into_iter().filter(|e| !bridged.contains(e)).collect();
-    add_bridge(&mut hooks, &added_events, &agent.bridge_entry(&request.command, &request.limits));
-    let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
-    drop_empty_lists(&mut hooks, &touched);
-    if agent.agent().handler == HandlerShape::Flat && !root.contains_key("version") {
-        root.insert("version".into(), 1.into());
-    }
-    root.insert("hooks".into(), Value::Object(hooks));
-    let layout_of = agent_original.as_deref().map(JsonLayout::of).unwrap_or_default();
-    let agent_new = layout_of.write(&Value::Object(root));
-
-    Ok(InstallPlan {
-        agent,
-        scope,
-        workspace,
-        agent_file,
-        added_events,
-        moved,
-        kept,
-        native_file,
-        bridged_elsewhere,
-        bridged_narrower,
-        command: request.command.clone(),
-        agent_original,
-        agent_new,
-        native_original,
-        native_new,
-        installs: installs_path(layout).map(|p| absolute(&p)).unwrap_or_default(),
-        trust_store,
-    })
+    let added = events.into_iter().filter(|e| !bridged.contains(e)).collect();
+    Bridges { added, elsewhere, narrower }
 }
 
 /// The native file after the insertion must hold what it held before, plus each moved hook with the same id, hash
