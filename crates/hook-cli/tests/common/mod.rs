@@ -166,6 +166,20 @@ impl Env {
         }
     }
 
+    /// `hook bridge --protocol <agent>` with `input` on stdin, as the agent runs it (with `--workspace`).
+    pub fn bridge(&self, agent: &str, input: &serde_json::Value) -> Out {
+        let mut command = self.command(&["bridge", "--protocol", agent]);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        Out {
+            code: output.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&output.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&output.stderr)),
+        }
+    }
+
     /// Writes a file in the workspace.
     pub fn write(&self, relative: &str, contents: &str) {
         let path = self.ws.join(relative);
