@@ -44,8 +44,9 @@ fn a_config_path_that_is_a_directory_is_one_line() {
     check(&env, &["inspect"], "project hook file `[WS]/.hooks/hooks.json` is not a regular file");
     // The config home is a regular file.
     let env = Env::new("gates");
+    std::fs::create_dir_all(env.config_home().parent().unwrap()).unwrap();
     std::fs::write(env.config_home(), "not a dir").unwrap();
-    check(&env, &["inspect"], "config home `[HOME]/cfg` (--config-home) is not a directory");
+    check(&env, &["inspect"], "config home `[HOME]/xdg-config/hooks` (--config-home) is not a directory");
 }
 
 #[test]

@@ -106,6 +106,40 @@ struct KeptJson<'a> {
     reason: &'a str,
 }
 
+/// A committed file's bridge command is `hook bridge --protocol <agent>`, `hook` found on `PATH`: never this
+/// machine's path to the binary nor its config home, since every teammate's agent runs it. Says so when `hook` on
+/// `PATH` is not the running binary, and when a config home or managed file given to this install is not the one
+/// the bridge finds by itself.
+fn warn_portable(exe: &Path, config_home: Option<&Path>, managed: Option<&Path>) {
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path).map(|dir| dir.join("hook")).find(|candidate| candidate.is_file())
+    });
+    match on_path.as_deref().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())) {
+        Some(found) if found == exe => {}
+        Some(found) => eprintln!(
+            "hook: warning: the committed file runs `hook` from PATH, which here is `{}`, not this `{}`",
+            clean_line(&found.display().to_string()),
+            clean_line(&exe.display().to_string())
+        ),
+        None => eprintln!(
+            "hook: warning: the committed file runs `hook` from PATH, and there is none on PATH here: put `{}` (or \
+             `cargo install --path crates/hook-cli`) on PATH",
+            clean_line(&exe.display().to_string())
+        ),
+    }
+    let default_home = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))
+        .map(|base| base.join("hooks"));
+    if config_home.is_some_and(|given| Some(given) != default_home.as_deref()) || managed.is_some() {
+        eprintln!(
+            "hook: warning: --config-home and --managed-file are not written into a committed file (they are this \
+             machine's paths); each user's bridge finds its own"
+        );
+    }
+}
+
 /// Runs `hook install`.
 pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8> {
     let agent = args.agent;
@@ -117,8 +151,16 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     // it finds by itself.
     let config_home = global.config_home.as_deref().map(absolute);
     let managed = global.managed_file.as_deref().map(absolute);
-    let command = bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref());
+    let portable = scope == InstallScope::Project;
+    let command = if portable {
+        format!("hook bridge --protocol {agent}")
+    } else {
+        bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref())
+    };
     let plan = plan_install(&InstallRequest::new(agent, scope, layout, command))?;
+    if portable {
+        warn_portable(&exe, config_home.as_deref(), managed.as_deref());
+    }
 
     if !ctx.json {
         emit(&describe(&plan, ctx))?;
