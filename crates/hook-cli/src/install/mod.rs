@@ -157,7 +157,10 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     } else {
         bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref())
     };
-    let plan = plan_install(&InstallRequest::new(agent, scope, layout, command))?;
+    let mut request = InstallRequest::new(agent, scope, layout, command);
+    let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+    request.agent_state = hook_agents::install::agent_state_file(agent, codex_home.as_deref(), layout.home.as_deref());
+    let plan = plan_install(&request)?;
     if portable {
         warn_portable(&exe, config_home.as_deref(), managed.as_deref());
     }
@@ -173,15 +176,21 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
         }
         return Ok(exit::SUCCESS);
     }
-    if !plan.moved.is_empty() {
+    if !plan.moved.is_empty() || plan.agent_trust.is_some() {
+        let question = match (&plan.agent_trust, plan.moved.len()) {
+            (Some(change), 0) => format!(
+                "Record the bridge as trusted in {}'s own store ({})?",
+                agent.display_name(),
+                display_path(&change.file)
+            ),
+            (_, moved) => {
+                format!("Move {moved} hook(s) into {} and trust what is shown?", display_path(&plan.native_file))
+            }
+        };
         confirm(
             args.yes,
             Confirmation {
-                question: format!(
-                    "Move {} hook(s) into {} and trust what is shown?",
-                    plan.moved.len(),
-                    display_path(&plan.native_file)
-                ),
+                question,
                 no_terminal: "not installing without confirmation: stdin is not a terminal; review the hooks shown \
                               above, then re-run with --yes to move and trust exactly those",
                 declined: "not confirmed: nothing was changed",
@@ -201,12 +210,51 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
         for trusted in &record.trusted {
             text.push_str(&format!("{} {}\n", ctx.painter.paint(Style::Green, "trusted"), trusted.id));
         }
+        if let Some(change) = &record.agent_trust {
+            text.push_str(&format!(
+                "{} {} bridge entr{} in {}'s own store ({})\n",
+                ctx.painter.paint(Style::Green, "trusted"),
+                change.entries.len(),
+                if change.entries.len() == 1 { "y" } else { "ies" },
+                agent.display_name(),
+                display_path(&change.file)
+            ));
+        }
         if let Some(path) = installs_path(layout) {
             text.push_str(&format!("recorded in {}; `hook uninstall --agent {agent}` undoes it\n", path.display()));
+        }
+        if let Some(note) = agent_trust_note(agent, scope) {
+            text.extend(
+                wrap(&format!("{} {note}", ctx.painter.paint(Style::Yellow, "note")), "", "     ")
+                    .into_iter()
+                    .map(|l| l + "\n"),
+            );
         }
         emit(&text)?;
     }
     Ok(exit::SUCCESS)
+}
+
+/// What the agent itself requires before it runs the bridge from this scope's file, where install cannot do it:
+/// without it the agent skips the bridge in silence, so install says so.
+fn agent_trust_note(agent: Protocol, scope: InstallScope) -> Option<&'static str> {
+    match (agent, scope) {
+        (_, InstallScope::User) => None,
+        (Protocol::Codex, _) => Some(
+            "Codex reads a workspace's .codex/hooks.json only when the project is trusted: accept Codex's trust \
+             prompt for this directory (or set trust_level = \"trusted\" for it under [projects] in Codex's \
+             config.toml). The bridge entries themselves were recorded as trusted above.",
+        ),
+        (Protocol::Gemini, _) => Some(
+            "Gemini CLI runs a workspace's hooks only in a trusted folder: trust this folder when Gemini CLI asks \
+             (or with its folder-trust settings). It lists newly seen project hooks with a warning the first time.",
+        ),
+        (Protocol::Claude, _) => Some(
+            "Claude Code asks you to trust a workspace before it runs the hooks of its project settings: accept \
+             that prompt the first time you open this workspace.",
+        ),
+        _ => None,
+    }
 }
 
 /// What the plan will do, for a reviewer.
@@ -278,6 +326,16 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
             display_path(&plan.agent_file),
             kept.event,
             clean_line(&kept.reason)
+        );
+        text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
+    }
+    if let Some(change) = &plan.agent_trust {
+        let line = format!(
+            "{agent}'s trust: {} records the current hash of {} bridge entr{} (its own store; uninstall puts back \
+             what it held)",
+            display_path(&change.file),
+            change.entries.len(),
+            if change.entries.len() == 1 { "y" } else { "ies" }
         );
         text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
     }
