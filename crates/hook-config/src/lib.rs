@@ -60,7 +60,7 @@ mod workspace_trust;
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
-pub use fingerprint::{fingerprint, recheck};
+pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
     INSPECT_VERSION, InspectExcluded, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport,

@@ -63,6 +63,7 @@ mod result;
 mod run;
 mod spawn;
 mod text;
+mod verified;
 
 pub use invocation::{EnvPolicy, Invocation, Program};
 pub use live::{GroupSignal, Supervision, live_group_count, reap_orphans, signal_live_groups, supervise};

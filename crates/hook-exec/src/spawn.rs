@@ -11,9 +11,10 @@ use rustix::io::Errno;
 use tokio::net::unix::pipe;
 
 use crate::group::{Leader, WatchMode};
-use crate::invocation::Invocation;
+use crate::invocation::{Invocation, Program};
 use crate::live;
 use crate::result::{OsError, SpawnError};
+use crate::verified::{self, Frozen};
 
 /// A started process: its group leader and the parent's ends of its pipes.
 pub(crate) struct Spawned {
@@ -37,6 +38,20 @@ pub(crate) fn spawn(inv: &Invocation, mode: WatchMode, kill_with_parent: bool) -
     if kill_with_parent {
         die_with_parent(&mut cmd);
     }
+    // Checked and frozen before the fork; the child executes the frozen copy (this closure must come last).
+    let _frozen = match (&inv.program, &inv.verified_program) {
+        (Program::Argv(argv), Some(expected)) => {
+            let frozen = verified::freeze(&program, expected)?;
+            let env = verified::final_env(inv);
+            let args = verified::c_args(argv).ok_or_else(|| SpawnError::Io {
+                program: program.clone(),
+                source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte")),
+            })?;
+            exec_frozen(&mut cmd, &frozen, args, env);
+            Some(frozen)
+        }
+        _ => None,
+    };
     // The registry's lock is held from before the fork until the leader is listed, so an orphan sweep on another
     // thread can never mistake a child being born for an orphan.
     let mut registry = live::lock();
@@ -108,3 +123,56 @@ fn die_with_parent(cmd: &mut std::process::Command) {
 
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_cmd: &mut std::process::Command) {}
+
+/// Linux: the child executes the frozen copy of a verified program (`fexecve` of the sealed memory file) instead of
+/// looking the path up again. Elsewhere the exec goes by path, as usual.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn exec_frozen(
+    cmd: &mut std::process::Command,
+    frozen: &Frozen,
+    args: Vec<std::ffi::CString>,
+    env: Vec<std::ffi::CString>,
+) {
+    use std::os::fd::AsRawFd;
+    /// Null-terminated pointer arrays into `args` and `env`, which the closure owns, so they stay valid.
+    struct Vectors {
+        _args: Vec<std::ffi::CString>,
+        _env: Vec<std::ffi::CString>,
+        argv: Vec<*const libc::c_char>,
+        envp: Vec<*const libc::c_char>,
+    }
+    // SAFETY: the pointers point into the CStrings this struct owns, which are never changed or moved out while
+    // it lives; they are only read, by the exec in the child.
+    unsafe impl Send for Vectors {}
+    // SAFETY: as above: nothing writes through them.
+    unsafe impl Sync for Vectors {}
+    let null_terminated = |strings: &[std::ffi::CString]| {
+        strings.iter().map(|s| s.as_ptr()).chain(std::iter::once(std::ptr::null())).collect::<Vec<_>>()
+    };
+    let vectors = Vectors { argv: null_terminated(&args), envp: null_terminated(&env), _args: args, _env: env };
+    let fd = frozen.fd.as_raw_fd();
+    // SAFETY: the closure runs in the child between fork and exec and makes only async-signal-safe calls (fcntl,
+    // fexecve) with arguments prepared before the fork; it allocates nothing. `fd` stays open in the parent until
+    // the spawn has returned (`Frozen` outlives it), so the child's copy is open too.
+    unsafe {
+        cmd.pre_exec(move || {
+            // A `#!` interpreter opens the script as /dev/fd/N after the exec: the copy must survive it.
+            if libc::fcntl(fd, libc::F_SETFD, 0) == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            let Vectors { argv, envp, .. } = &vectors;
+            libc::fexecve(fd, argv.as_ptr(), envp.as_ptr());
+            Err(io::Error::last_os_error())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exec_frozen(
+    _cmd: &mut std::process::Command,
+    _frozen: &Frozen,
+    _args: Vec<std::ffi::CString>,
+    _env: Vec<std::ffi::CString>,
+) {
+}

@@ -27,5 +27,4 @@ async fn forwarded_signal_reaches_every_live_group_and_setsid_escapes_die_with_t
     assert_eq!(hook_exec::live_group_count(), 0);
     let escaped = s.pid("escaped");
     assert!(eventually(Duration::from_secs(5), || is_dead(escaped)).await, "the setsid escape {escaped} survived");
-    assert!(result.warnings.iter().any(|w| w.contains("left the process group")), "{:?}", result.warnings);
 }
