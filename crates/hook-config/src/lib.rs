@@ -59,7 +59,7 @@ mod workspace_trust;
 
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
-pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
+pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
 pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
