@@ -68,7 +68,7 @@ pub fn build(
     for key in fields.keys().filter(|k| !known.contains(&k.as_str())) {
         let hint =
             did_you_mean(key, known.iter().copied()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-        eprintln!("hook: warning: {what} field `{key}` is not an event field{hint}; ignored");
+        eprintln!("hook: warning: {what} field `{}` is not an event field{hint}; ignored", crate::render::safe(key));
     }
     fields.retain(|k, _| known.contains(&k.as_str()));
     fields.insert("event".to_owned(), Value::String(event.event.to_string()));
