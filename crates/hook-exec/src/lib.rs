@@ -32,7 +32,7 @@
 //! | the host… | Linux | other Unix |
 //! |---|---|---|
 //! | gets SIGINT/SIGTERM/SIGHUP and forwards it ([`signal_live_groups`]), then drops its runs | every group gets the signal, then SIGKILL; all reaped | same |
-//! | ends a run whose descendant left the group (`setsid`) and lost its parent | adopted (child subreaper) and killed when the last run ends ([`reap_orphans`]) | survives |
+//! | ends a run whose descendant left the group (`setsid`) and lost its parent | adopted (child subreaper) and killed when a run ends ([`reap_orphans`]) | survives |
 //! | is SIGKILLed | the watchdog SIGKILLs every listed group; each leader also dies with its parent (`PR_SET_PDEATHSIG`) | the watchdog kills every listed group |
 //! | is SIGKILLed while a `setsid` escape it adopted still runs | survives (re-parented past the dead host) | survives |
 //!

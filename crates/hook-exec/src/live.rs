@@ -8,9 +8,11 @@
 //!   hooks hear what their host heard even though they run in groups of their own, out of a terminal's reach.
 //! - [`supervise`] with a [`Supervision`]:
 //!   - `subreaper` (Linux): the host becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`), so a descendant that
-//!     left its group with `setsid`/`setpgid` and lost its parent is re-parented to the host instead of init; when
-//!     the last run ends, [`reap_orphans`] kills and reaps every such adopted process. Only for a process whose
-//!     children are all this crate's runs: any other child the host spawns would count as an orphan.
+//!     left its group with `setsid`/`setpgid` and lost its parent is re-parented to the host instead of init; when a
+//!     run ends, [`reap_orphans`] kills and reaps every such adopted process (and every adopted zombie) that is not
+//!     in the group of a run still going. An escape cannot be told apart by the run it came from, so one that a
+//!     still-running run left behind dies then too. Only for a process whose children are all this crate's runs: any other child the host spawns
+//!     would count as an orphan.
 //!   - `watchdog`: a small `/bin/sh` process in a group of its own, ignoring SIGINT, SIGTERM and SIGHUP, told each
 //!     group as it starts and ends; when the host dies, even by SIGKILL, its end of the pipe closes and the watchdog
 //!     SIGKILLs every group still listed. A group's id cannot be reused while any member of it lives, so that kill
@@ -202,8 +204,8 @@ use std::os::unix::process::CommandExt as _;
 
 /// Kills and reaps every process this one adopted as a subreaper (a descendant of a run that outlived its parent,
 /// typically after leaving its group with `setsid`), with its group when it leads one; returns how many. Does
-/// nothing unless [`supervise`] turned the subreaper on. Runs call it themselves when the last live run ends; a
-/// host calls it once more before it exits.
+/// nothing unless [`supervise`] turned the subreaper on. Every run calls it when it ends; a host calls it once more
+/// before it exits.
 ///
 /// Killing an adopted process can orphan its own children, which are adopted in turn: it goes on until no adopted
 /// process is left or two seconds have passed.
@@ -219,7 +221,11 @@ pub fn reap_orphans() -> usize {
     loop {
         let orphans: Vec<(i32, i32)> = children_of(me)
             .into_iter()
-            .filter(|(pid, _)| !registry.leaders.contains(pid) && Some(*pid) != watchdog)
+            // A leader is not adopted; a member of a running group stays with its run (its group's kill, or the
+            // sweep after that run, deals with it).
+            .filter(|(pid, pgid)| {
+                !registry.leaders.contains(pid) && !registry.leaders.contains(pgid) && Some(*pid) != watchdog
+            })
             .collect();
         if orphans.is_empty() || Instant::now() >= deadline {
             return killed;
@@ -255,11 +261,26 @@ fn reap_within(pid: Pid, deadline: Instant) -> bool {
     }
 }
 
-/// `(pid, pgid)` of every process whose parent is `parent`, from `/proc`.
+/// `(pid, pgid)` of every child of `parent` (this process): from each thread's `/proc/self/task/<tid>/children`,
+/// which costs in proportion to the children, else from a scan of every process.
 fn children_of(parent: i32) -> Vec<(i32, i32)> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+    let listed = std::fs::read_dir("/proc/self/task").ok().map(|tasks| {
+        tasks
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok())
+            .flat_map(|text| text.split_whitespace().filter_map(|pid| pid.parse::<i32>().ok()).collect::<Vec<_>>())
+            .collect::<Vec<i32>>()
+    });
+    let candidates: Vec<i32> = match listed {
+        Some(pids) if std::path::Path::new("/proc/self/task").join(parent.to_string()).join("children").exists() => {
+            pids
+        }
+        _ => match std::fs::read_dir("/proc") {
+            Ok(entries) => entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok()).collect(),
+            Err(_) => Vec::new(),
+        },
+    };
+    candidates
+        .into_iter()
         .filter_map(|pid| {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             // The command name is parenthesised and may hold anything: the fields after its last ')' are fixed.

@@ -152,10 +152,10 @@ pub(crate) async fn run_with(
         warnings.push(format!("the leader did not die within {KILL_WAIT:?} of SIGKILL; left to a background reaper"));
         None
     };
-    if crate::live::sweeps_orphans() && crate::live::live_group_count() == 0 {
-        // The last run is over: whatever was adopted by this (subreaper) process dies now — a descendant that left
-        // its group with `setsid`, or a group member (perhaps already a zombie) whose parent died. Silently: most
-        // are the remains of a group that was just killed, and the count would depend on timing.
+    if crate::live::sweeps_orphans() {
+        // Whatever this (subreaper) process adopted dies now — a descendant that left its group with `setsid`, or a
+        // group member (perhaps already a zombie) whose parent died. Silently: most are the remains of a group
+        // that was just killed, and the count would depend on timing.
         crate::live::reap_orphans();
     }
     for (name, capture) in [("stdout", &mut out), ("stderr", &mut err)] {
