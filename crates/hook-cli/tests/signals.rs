@@ -144,3 +144,30 @@ fn sigkill_to_hook_run_leaked_the_hooks_process_group() {
         dead(child)
     );
 }
+
+/// `hook test` stops the same way: the case's hooks are stopped and reaped, and it exits 128 + 15.
+#[test]
+fn sigterm_to_hook_test_leaked_the_hooks_process_group() {
+    let env = env_with_lingering_hook();
+    env.write(
+        "slow.cases.yaml",
+        "version: 1\ncases:\n  - name: waits\n    event: pre_tool\n    tool: shell\n    input: {command: ls}\n    expect: {verdict: pass}\n",
+    );
+    let mut hook = env
+        .command(&["test", "slow.cases.yaml", "--trust-workspace"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pids = wait_for_pids(&env);
+    kill(hook.id() as i32, rustix::process::Signal::TERM);
+    let status = wait_exit(&mut hook);
+    let ok = all_dead_eventually(&pids);
+    for &p in &pids {
+        if !dead(p) {
+            kill(p, rustix::process::Signal::KILL);
+        }
+    }
+    assert!(ok, "survivors of hook test: {pids:?}");
+    assert_eq!(status.code(), Some(143));
+}
