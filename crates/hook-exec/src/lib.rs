@@ -32,9 +32,9 @@
 //! | the host… | Linux | other Unix |
 //! |---|---|---|
 //! | gets SIGINT/SIGTERM/SIGHUP and forwards it ([`signal_live_groups`]), then drops its runs | every group gets the signal, then SIGKILL; all reaped | same |
-//! | ends a run whose descendant left the group (`setsid`) and lost its parent | adopted (child subreaper) and killed when a run ends ([`reap_orphans`]) | survives |
-//! | is SIGKILLed | the watchdog SIGKILLs every listed group; each leader also dies with its parent (`PR_SET_PDEATHSIG`) | the watchdog kills every listed group |
-//! | is SIGKILLed while a `setsid` escape it adopted still runs | survives (re-parented past the dead host) | survives |
+//! | ends a run whose descendant left the group (`setsid`) | with a cgroup ([`Supervision::cgroup`]): killed with the run's cgroup; else, once its parent is gone, adopted (child subreaper) and killed when a run ends ([`reap_orphans`]) | survives |
+//! | is SIGKILLed | the watchdog SIGKILLs every listed group, and with a cgroup everything in it; each leader also dies with its parent (`PR_SET_PDEATHSIG`) | the watchdog kills every listed group |
+//! | is SIGKILLed while a `setsid` escape runs | killed with the cgroup where there is one; else it survives | survives |
 //!
 //! The functions must be called inside a Tokio runtime with IO and time enabled.
 //!
@@ -56,6 +56,8 @@
 #![cfg(unix)]
 
 mod capture;
+#[cfg(target_os = "linux")]
+mod cgroup;
 mod group;
 mod invocation;
 mod live;
@@ -66,7 +68,9 @@ mod text;
 mod verified;
 
 pub use invocation::{EnvPolicy, Invocation, Program};
-pub use live::{GroupSignal, Supervision, live_group_count, reap_orphans, signal_live_groups, supervise};
+pub use live::{
+    GroupSignal, Supervision, cgroup_in_use, live_group_count, reap_orphans, signal_live_groups, supervise,
+};
 pub use result::{Exit, OsError, RunResult, SpawnError};
 pub use run::{RunOptions, run, run_cancellable};
 pub use text::{terminal_safe, terminal_safe_str};

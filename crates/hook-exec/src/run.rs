@@ -152,6 +152,8 @@ pub(crate) async fn run_with(
         warnings.push(format!("the leader did not die within {KILL_WAIT:?} of SIGKILL; left to a background reaper"));
         None
     };
+    // Under cgroup supervision: whatever the run started and left behind dies with its cgroup.
+    leader.end_cgroup();
     if crate::live::sweeps_orphans() {
         // Whatever this (subreaper) process adopted dies now — a descendant that left its group with `setsid`, or a
         // group member (perhaps already a zombie) whose parent died. Silently: most are the remains of a group
@@ -294,7 +296,7 @@ mod tests {
         let probe = rustix::process::pidfd_open(rustix::process::getpid(), rustix::process::PidfdFlags::empty());
         use std::os::unix::process::CommandExt;
         let child = std::process::Command::new("true").process_group(0).spawn().unwrap();
-        let mut leader = Leader::new(child, WatchMode::Auto);
+        let mut leader = Leader::new(child, WatchMode::Auto, None);
         assert_eq!(leader.uses_pidfd(), probe.is_ok());
         leader.exited().await;
         assert!(leader.reap().unwrap().success());

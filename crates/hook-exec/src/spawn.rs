@@ -38,8 +38,8 @@ pub(crate) fn spawn(inv: &Invocation, mode: WatchMode, kill_with_parent: bool) -
     if kill_with_parent {
         die_with_parent(&mut cmd);
     }
-    // Checked and frozen before the fork; the child executes the frozen copy (this closure must come last).
-    let _frozen = match (&inv.program, &inv.verified_program) {
+    // Checked and frozen before the fork; the child executes the frozen copy.
+    let verified = match (&inv.program, &inv.verified_program) {
         (Program::Argv(argv), Some(expected)) => {
             let frozen = verified::freeze(&program, expected)?;
             let env = verified::final_env(inv);
@@ -47,15 +47,29 @@ pub(crate) fn spawn(inv: &Invocation, mode: WatchMode, kill_with_parent: bool) -
                 program: program.clone(),
                 source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte")),
             })?;
-            exec_frozen(&mut cmd, &frozen, args, env);
-            Some(frozen)
+            Some((frozen, args, env))
         }
         _ => None,
     };
+    // Made after every early return, so none leaves it behind; joined in the child before the exec.
+    let cgroup = join_run_cgroup(&mut cmd);
+    // The exec of the frozen copy must be the last closure: it does not return.
+    let _frozen = verified.map(|(frozen, args, env)| {
+        exec_frozen(&mut cmd, &frozen, args, env);
+        frozen
+    });
     // The registry's lock is held from before the fork until the leader is listed, so an orphan sweep on another
     // thread can never mistake a child being born for an orphan.
     let mut registry = live::lock();
-    let mut child = cmd.spawn().map_err(|e| classify(inv, program.clone(), &e))?;
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            if let Some(cgroup) = &cgroup {
+                cgroup.kill_and_remove();
+            }
+            return Err(classify(inv, program.clone(), &e));
+        }
+    };
     registry.add(rustix::process::Pid::from_child(&child));
     drop(registry);
 
@@ -63,7 +77,7 @@ pub(crate) fn spawn(inv: &Invocation, mode: WatchMode, kill_with_parent: bool) -
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
     // From here on the leader's drop kills the group, so a failed setup leaves nothing running.
-    let leader = Leader::new(child, mode);
+    let leader = Leader::new(child, mode, cgroup);
     let io_error = |e: io::Error| SpawnError::Io { program: program.clone(), source: OsError::from(&e) };
     let missing = || io::Error::other("child pipe missing");
     let stdin = match stdin {
@@ -175,4 +189,29 @@ fn exec_frozen(
     _args: Vec<std::ffi::CString>,
     _env: Vec<std::ffi::CString>,
 ) {
+}
+
+/// Linux, with [`Supervision::cgroup`](crate::Supervision::cgroup) in use: a cgroup for this run, which the leader
+/// joins between fork and exec (so everything it starts is in it); `None` otherwise or when it cannot be made.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn join_run_cgroup(cmd: &mut std::process::Command) -> Option<crate::cgroup::RunCgroup> {
+    let root = live::cgroup_in_use()?;
+    let cgroup = crate::cgroup::RunCgroup::new(&root)?;
+    let procs = cgroup.procs.try_clone().ok()?;
+    // SAFETY: the closure runs in the child between fork and exec and makes one write(2) of two bytes to a
+    // descriptor opened before the fork; it allocates nothing. A failure leaves the run outside the cgroup (it
+    // still runs, only without the cgroup's reach), never fails the spawn.
+    unsafe {
+        cmd.pre_exec(move || {
+            let _ = std::io::Write::write_all(&mut &procs, b"0");
+            Ok(())
+        });
+    }
+    Some(cgroup)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn join_run_cgroup(_cmd: &mut std::process::Command) -> Option<crate::group::RunCgroup> {
+    None
 }

@@ -10,7 +10,7 @@ use hook_exec::{Exit, GroupSignal, Invocation, Supervision};
 
 #[tokio::test]
 async fn forwarded_signal_reaches_every_live_group_and_setsid_escapes_die_with_the_last_run() {
-    hook_exec::supervise(Supervision { subreaper: true, watchdog: true }).unwrap();
+    hook_exec::supervise(Supervision { subreaper: true, watchdog: true, cgroup: false }).unwrap();
     let s = Scratch::new();
     let script = format!("(setsid sleep 300 & echo $! > {}); exec sleep 300", s.quoted("escaped"));
     let opts = common::deadline(Duration::from_secs(60));

@@ -75,7 +75,7 @@ fn zombie_children() -> Vec<i32> {
 
 #[test]
 fn soak_of_concurrent_dispatches_leaks_nothing_and_loses_no_receipt() {
-    hook_exec::supervise(Supervision { subreaper: true, watchdog: false }).unwrap();
+    hook_exec::supervise(Supervision { subreaper: true, watchdog: true, cgroup: true }).unwrap();
     let n = dispatches();
     let fx = Fixture::new();
     let mark = format!("{}-{}", std::process::id(), n);
