@@ -114,3 +114,20 @@ proptest! {
         }
     }
 }
+
+/// Found by the `output_parser` fuzz target: an unknown effect kind holding a carriage return (`\r` in the JSON)
+/// was quoted raw in the failure's entry and in the deny's reason.
+#[test]
+fn an_unknown_effect_kind_with_a_control_character_reached_the_entry_raw() {
+    let stdout =
+        br#"{"effects":[{"kind":";nj------------\u00cd\u00d2ect_remin\\\\\\\\\\r\u001b[2J\u202e","message":"m"}]}"#;
+    let input = EventInput::new(Event::PreTool).with_tool("shell", serde_json::json!({"command": "ls"}));
+    let rules = HookRules::new("fuzzed", Protocol::Native, &Event::PreTool);
+    let result = interpret(&rules, &input, &run((Some(Exit::Code(0)), false), stdout.to_vec(), Vec::new()));
+    assert_eq!(result.status, RunStatus::Failed);
+    let Decision::Deny { reason } = &result.decision else { panic!("{result:?}") };
+    for text in result.entries.iter().map(|e| e.text.as_str()).chain([reason.as_str()]) {
+        assert!(!text.chars().any(|c| c == '\r' || c == '\x1b' || hook_types::needs_escape(c)), "{text:?}");
+        assert!(text.contains("unknown effect kind"), "{text:?}");
+    }
+}
