@@ -16,8 +16,10 @@
 //! - **It never floods.** Capture is capped per stream (1 MiB by default); the rest is read and dropped.
 //! - A child that exits without reading its stdin is not an error (EPIPE is ignored).
 //!
-//! Depends on `tokio` (pipes, timers, the reactor) and `rustix` (pidfd, `waitid`, `kill`). The one `unsafe` block
-//! registers the pidfd with Tokio's reactor (its safe constructor is deprecated).
+//! Depends on `tokio` (pipes, timers, the reactor), `rustix` (pidfd, `waitid`, `kill`, `prctl`, memfd), `libc`
+//! (`fexecve`) and `sha2`. Its `unsafe` is four small blocks: registering the pidfd with Tokio's reactor (its safe
+//! constructor is deprecated), and three `pre_exec` closures (the parent-death signal, joining the run's cgroup,
+//! executing a verified program's sealed copy), each with a `// SAFETY:` comment.
 //! It never knows what a hook, an event or an effect is, never interprets the output, and adds no environment
 //! variable of its own: the caller decides all of that.
 //!
