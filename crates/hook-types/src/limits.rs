@@ -48,7 +48,7 @@ impl Default for Limits {
             dispatch_deadline_ms: 60_000,
             max_concurrency: 16,
             continuation_cap: 3,
-            max_file_bytes: 16 * 1024 * 1024,
+            max_file_bytes: 4 * 1024 * 1024,
             max_nesting_depth: 100,
             max_hooks_per_file: 10_000,
             max_hooks_total: 50_000,
