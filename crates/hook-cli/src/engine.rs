@@ -55,7 +55,7 @@ impl Engine {
                 "hook: --trust-workspace: trusting {} hook(s) of the workspace `{}` for this run only (in memory; \
                  trusted.json is not written)",
                 config.trusted_in_memory,
-                config.workspace.display()
+                crate::render::safe(&config.workspace.display().to_string())
             );
         }
         let mut builder =

@@ -59,8 +59,8 @@ mod workspace_trust;
 pub use bridge_program::BridgeProgram;
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
-pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
-pub use fingerprint::{fingerprint, recheck};
+pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
+pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
     INSPECT_VERSION, InspectExcluded, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport,

@@ -178,7 +178,7 @@ fn select<'a>(config: &'a Config, pending: &[&'a LoadedHook], ids: &[String]) ->
                 TrustStatus::Managed => "it is managed policy",
                 _ => "it is already trusted or needs no trust",
             };
-            eprintln!("hook: note: `{id}` is not shown: {why}");
+            eprintln!("hook: note: `{}` is not shown: {why}", crate::render::safe(id));
         } else {
             let all = config.hooks.iter().map(|h| h.decl.id.as_str());
             let hint = did_you_mean(id, all).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
