@@ -301,7 +301,7 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
                 allowed_by_policy: true,
                 origin_trusted: moved.decl.origin.trusted_by_default(),
             };
-            let shown = Shown::of(&hook);
+            let shown = Shown::of(&hook, &[]);
             let status = if moved.needs_trust { "trusted on confirmation" } else { "needs no new trust" };
             let block = shown.render(&plan.workspace, &ctx.painter);
             // The first line is `hook trust`'s title; the status is install's own.
