@@ -7,7 +7,9 @@
 //! Warning entry, the dispatch a notice for the agent's user — and so is every further request of the chain: an
 //! agent that ignores the refusal and calls again is refused again, never looped. The chain is broken — the count
 //! forgotten — by a turn_end that asks for nothing, and by a turn_start of the same session (a new user prompt is a
-//! new run). The host's `stop_hook_active` counts as at least the second in a chain.
+//! new run) — but not by a turn_start whose prompt is the continuation message itself: Gemini CLI submits the
+//! continuation as the next prompt and fires its BeforeAgent hooks for it. The host's `stop_hook_active` counts as
+//! at least the second in a chain.
 //!
 //! **Where it lives.** The count is the session's, not the process's. By default a pipeline keeps it in memory,
 //! which is right for a host that keeps one pipeline per session. A process that runs one event and exits — `hook
@@ -44,6 +46,10 @@ struct Session {
     /// Continuations in a row.
     #[serde(default)]
     chain: u32,
+    /// Digests of the messages the chain's last continuation was granted with: a turn_start with one of them as its
+    /// prompt is that continuation coming back, not a new prompt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    continued_with: Vec<String>,
     /// Skipped guards already announced to this session's user (`<hook id>:<status>`).
     #[serde(default)]
     notified: BTreeSet<String>,
@@ -72,13 +78,18 @@ impl Sessions {
         Sessions { memory: Mutex::default(), dir: Some(dir) }
     }
 
-    /// A new user prompt: forget the session's chain. Allocates nothing when the pipeline keeps no state.
-    pub(crate) fn turn_started(&self, session: Option<&str>, problems: &mut Vec<String>) {
+    /// A new user prompt: forget the session's chain, unless `prompt` is the continuation message itself. Allocates
+    /// nothing when the pipeline keeps no state.
+    pub(crate) fn turn_started(&self, session: Option<&str>, prompt: Option<&str>, problems: &mut Vec<String>) {
         if self.dir.is_none() && self.memory.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
             return;
         }
         self.update(session, problems, |state| {
-            state.chain = 0;
+            let returning = prompt.is_some_and(|p| state.continued_with.contains(&digest(p.trim())));
+            if !returning {
+                state.chain = 0;
+                state.continued_with.clear();
+            }
         });
     }
 
@@ -87,15 +98,18 @@ impl Sessions {
         &self,
         session: Option<&str>,
         stop_hook_active: bool,
-        requested: bool,
+        messages: &[&str],
         cap: u32,
         problems: &mut Vec<String>,
     ) -> Option<Admission> {
         self.update(session, problems, |state| {
-            if !requested {
+            if messages.is_empty() {
                 state.chain = 0;
+                state.continued_with.clear();
                 return None;
             }
+            state.continued_with = messages.iter().map(|m| digest(m.trim())).collect();
+            state.continued_with.push(digest(messages.join("\n").trim()));
             let so_far = state.chain.max(u32::from(stop_hook_active));
             if so_far >= cap {
                 state.chain = so_far;
@@ -165,6 +179,11 @@ impl Sessions {
     }
 }
 
+/// A continuation message as the session file keeps it: a digest, never the text.
+fn digest(text: &str) -> String {
+    hex::encode(&Sha256::digest(text.as_bytes())[..16])
+}
+
 /// One session's file, open and exclusively locked until dropped.
 struct SessionFile {
     path: PathBuf,
@@ -223,23 +242,23 @@ mod tests {
     fn check(sessions: &Sessions) {
         let mut p = Vec::new();
         let s = Some("s1");
-        assert_eq!(sessions.turn_ended(s, false, true, 3, &mut p), Some(Admission::Granted(1)));
-        assert_eq!(sessions.turn_ended(s, true, true, 3, &mut p), Some(Admission::Granted(2)));
-        assert_eq!(sessions.turn_ended(s, true, true, 3, &mut p), Some(Admission::Granted(3)));
-        assert_eq!(sessions.turn_ended(s, true, true, 3, &mut p), Some(Admission::Refused(3)));
+        assert_eq!(sessions.turn_ended(s, false, &["go"], 3, &mut p), Some(Admission::Granted(1)));
+        assert_eq!(sessions.turn_ended(s, true, &["go"], 3, &mut p), Some(Admission::Granted(2)));
+        assert_eq!(sessions.turn_ended(s, true, &["go"], 3, &mut p), Some(Admission::Granted(3)));
+        assert_eq!(sessions.turn_ended(s, true, &["go"], 3, &mut p), Some(Admission::Refused(3)));
         // An agent that calls again in the same chain is refused again.
-        assert_eq!(sessions.turn_ended(s, true, true, 3, &mut p), Some(Admission::Refused(3)));
+        assert_eq!(sessions.turn_ended(s, true, &["go"], 3, &mut p), Some(Admission::Refused(3)));
         // A turn_end that asks for nothing breaks the chain.
-        assert_eq!(sessions.turn_ended(s, false, false, 3, &mut p), None);
-        assert_eq!(sessions.turn_ended(s, false, true, 3, &mut p), Some(Admission::Granted(1)));
+        assert_eq!(sessions.turn_ended(s, false, &[], 3, &mut p), None);
+        assert_eq!(sessions.turn_ended(s, false, &["go"], 3, &mut p), Some(Admission::Granted(1)));
         // Another session has its own chain.
-        assert_eq!(sessions.turn_ended(Some("s2"), false, true, 3, &mut p), Some(Admission::Granted(1)));
-        sessions.turn_started(s, &mut p);
-        assert_eq!(sessions.turn_ended(s, false, true, 3, &mut p), Some(Admission::Granted(1)));
-        assert_eq!(sessions.turn_ended(s, false, false, 3, &mut p), None);
+        assert_eq!(sessions.turn_ended(Some("s2"), false, &["go"], 3, &mut p), Some(Admission::Granted(1)));
+        sessions.turn_started(s, Some("a new prompt"), &mut p);
+        assert_eq!(sessions.turn_ended(s, false, &["go"], 3, &mut p), Some(Admission::Granted(1)));
+        assert_eq!(sessions.turn_ended(s, false, &[], 3, &mut p), None);
         // A host that says stop_hook_active to a pipeline that remembers nothing: at least the second.
-        assert_eq!(sessions.turn_ended(s, true, true, 3, &mut p), Some(Admission::Granted(2)));
-        assert_eq!(sessions.turn_ended(None, false, true, 0, &mut p), Some(Admission::Refused(0)));
+        assert_eq!(sessions.turn_ended(s, true, &["go"], 3, &mut p), Some(Admission::Granted(2)));
+        assert_eq!(sessions.turn_ended(None, false, &["go"], 0, &mut p), Some(Admission::Refused(0)));
         // Notices: each skipped guard once per session, all of them again when asked.
         let keys = vec!["a:untrusted".to_owned(), "b:modified".to_owned()];
         assert_eq!(sessions.first_notices(s, keys.clone(), false, &mut p), keys);
@@ -261,19 +280,34 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_start_whose_prompt_is_the_continuation_message_keeps_the_chain() {
+        let sessions = Sessions::default();
+        let mut p = Vec::new();
+        let s = Some("s");
+        for n in 1..=3 {
+            assert_eq!(sessions.turn_ended(s, n > 1, &["keep going"], 3, &mut p), Some(Admission::Granted(n)));
+            // Gemini CLI submits the continuation as the next prompt.
+            sessions.turn_started(s, Some("keep going\n"), &mut p);
+        }
+        assert_eq!(sessions.turn_ended(s, true, &["keep going"], 3, &mut p), Some(Admission::Refused(3)));
+        sessions.turn_started(s, Some("something else"), &mut p);
+        assert_eq!(sessions.turn_ended(s, false, &["keep going"], 3, &mut p), Some(Admission::Granted(1)));
+    }
+
+    #[test]
     fn separate_processes_of_one_session_share_the_count_through_the_directory() {
         let dir = tempfile::tempdir().unwrap();
         let mut p = Vec::new();
         for expected in [1, 2, 3] {
             // A fresh Sessions per call: what each bridge process has.
             let fresh = Sessions::in_dir(dir.path().to_path_buf());
-            assert_eq!(fresh.turn_ended(Some("s"), false, true, 3, &mut p), Some(Admission::Granted(expected)));
+            assert_eq!(fresh.turn_ended(Some("s"), false, &["go"], 3, &mut p), Some(Admission::Granted(expected)));
         }
         let fresh = Sessions::in_dir(dir.path().to_path_buf());
-        assert_eq!(fresh.turn_ended(Some("s"), true, true, 3, &mut p), Some(Admission::Refused(3)));
-        Sessions::in_dir(dir.path().to_path_buf()).turn_started(Some("s"), &mut p);
+        assert_eq!(fresh.turn_ended(Some("s"), true, &["go"], 3, &mut p), Some(Admission::Refused(3)));
+        Sessions::in_dir(dir.path().to_path_buf()).turn_started(Some("s"), None, &mut p);
         let fresh = Sessions::in_dir(dir.path().to_path_buf());
-        assert_eq!(fresh.turn_ended(Some("s"), false, true, 3, &mut p), Some(Admission::Granted(1)));
+        assert_eq!(fresh.turn_ended(Some("s"), false, &["go"], 3, &mut p), Some(Admission::Granted(1)));
     }
 
     #[test]
@@ -283,8 +317,8 @@ mod tests {
         std::fs::write(&blocker, "not a directory").unwrap();
         let sessions = Sessions::in_dir(blocker.join("sessions"));
         let mut p = Vec::new();
-        assert_eq!(sessions.turn_ended(Some("s"), false, true, 3, &mut p), Some(Admission::Granted(1)));
-        assert_eq!(sessions.turn_ended(Some("s"), false, true, 3, &mut p), Some(Admission::Granted(2)));
+        assert_eq!(sessions.turn_ended(Some("s"), false, &["go"], 3, &mut p), Some(Admission::Granted(1)));
+        assert_eq!(sessions.turn_ended(Some("s"), false, &["go"], 3, &mut p), Some(Admission::Granted(2)));
         assert!(p.iter().any(|line| line.contains("counted in memory")), "{p:?}");
     }
 }

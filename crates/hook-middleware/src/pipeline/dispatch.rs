@@ -50,7 +50,7 @@ impl Pipeline {
         let table = inner.current();
         let mut problems = Vec::new();
         if input.event == Event::TurnStart {
-            inner.sessions.turn_started(input.session_id.as_deref(), &mut problems);
+            inner.sessions.turn_started(input.session_id.as_deref(), input.prompt.as_deref(), &mut problems);
         }
         let probe = Probe::of(input);
         let guards = &table.guards;
@@ -386,12 +386,19 @@ impl Dispatch<'_> {
 
     /// Applies the continuation cap to a turn_end result.
     fn cap_continuations(&mut self, all: &mut [&mut Record], effects: &mut Vec<Effect>) {
-        let requested = effects.iter().any(|e| matches!(e, Effect::RequestContinuation { .. }));
+        let messages: Vec<&str> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::RequestContinuation { message } => Some(message.as_str()),
+                _ => None,
+            })
+            .collect();
         let input = self.input;
         let cap = self.inner.limits.continuation_cap;
         let session = input.session_id.as_deref();
         let admission =
-            self.inner.sessions.turn_ended(session, input.stop_hook_active, requested, cap, &mut self.diagnostics);
+            self.inner.sessions.turn_ended(session, input.stop_hook_active, &messages, cap, &mut self.diagnostics);
+        drop(messages);
         if let Some(Admission::Refused(cap)) = admission {
             effects.retain(|e| !matches!(e, Effect::RequestContinuation { .. }));
             for record in all.iter_mut() {
