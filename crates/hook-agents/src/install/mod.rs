@@ -67,7 +67,7 @@ use std::path::PathBuf;
 pub use agent::{Agent, AgentEvent, AgentInstall, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
 pub use command::{bridge_command, quote};
 pub use files::json_kind;
-pub(crate) use files::{read_text, write_atomic};
+pub(crate) use files::{Confine, replace};
 pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};
 pub use plan::{InstallPlan, InstallRequest, KeptHandler, MovedHook, plan_install};
@@ -121,7 +121,7 @@ pub enum InstallError {
         message: String,
     },
     /// A file changed between planning and writing; nothing (more) was changed.
-    #[error("`{}` changed while hook install ran; run it again", path.display())]
+    #[error("`{}` changed while hook install ran; nothing was changed", path.display())]
     Changed {
         /// The file.
         path: PathBuf,

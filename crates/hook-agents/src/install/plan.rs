@@ -10,10 +10,12 @@ use hook_types::HandlerShape;
 
 use super::agent::{Agent, AgentInstall, InstallScope};
 use super::edit::{Place, add_bridge, drop_empty_lists, remove_handlers};
-use super::files::{JsonLayout, parse_json_object, read_text, sha256, write_atomic};
+use super::files::{Confine, JsonLayout, parse_json_object, replace, scope_confines, sha256};
 use super::handlers::{Found, classify, handlers, is_bridge};
 use super::native::{insertion, native_form, yaml_block};
-use super::record::{FileChange, InstallRecord, Installs, MovedRecord, NativeChange, TrustedRecord, installs_path};
+use super::record::{
+    FileChange, InstallRecord, LockedInstalls, MovedRecord, NativeChange, TrustedRecord, installs_path,
+};
 use hook_config::BridgeProgram;
 use hook_config::Layout;
 use hook_config::fingerprint;
@@ -113,6 +115,8 @@ pub struct InstallPlan {
     native_new: Option<(String, String)>,
     installs: PathBuf,
     trust_store: Option<PathBuf>,
+    /// Where the agent's file and the native file must stay.
+    confines: (Confine, Confine),
 }
 
 /// Reads the agent's file of `request.scope` and plans the install (see the [module docs](super)). Nothing is
@@ -153,8 +157,9 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     };
     // A repository never supplies its own trust (DESIGN §4.2): no store inside the workspace.
     let trust_store = (!config_home.starts_with(&workspace)).then(|| config_home.join(hook_config::TRUST_STORE_FILE));
+    let confines = scope_confines(scope, &workspace, layout.home.as_deref(), &config_home)?;
 
-    let agent_original = read_text(&agent_file)?;
+    let agent_original = confines.0.read(&agent_file)?;
     let mut root = parse_json_object(&agent_file, agent_original.as_deref())?;
     let mut hooks = match root.get("hooks") {
         None | Some(Value::Null) => Map::new(),
@@ -215,7 +220,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         _ => workspace.clone(),
     };
     let native_cx = FileContext { origin, workspace: &workspace, root: &native_root, source_id: None };
-    let native_original = read_text(&native_file)?;
+    let native_original = confines.1.read(&native_file)?;
     let before = parse_str(native_original.as_deref().unwrap_or(""), &native_file, Format::Native, &native_cx);
     let store = trust_store.as_ref().map(|path| TrustStore::open(path).0);
     let mut moved = Vec::new();
@@ -295,7 +300,10 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     };
     for other in [InstallScope::Local, InstallScope::Project, InstallScope::User] {
         let Some(path) = agent.config_file(other, layout).filter(|_| other != scope) else { continue };
-        let Ok(Some(text)) = read_text(&path) else { continue };
+        let Ok((confine, _)) = scope_confines(other, &workspace, layout.home.as_deref(), &config_home) else {
+            continue;
+        };
+        let Ok(Some(text)) = confine.read(&path) else { continue };
         let Ok(other_root) = parse_json_object(&path, Some(&text)) else { continue };
         let Some(Value::Object(other_hooks)) = other_root.get("hooks") else { continue };
         for handler in handlers(agent, other_hooks) {
@@ -339,6 +347,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         native_new,
         installs: installs_path(layout).map(|p| absolute(&p)).unwrap_or_default(),
         trust_store,
+        confines,
     })
 }
 
@@ -411,7 +420,8 @@ impl InstallPlan {
         self.check_unchanged()?;
         let mut native_change = None;
         if let Some((text, block)) = &self.native_new {
-            let created_dirs = write_atomic(&self.native_file, text)?;
+            let real = self.confines.1.resolve(&self.native_file)?;
+            let created_dirs = replace(&self.native_file, &real, self.native_original.as_deref(), text)?;
             native_change = Some(NativeChange {
                 file: FileChange {
                     path: self.native_file.clone(),
@@ -424,10 +434,15 @@ impl InstallPlan {
         }
         let undo_native = |change: &Option<NativeChange>| {
             if let Some(change) = change {
-                let _ = super::undo::restore_exactly(&change.file);
+                let _ = super::undo::restore_exactly(&change.file, &self.confines.1);
             }
         };
-        let created_dirs = match write_atomic(&self.agent_file, &self.agent_new) {
+        let written = self
+            .confines
+            .0
+            .resolve(&self.agent_file)
+            .and_then(|real| replace(&self.agent_file, &real, self.agent_original.as_deref(), &self.agent_new));
+        let created_dirs = match written {
             Ok(created) => created,
             Err(err) => {
                 undo_native(&native_change);
@@ -444,7 +459,7 @@ impl InstallPlan {
         let trusted = match self.trust() {
             Ok(trusted) => trusted,
             Err(err) => {
-                let _ = super::undo::restore_exactly(&agent_change);
+                let _ = super::undo::restore_exactly(&agent_change, &self.confines.0);
                 undo_native(&native_change);
                 return Err(err);
             }
@@ -473,10 +488,9 @@ impl InstallPlan {
             trust_store_created: !store_existed && !trusted.is_empty(),
             trusted,
         };
-        let saved = Installs::read(&self.installs).and_then(|mut installs| {
-            installs.version = 1;
-            installs.installs.push(record.clone());
-            installs.write(&self.installs)
+        let saved = LockedInstalls::open(&self.installs).and_then(|mut locked| {
+            locked.installs.installs.push(record.clone());
+            locked.save()
         });
         if let Err(err) = saved {
             super::undo::revoke(
@@ -485,7 +499,7 @@ impl InstallPlan {
                 &record.trusted,
                 record.trust_store_created,
             );
-            let _ = super::undo::restore_exactly(&record.agent_file);
+            let _ = super::undo::restore_exactly(&record.agent_file, &self.confines.0);
             undo_native(&record.native_file);
             return Err(err);
         }
@@ -493,8 +507,9 @@ impl InstallPlan {
     }
 
     fn check_unchanged(&self) -> Result<(), InstallError> {
-        for (path, original) in [(&self.agent_file, &self.agent_original), (&self.native_file, &self.native_original)] {
-            if read_text(path)? != *original {
+        let files = [(&self.agent_file, &self.agent_original), (&self.native_file, &self.native_original)];
+        for ((path, original), confine) in files.into_iter().zip([&self.confines.0, &self.confines.1]) {
+            if confine.read(path)? != *original {
                 return Err(InstallError::Changed { path: path.clone() });
             }
         }
