@@ -1,5 +1,6 @@
 //! Install and uninstall as a hostile repository or a careless user would meet them: they never write outside the
-//! scope's directory, never through a name someone planted, never over an edit they did not see.
+//! scope's directory, never through a name someone planted, never over an edit they did not see, and refuse a file
+//! they would have to replace part of.
 
 mod common;
 
@@ -95,6 +96,25 @@ fn a_link_planted_after_install_is_refused_by_uninstall() {
     let out = env.hook(&["uninstall", "--agent", "claude"]);
     common::assert_one_line_error(&out, "outside the workspace");
     assert_eq!(read(&env.home.join(".claude/settings.json")), USER_SETTINGS);
+}
+
+#[test]
+fn a_dangling_link_or_an_event_that_is_not_a_list_is_refused_not_replaced() {
+    let env = with_user_settings();
+    std::fs::create_dir(env.ws.join(".claude")).unwrap();
+    symlink(env.ws.join("gone.json"), env.ws.join(".claude/settings.json")).unwrap();
+    let out = env.hook(&["install", "--agent", "claude", "--yes"]);
+    common::assert_one_line_error(&out, "is a symlink to `[WS]/gone.json`, which does not exist");
+    assert!(std::fs::symlink_metadata(env.ws.join(".claude/settings.json")).unwrap().file_type().is_symlink());
+    assert!(!env.ws.join("gone.json").exists());
+
+    std::fs::remove_file(env.ws.join(".claude/settings.json")).unwrap();
+    let settings = "{\n  \"hooks\": {\n    \"PreToolUse\": {\n      \"matcher\": \"Bash\"\n    }\n  }\n}\n";
+    env.write(".claude/settings.json", settings);
+    let out = env.hook(&["install", "--agent", "claude", "--yes"]);
+    common::assert_one_line_error(&out, "`hooks.PreToolUse` is an object, expected a list of matcher groups");
+    assert_eq!(read(&env.ws.join(".claude/settings.json")), settings);
+    assert!(!env.config_home().join("installs.json").exists());
 }
 
 /// The pid the next process will most likely get.

@@ -171,6 +171,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
             });
         }
     };
+    super::handlers::check_shapes(agent, &agent_file, &hooks)?;
 
     let agent_root = match scope {
         InstallScope::User => agent_file.parent().map(Path::to_path_buf).unwrap_or_default(),

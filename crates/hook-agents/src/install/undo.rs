@@ -79,6 +79,7 @@ fn undo(
             Some(Value::Object(hooks)) => hooks.clone(),
             _ => serde_json::Map::new(),
         };
+        super::handlers::check_shapes(record.agent, &agent_file.path, &hooks)?;
         restore_handlers(record.agent, &mut hooks, &record.moved, program);
         remove_bridge(record.agent, &mut hooks, &record.added_events, program);
         let original = parse_json_object(&agent_file.path, record.agent_file.original.as_deref()).unwrap_or_default();
