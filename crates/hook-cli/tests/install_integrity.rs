@@ -198,3 +198,28 @@ fn sixty_installs_racing_an_editor_lose_no_edit() {
     // Both outcomes happen; which ones is the machine's business.
     eprintln!("{went_ahead} of 60 installs went ahead; the others stopped on the edit");
 }
+
+#[test]
+fn a_user_install_needs_a_home_it_can_name_and_prints_it() {
+    let env = with_user_settings();
+    for unset in [true, false] {
+        let mut command = env.command(&["install", "--agent", "claude", "--scope", "user", "--yes"]);
+        if unset {
+            command.env_remove("HOME");
+        } else {
+            command.env("HOME", "relative/home");
+        }
+        let out = env.finish(command);
+        common::assert_one_line_error(&out, "--scope user writes under the home directory");
+        let mut command = env.command(&["uninstall", "--agent", "claude", "--scope", "user"]);
+        command.env_remove("HOME");
+        common::assert_one_line_error(&env.finish(command), "$HOME is not set");
+    }
+    assert_eq!(read(&env.home.join(".claude/settings.json")), USER_SETTINGS);
+
+    let out = env.hook(&["install", "--agent", "claude", "--scope", "user", "--yes"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(out.stdout.starts_with("user scope: the home directory is [HOME] ($HOME)\n"), "{out:#?}");
+    let out = env.hook(&["install", "--agent", "claude", "--scope", "user", "--json"]);
+    assert_eq!(out.json()["home"], "[HOME]", "{out:#?}");
+}
