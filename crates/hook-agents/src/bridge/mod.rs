@@ -5,7 +5,7 @@
 //!    — the agent's event name read as the canonical event and the filters it implies (`PostToolUseFailure` is a
 //!    failed post_tool, `SubagentStop` a subagent's turn_end, Cursor's `beforeShellExecution` a pre_tool of the tool
 //!    `shell`), an event with no equivalent as a foreign one; and [`AgentInput::workspace`], the workspace it is
-//!    about.
+//!    about: the project root the agent names, or the one above the payload's `cwd` ([`project_root`]).
 //! 2. [`bridge_hooks`]: the hooks to run — never one in the invoking agent's live configuration (the agent runs those
 //!    itself), every other one. A handler that runs the bridge is never among them: `hook_config::load` lists it as
 //!    excluded for every host (no recursion, whichever agent's file holds it).
@@ -50,6 +50,6 @@ mod select;
 mod tests;
 
 pub use answer::{Answer, BLOCKING_EXIT, ERROR_EXIT, answer, failure};
-pub use input::{AgentInput, InputError, parse_input};
+pub use input::{AgentInput, InputError, parse_input, project_root};
 pub use reply::Reply;
 pub use select::{agent_runs_it, bridge_hooks};

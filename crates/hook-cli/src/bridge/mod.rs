@@ -8,6 +8,9 @@
 //! or an event not known yet, its non-blocking error elsewhere. So the bridge is recognised before clap parses the
 //! command line ([`intercept`]), and everything after that runs inside `catch_unwind`.
 //!
+//! The workspace is `--workspace`, else the one the agent names or whose project root holds the payload's `cwd`
+//! ([`AgentInput::workspace`]).
+//!
 //! Test-only: when the environment variable `HOOK_BRIDGE_TEST_PANIC` is set to a non-empty value, the bridge panics
 //! right after reading its input, so tests can prove a panic answers with the blocking form. Nothing else reads it.
 
@@ -21,7 +24,7 @@ use std::sync::Mutex;
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Args, Parser};
-use hook_agents::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input};
+use hook_agents::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input, project_root};
 use hook_agents::install::{Agent, AgentInstall};
 use hook_config::IssueSeverity;
 use hook_types::Event;
@@ -153,7 +156,10 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
         let workspace = read.workspace(|name| std::env::var_os(name));
         global.workspace = Some(match workspace {
             Some(dir) => dir,
-            None => std::env::current_dir()?,
+            None => {
+                let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+                project_root(read.agent, &std::env::current_dir()?, home.as_deref())
+            }
         });
     }
     let ctx = Context::new(&global)?;
