@@ -8,6 +8,10 @@
 //! or an event not known yet, its non-blocking error elsewhere. So the bridge is recognised before clap parses the
 //! command line ([`intercept`]), and everything after that runs inside `catch_unwind`.
 //!
+//! A bridge started by a hook of this engine (its environment holds `HOOK_BRIDGE_DEPTH`) dispatches nothing and
+//! passes with a notice ([`hook_agents::bridge::nested_answer`]): bridges never start bridges, whatever they are
+//! called.
+//!
 //! The workspace is `--workspace`, else the one the agent names or whose project root holds the payload's `cwd`
 //! ([`AgentInput::workspace`]).
 //!
@@ -24,7 +28,10 @@ use std::sync::Mutex;
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Args, Parser};
-use hook_agents::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input, project_root};
+use hook_agents::bridge::{
+    AgentInput, Answer, BRIDGE_DEPTH_VAR, agent_runs_it, answer, failure, is_nested, nested_answer, parse_input,
+    project_root,
+};
 use hook_agents::install::{Agent, AgentInstall};
 use hook_config::IssueSeverity;
 use hook_types::Event;
@@ -141,6 +148,10 @@ fn bridge(args: &[OsString], known: &mut Known) -> Answer {
     known.event_name = Some(read.event_name.clone());
     if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| !v.is_empty()) {
         panic!("{TEST_PANIC_VAR} is set: panicking on purpose");
+    }
+    // A hook of an engine: that engine already dispatches this event, and this bridge must start nothing.
+    if is_nested(std::env::var_os(BRIDGE_DEPTH_VAR).as_deref()) {
+        return nested_answer(&read);
     }
     match dispatch(&cli, &read) {
         Ok(answer) => answer,

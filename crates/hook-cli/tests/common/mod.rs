@@ -94,6 +94,7 @@ impl Env {
             .env("XDG_CONFIG_HOME", self.home.join("xdg-config"))
             .env_remove("NO_COLOR")
             .env_remove("RUST_BACKTRACE")
+            .env_remove("HOOK_BRIDGE_DEPTH")
             .stdin(Stdio::null());
         command
     }
@@ -142,6 +143,7 @@ impl Env {
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("CURSOR_PROJECT_DIR")
             .env_remove("HOOK_BRIDGE_TEST_PANIC")
+            .env_remove("HOOK_BRIDGE_DEPTH")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
