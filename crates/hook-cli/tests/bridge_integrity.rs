@@ -1,5 +1,6 @@
-//! The bridge as a careless install or an agent meets it: bridges never start bridges whatever they are called, and
-//! the workspace is the project the agent works in whichever of its directories the session is in.
+//! The bridge as a careless install or an impatient agent meets it: bridges never start bridges whatever they are
+//! called, the workspace is the project the agent works in whichever of its directories the session is in, and a
+//! bridge told to stop on a gate blocks.
 
 mod common;
 
@@ -176,5 +177,41 @@ fn a_payload_cwd_in_a_subdirectory_runs_the_repositorys_hooks() {
         let out = bridge_in(&env, &deep, agent, &["--workspace", &ws], input);
         assert_eq!(out.code, 0, "{agent}: {out:#?}");
         assert!(!out.stdout.contains("\"deny\""), "{agent}: {out:#?}");
+    }
+}
+
+#[test]
+fn a_bridge_given_sigterm_on_a_gate_kills_its_hook_and_answers_deny() {
+    let env = Env::new("gates");
+    env.write(
+        ".hooks/hooks.yaml",
+        "version: 1\nhooks:\n  - id: slow\n    on: pre_tool\n    kind: command\n    timeout_ms: 60000\n    \
+         shell: echo $$ > \"$HOOK_PROJECT_DIR/started\"; sleep 60\n",
+    );
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let input = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.ws,
+        "tool_name": "Bash", "tool_input": {"command": "make"}});
+    for (signal, name) in [("-TERM", "SIGTERM"), ("-INT", "SIGINT")] {
+        let _ = std::fs::remove_file(env.ws.join("started"));
+        let mut command = env.command_without_workspace(&["bridge", "--protocol", "claude"]);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        command.env("CLAUDE_PROJECT_DIR", &env.ws);
+        let mut child = command.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+        let started = Instant::now();
+        while !env.ws.join("started").exists() {
+            assert!(started.elapsed() < Duration::from_secs(30), "the hook never started");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let hook_pid = std::fs::read_to_string(env.ws.join("started")).unwrap().trim().to_owned();
+        assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: the blocking form, not a death by signal: {stderr}");
+        assert!(stderr.contains(&format!("interrupted by {name}")), "{name}: {stderr}");
+        // The hook is dead (a zombie left for an init that does not reap counts as dead).
+        let state = std::fs::read_to_string(format!("/proc/{hook_pid}/stat")).unwrap_or_default();
+        let state = state.rsplit(')').next().unwrap_or_default().split_whitespace().next().unwrap_or("gone");
+        assert!(matches!(state, "gone" | "Z" | "X"), "{name}: the hook's shell is still {state}");
     }
 }

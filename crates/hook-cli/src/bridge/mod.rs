@@ -6,7 +6,9 @@
 //! hook's non-blocking error and go ahead. Every failure — bad flags, unreadable input, a configuration that cannot
 //! load, a panic — answers with [`hook_agents::bridge::failure`]: the agent's blocking form on a gate event
 //! or an event not known yet, its non-blocking error elsewhere. So the bridge is recognised before clap parses the
-//! command line ([`intercept`]), and everything after that runs inside `catch_unwind`.
+//! command line ([`intercept`]), and everything after that runs inside `catch_unwind`. A SIGINT, SIGTERM or SIGHUP
+//! from the moment the configuration starts loading stops the hooks (forwarded, then killed after the grace, as
+//! `hook run` does) and answers as a failure too: the blocking form on a gate, never a silent exit 143.
 //!
 //! A bridge started by a hook of this engine (its environment holds `HOOK_BRIDGE_DEPTH`) dispatches nothing and
 //! passes with a notice ([`hook_agents::bridge::nested_answer`]): bridges never start bridges, whatever they are
@@ -41,6 +43,7 @@ use crate::cli::{Cli, Command};
 use crate::context::Context;
 use crate::engine::{Engine, EngineOptions};
 use crate::exit::{one_line, panic_parts};
+use crate::signals;
 
 /// The variable that makes the bridge panic on purpose (tests only; see the module docs).
 pub const TEST_PANIC_VAR: &str = "HOOK_BRIDGE_TEST_PANIC";
@@ -174,11 +177,22 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
         });
     }
     let ctx = Context::new(&global)?;
-    let mut engine = Engine::new(&ctx, EngineOptions { trust_workspace: false, receipts: true })?;
+    // Every child of the bridge is a hook run: one that leaves its group and is orphaned comes back to be killed.
+    let _ = hook_exec::supervise(hook_exec::Supervision { subreaper: true, watchdog: false });
+    let options = EngineOptions { trust_workspace: false, receipts: true, signals_from_start: true };
+    let mut engine = Engine::new(&ctx, options)?;
     // The bridge entries themselves never load as hooks (hook_config lists them as excluded); what the agent runs
     // itself must not run here too.
     engine.retain_hooks(|hook| !agent_runs_it(read.agent, hook));
-    let mut result = engine.dispatch(&read.input);
+    let mut result = match engine.dispatch_until_signal(&read.input) {
+        Ok(result) => result,
+        Err(signal) => {
+            // Stopped is not decided: on a gate the agent must not go ahead.
+            signals::stop_hooks();
+            let message = format!("interrupted by {}: the running hooks were stopped", signals::name(signal));
+            return Ok(failure(Some(read.agent), Some(&read.event_name), &message));
+        }
+    };
     // A hook file that does not load is a policy that may be missing: say so once a turn, not on every tool call.
     if matches!(read.input.event, Event::SessionStart | Event::TurnStart) {
         let errors: Vec<String> = engine
