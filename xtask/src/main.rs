@@ -11,7 +11,7 @@ const TASKS: &str = "\
 cargo xtask <task>
 
 tasks:
-  ci       run every check CI runs: setup, fmt, clippy, doc, the test suite
+  ci       run every check CI runs: setup, fmt, clippy, doc, the test suite, the real agents
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
   agents   run the engine end to end inside the real Claude Code, Codex and Gemini CLI (pinned, installed with
@@ -55,6 +55,7 @@ fn ci() -> Result<()> {
     run(&root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
     run(&root, "cargo", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
+    run(&root, "cargo", &["xtask", "agents"], &[])?;
     Ok(())
 }
 

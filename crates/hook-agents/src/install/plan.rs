@@ -667,14 +667,16 @@ impl InstallPlan {
     fn trust(&self) -> Result<Vec<TrustedRecord>, InstallError> {
         let wanted: Vec<&MovedHook> = self.moved.iter().filter(|m| m.needs_trust).collect();
         let Some(path) = self.trust_store.as_ref().filter(|_| !wanted.is_empty()) else { return Ok(Vec::new()) };
-        let (mut store, _) = TrustStore::open(path);
-        let mut trusted = Vec::new();
-        for hook in wanted {
-            let value = trust_value(&hook.decl, hook.fingerprint.as_ref());
-            store.trust(&self.workspace, &hook.decl.id, value);
-            trusted.push(TrustedRecord { id: hook.decl.id.clone(), fingerprint: value.to_owned() });
-        }
-        store.save()?;
+        // Under the store's lock: a concurrent `hook trust` or install loses no entry.
+        let (trusted, _) = TrustStore::update(path, |store| {
+            let mut trusted = Vec::new();
+            for hook in wanted {
+                let value = trust_value(&hook.decl, hook.fingerprint.as_ref());
+                store.trust(&self.workspace, &hook.decl.id, value);
+                trusted.push(TrustedRecord { id: hook.decl.id.clone(), fingerprint: value.to_owned() });
+            }
+            trusted
+        })?;
         Ok(trusted)
     }
 }

@@ -155,17 +155,18 @@ pub(crate) fn restore_exactly(change: &FileChange, confine: &Confine) -> Result<
 /// again since is theirs). A store install created and that is now empty is removed. Returns the ids revoked.
 pub(crate) fn revoke(store: Option<&Path>, workspace: &Path, trusted: &[TrustedRecord], created: bool) -> Vec<String> {
     let Some(path) = store.filter(|_| !trusted.is_empty()) else { return Vec::new() };
-    let (mut store, _) = TrustStore::open(path);
-    let mut revoked = Vec::new();
-    for record in trusted {
-        if store.trusted_fingerprint(workspace, &record.id) == Some(record.fingerprint.as_str()) {
-            store.revoke(workspace, &record.id);
-            revoked.push(record.id.clone());
+    // Under the store's lock: a concurrent `hook trust` or install loses no entry.
+    let updated = TrustStore::update(path, |store| {
+        let mut revoked = Vec::new();
+        for record in trusted {
+            if store.trusted_fingerprint(workspace, &record.id) == Some(record.fingerprint.as_str()) {
+                store.revoke(workspace, &record.id);
+                revoked.push(record.id.clone());
+            }
         }
-    }
-    if !revoked.is_empty() && store.save().is_err() {
-        return Vec::new();
-    }
+        revoked
+    });
+    let Ok((revoked, _)) = updated else { return Vec::new() };
     if created && store_is_empty(path) {
         let _ = remove_file(path);
     }
