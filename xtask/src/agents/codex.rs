@@ -13,7 +13,6 @@ use std::process::Command;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use super::agent::{Agent, Approver, Conversation, Point, Run};
 use super::npm::Installed;
@@ -228,41 +227,10 @@ fn event_label(event: &str) -> Option<&'static str> {
     })
 }
 
-/// The hash Codex trusts a command hook by: sha256 over the canonical (sorted, compact) JSON of the normalized
-/// identity `{event_name, matcher?, hooks: [{type, command, timeout, async, statusMessage?}]}`, where the timeout
-/// defaults to 600 and is at least 1, and absent options are left out (the identity goes through TOML, which has
-/// no null).
+/// The hash Codex trusts a command hook by: the engine's own computation (`hook install` writes it into Codex's
+/// store), which the `hash_oracle` scenario checks against what Codex itself reports.
 pub fn trusted_hash(label: &str, matcher: Option<&str>, handler: &Value) -> String {
-    let timeout = handler["timeout"].as_u64().or_else(|| handler["timeoutSec"].as_u64()).unwrap_or(600).max(1);
-    let mut normalized = json!({
-        "type": "command",
-        "command": handler["command"],
-        "timeout": timeout,
-        "async": handler["async"].as_bool().unwrap_or(false),
-    });
-    if let Some(message) = handler["statusMessage"].as_str() {
-        normalized["statusMessage"] = json!(message);
-    }
-    let mut identity = json!({"event_name": label, "hooks": [normalized]});
-    // Codex drops the matcher of events that take none before hashing (`matcher_pattern_for_event`).
-    if let Some(matcher) = matcher.filter(|_| !matches!(label, "user_prompt_submit" | "stop")) {
-        identity["matcher"] = json!(matcher);
-    }
-    // serde_json without `preserve_order` sorts keys; with it (this workspace), sort by hand.
-    let canonical = canonical(&identity).to_string();
-    format!("sha256:{}", hex::encode(Sha256::digest(canonical.as_bytes())))
-}
-
-fn canonical(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(keys.into_iter().map(|k| (k.clone(), canonical(&map[k]))).collect())
-        }
-        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
-        other => other.clone(),
-    }
+    hook_agents::install::codex_hook_hash(label, matcher, handler)
 }
 
 /// A TOML basic string.
