@@ -32,10 +32,14 @@
 //! // …and the bad one is an issue naming the field, with a suggestion.
 //! let issue = config.issues.iter().find(|i| i.field.as_deref() == Some("hooks[2].on")).unwrap();
 //! assert!(issue.message.contains("did you mean `pre_tool`?"), "{issue}");
+//! // A declaration whose event cannot be told could have guarded any gate: every gate denies until it is fixed.
+//! assert_eq!(config.closed_gates[0].events, hook_config::GATES);
+//! assert!(config.closed_gates[0].reason().starts_with("the hook configuration has errors: "));
 //! ```
 #![forbid(unsafe_code)]
 
 mod bridge_program;
+mod closed_gate;
 mod discover;
 mod excluded;
 mod file;
@@ -57,14 +61,15 @@ mod trust;
 mod workspace_trust;
 
 pub use bridge_program::BridgeProgram;
+pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
 pub use fingerprint::{fingerprint, recheck};
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
-    INSPECT_VERSION, InspectExcluded, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport,
-    InspectShadow,
+    INSPECT_VERSION, InspectClosedGate, InspectExcluded, InspectFilters, InspectHook, InspectHookRef,
+    InspectOverridden, InspectReport, InspectShadow,
 };
 pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};
 pub use load::{Config, LoadError, LoadOptions, load};

@@ -8,6 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use hook_types::{Limits, Origin};
 
 use crate::bridge_program::BridgeProgram;
+use crate::closed_gate::ClosedGate;
 use crate::discover::{self, Slot, SourceFile};
 use crate::excluded::{self, Excluded};
 use crate::fingerprint::{FingerprintCache, fingerprint_cached};
@@ -79,6 +80,10 @@ pub struct Config {
     pub excluded: Vec<Excluded>,
     /// Every problem found, in the order found.
     pub issues: Vec<Issue>,
+    /// The gates that answer deny until a file is fixed, because a declaration for them (or one whose event cannot
+    /// be told, or a whole file) could not be read; in precedence order. A pipeline built from this `Config` denies
+    /// each of them first (see [`ClosedGate`]). With `only_managed`, only the managed file's count.
+    pub closed_gates: Vec<ClosedGate>,
     /// The managed file says `only_managed: true`: every other hook is shown but not run.
     pub only_managed: bool,
     /// Whether the user origin is trusted (not when the config home lies inside the workspace).
@@ -167,6 +172,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let mut sources = Vec::new();
     let mut only_managed = false;
     let mut per_file: Vec<Vec<HookDecl>> = Vec::new();
+    let mut closed_gates: Vec<ClosedGate> = Vec::new();
     for slot in discover::slots(layout, &workspace) {
         let found = slot.path.is_file();
         let mut source =
@@ -175,11 +181,13 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
             issues.extend(crate::trust::managed_file_issue(&slot.path));
         }
         if !found && slot.path.exists() {
-            issues.push(file_issue(
+            let issue = file_issue(
                 &slot.path,
                 IssueSeverity::Error,
                 "this path exists but is not a regular file; expected a file of hook declarations".to_owned(),
-            ));
+            );
+            closed_gates.push(ClosedGate::all(slot.origin, &issue));
+            issues.push(issue);
         }
         if found {
             if let Some(yaml) = &slot.json_beside
@@ -194,6 +202,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
             let file = read_slot(&slot, &workspace);
             source.read = true;
             issues.extend(file.issues);
+            closed_gates.extend(file.closed_gates);
             // The reader honours `only_managed` in the managed file only (and warns elsewhere).
             only_managed |= file.only_managed && slot.origin == Origin::Managed;
             per_file.push(file.hooks);
@@ -231,8 +240,11 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let trusted_in_memory =
         if options.trust_workspace { workspace_trust::count(&merged, in_store, origin_trusted) } else { 0 };
 
+    // Under `only_managed` no other origin runs, readable or not.
+    closed_gates.retain(|gate| !only_managed || gate.origin == Origin::Managed);
     let config = Config {
         trust_store: store.map(|s| s.path().to_path_buf()),
+        closed_gates,
         workspace,
         hooks: merged.hooks,
         overridden: merged.overridden,

@@ -85,13 +85,30 @@ impl NormalizeCx<'_> {
     }
 }
 
-/// Normalizes one hook; `None` when it has an error-level issue (reported).
-pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Reporter<'_>) -> Option<HookDecl> {
+/// What is known of a hook that was dropped for an error-level issue: enough to tell which gate it leaves without
+/// its guard (see [`crate::closed_gate`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Dropped {
+    /// Its position in the file.
+    pub(crate) index: usize,
+    /// Its event, where `on` named one (even one this hook may not use, such as another agent's event in a native
+    /// file); `None` when `on` is missing, unknown or not a string.
+    pub(crate) event: Option<Event>,
+    /// It says `enabled: false`: it would not have run even if it could be read.
+    pub(crate) disabled: bool,
+}
+
+/// Normalizes one hook; `Err` when it has an error-level issue (reported), with what is known of it.
+pub(crate) fn normalize(
+    wire: WireHook,
+    cx: &NormalizeCx<'_>,
+    reporter: &mut Reporter<'_>,
+) -> Result<HookDecl, Dropped> {
     let mut hook = HookReader::new(wire, reporter);
 
     let id = read_id(&mut hook);
     let protocol = read_protocol(&mut hook, cx.format);
-    let parsed = read_event(&mut hook, protocol);
+    let (parsed, named) = read_event(&mut hook, protocol);
     let kind = read_kind(&mut hook);
     let (event, alias_filters) = match parsed {
         Some((event, filters)) => (Some(event), filters),
@@ -101,6 +118,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
     let (tools, matcher) = read_targets(&mut hook, event.as_ref(), protocol, cx);
     let sequential = hook.bool("sequential").is_some_and(|(b, _)| b);
     let enabled = hook.bool("enabled").is_none_or(|(b, _)| b);
+    let dropped = |hook: &HookReader<'_, '_>| Dropped { index: hook.index, event: named.clone(), disabled: !enabled };
     let on_error = hook.choice("on_error", &["deny", "ignore"]).map(|(choice, _)| match choice {
         "deny" => OnError::Deny,
         _ => OnError::Ignore,
@@ -119,7 +137,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
     }
 
     let (Some(event), Some(spec), false) = (event, spec, hook.failed) else {
-        return None;
+        return Err(dropped(&hook));
     };
     let on_error = on_error.unwrap_or_else(|| protocol.default_on_error(&event));
     let mut decl = HookDecl {
@@ -142,7 +160,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
     };
     decl.hash = crate::hash::content_hash(&decl);
     decl.id = id.unwrap_or_else(|| format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash));
-    Some(decl)
+    Ok(decl)
 }
 
 /// Whether `id` is a valid hook id: non-empty, lowercase `[a-z0-9._-]`.
@@ -184,14 +202,15 @@ fn read_protocol(hook: &mut HookReader<'_, '_>, format: Format) -> Protocol {
     }
 }
 
-fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<(Event, EventFilters)> {
+/// The event and the filters its alias implies, if the hook may use it; and the event `on` names, if it names one.
+fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> (Option<(Event, EventFilters)>, Option<Event>) {
     let Some(field) = hook.take("on") else {
         hook.missing("on", "missing required field `on` (the event, e.g. `pre_tool`)");
-        return None;
+        return (None, None);
     };
     let Value::String(name) = &field.value else {
         hook.wrong_type(&field, "an event name (e.g. `pre_tool`)");
-        return None;
+        return (None, None);
     };
     match Event::parse(name) {
         Ok(parsed) if parsed.event.is_foreign() && protocol == Protocol::Native => {
@@ -202,12 +221,15 @@ fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<(Even
                      (set `protocol` to that agent's)"
                 ),
             );
-            None
+            (None, Some(parsed.event))
         }
-        Ok(parsed) => Some((parsed.event, parsed.filters)),
+        Ok(parsed) => {
+            let event = parsed.event.clone();
+            (Some((parsed.event, parsed.filters)), Some(event))
+        }
         Err(err) => {
             hook.error(Some(&field), err.to_string());
-            None
+            (None, None)
         }
     }
 }
