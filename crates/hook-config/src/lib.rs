@@ -11,6 +11,9 @@
 //! let workspace = tempfile::tempdir().unwrap();
 //! let home = tempfile::tempdir().unwrap();
 //! std::fs::create_dir(workspace.path().join(".hooks")).unwrap();
+//! std::fs::write(workspace.path().join("guard.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+//! # use std::os::unix::fs::PermissionsExt;
+//! std::fs::set_permissions(workspace.path().join("guard.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
 //! std::fs::write(
 //!     workspace.path().join(".hooks/hooks.yaml"),
 //!     "- id: no-force-push\n  on: PreToolUse\n  tools: [shell]\n  kind: command\n  argv: [./guard.sh]\n\

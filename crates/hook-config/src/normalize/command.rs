@@ -8,8 +8,8 @@ use std::path::{Component, Path, PathBuf};
 use hook_types::{Event, Limits, Protocol};
 use serde_json::Value;
 
-use super::NormalizeCx;
 use super::fields::HookReader;
+use super::{NormalizeCx, program};
 use crate::formats::WireField;
 use crate::issues::describe;
 use crate::model::{AsMode, CommandSpec, Program};
@@ -32,8 +32,11 @@ pub(super) fn read(
     let env = read_env(hook);
     let (program, field) = program?;
     let resolved_program = match &program {
-        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, cx),
-        Program::Shell(_) => None,
+        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, env.as_ref(), cx),
+        Program::Shell(command) => {
+            check_shell_program(hook, command, &field, resolved_cwd.as_deref(), env.as_ref(), cx);
+            None
+        }
     };
     Some(CommandSpec {
         program,
@@ -115,23 +118,90 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
 }
 
 /// A program path with a `/` that is relative resolves against the origin root (DESIGN §4.1); a bare name is looked
-/// up on `PATH` at run time and an absolute path stays as it is, so neither has a resolved form.
+/// up on `PATH` at run time and an absolute path stays as it is, so neither has a resolved form. Each is checked
+/// (see [`super::program`]).
 fn resolve_program(
     hook: &mut HookReader<'_, '_>,
     program: &str,
     argv: &WireField,
+    env: Option<&BTreeMap<String, String>>,
     cx: &NormalizeCx<'_>,
 ) -> Option<PathBuf> {
+    let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
     let path = Path::new(program);
-    if !program.contains('/') || path.is_absolute() {
+    if cx.format != Protocol::Native {
+        // An agent's own file: that agent loads the hook whatever its program, and runs it in its own environment.
+        return (program.contains('/') && !path.is_absolute()).then(|| lexical_join(cx.root, path));
+    }
+    if !program.contains('/') {
+        check_on_path(hook, program, place, env, cx);
         return None;
     }
-    let resolved = lexical_join(cx.root, path);
-    if !cx.program_exists(&resolved) {
-        let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
-        hook.warn_at(place, format!("the program `{program}` does not exist (resolved to `{}`)", resolved.display()));
+    let resolved = if path.is_absolute() { path.to_path_buf() } else { lexical_join(cx.root, path) };
+    if let Some(problem) = program::problem(program, &resolved, &cx.program_state(&resolved)) {
+        report_program(hook, place, problem);
     }
-    Some(resolved)
+    (!path.is_absolute()).then_some(resolved)
+}
+
+/// The first word of a `shell` command, where it can be told (see [`program::shell_program`]): a path must be an
+/// executable file (relative to the hook's `cwd`, where `sh -c` runs), a bare name must be found on `PATH`.
+fn check_shell_program(
+    hook: &mut HookReader<'_, '_>,
+    command: &str,
+    shell: &WireField,
+    cwd: Option<&Path>,
+    env: Option<&BTreeMap<String, String>>,
+    cx: &NormalizeCx<'_>,
+) {
+    if cx.format != Protocol::Native {
+        return;
+    }
+    let Some(word) = program::shell_program(command, &cx.workspace) else { return };
+    let place = hook.place(Some(shell), Target::Node);
+    if !word.contains('/') {
+        check_on_path(hook, &word, place, env, cx);
+        return;
+    }
+    // No usable `cwd` (reported already): nothing to resolve a relative word against.
+    let Some(resolved) = (if Path::new(&word).is_absolute() {
+        Some(PathBuf::from(&word))
+    } else {
+        cwd.map(|cwd| program::against(cwd, &word))
+    }) else {
+        return;
+    };
+    if let Some(problem) = program::problem(&word, &resolved, &cx.program_state(&resolved)) {
+        report_program(hook, place, problem);
+    }
+}
+
+/// A program that cannot run: an error (the hook is dropped), or a warning for a disabled hook, which never runs.
+fn report_program(hook: &mut HookReader<'_, '_>, place: crate::issues::Place, problem: String) {
+    if hook.disabled {
+        hook.warn_at(place, format!("{problem}; the hook is disabled, so it fails only once it is enabled"));
+    } else {
+        hook.error_at(place, problem);
+    }
+}
+
+/// A bare program name not found on `PATH` is a warning: the host's `PATH` may differ from this one.
+fn check_on_path(
+    hook: &mut HookReader<'_, '_>,
+    name: &str,
+    place: crate::issues::Place,
+    env: Option<&BTreeMap<String, String>>,
+    cx: &NormalizeCx<'_>,
+) {
+    let empty = BTreeMap::new();
+    if program::on_path(name, env.unwrap_or(&empty), cx) == Some(false) {
+        hook.warn_at(
+            place,
+            format!(
+                "the program `{name}` is not found on PATH; the hook fails when it runs unless the host's PATH has it"
+            ),
+        );
+    }
 }
 
 /// `cwd` as written (`"."` by default) and resolved: symlinks followed, confined to the workspace.

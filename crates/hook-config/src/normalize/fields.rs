@@ -17,6 +17,8 @@ pub(super) struct HookReader<'r, 'a> {
     pub(super) failed: bool,
     /// The declared id, once read, so later issues name it.
     pub(super) hook_id: Option<String>,
+    /// It says `enabled: false`: what would only fail when it runs is a warning, not a reason to drop it.
+    pub(super) disabled: bool,
 }
 
 impl<'r, 'a> HookReader<'r, 'a> {
@@ -32,7 +34,15 @@ impl<'r, 'a> HookReader<'r, 'a> {
                 at += 1;
             }
         }
-        HookReader { index: wire.index, node: wire.node, fields, reporter, failed: wire.malformed, hook_id: None }
+        HookReader {
+            index: wire.index,
+            node: wire.node,
+            fields,
+            reporter,
+            failed: wire.malformed,
+            hook_id: None,
+            disabled: false,
+        }
     }
 
     /// Removes and returns a field.

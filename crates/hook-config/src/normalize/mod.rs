@@ -9,6 +9,7 @@
 
 mod command;
 mod fields;
+mod program;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -47,8 +48,10 @@ pub(crate) struct NormalizeCx<'c> {
 pub(crate) struct Memo {
     /// Compiled matchers, by pattern.
     matchers: RefCell<HashMap<String, Option<Matcher>>>,
-    /// Whether each resolved program path exists.
-    programs: RefCell<HashMap<PathBuf, bool>>,
+    /// What each resolved program path is.
+    programs: RefCell<HashMap<PathBuf, program::ProgramState>>,
+    /// Whether each bare program name is on this process's `PATH`.
+    on_path: RefCell<HashMap<String, bool>>,
     /// Each `cwd` as written: resolved and confined, or why not.
     cwds: RefCell<HashMap<String, Result<PathBuf, String>>>,
 }
@@ -64,14 +67,14 @@ impl NormalizeCx<'_> {
         Ok(compiled)
     }
 
-    /// Whether `path` exists, asked once per distinct path.
-    fn program_exists(&self, path: &Path) -> bool {
-        if let Some(&exists) = self.memo.programs.borrow().get(path) {
-            return exists;
+    /// What `path` is as a program, asked once per distinct path.
+    fn program_state(&self, path: &Path) -> program::ProgramState {
+        if let Some(state) = self.memo.programs.borrow().get(path) {
+            return state.clone();
         }
-        let exists = path.exists();
-        self.memo.programs.borrow_mut().insert(path.to_path_buf(), exists);
-        exists
+        let state = program::state_of(path);
+        self.memo.programs.borrow_mut().insert(path.to_path_buf(), state.clone());
+        state
     }
 
     /// `resolve(cwd)`, once per distinct `cwd`.
@@ -118,6 +121,7 @@ pub(crate) fn normalize(
     let (tools, matcher) = read_targets(&mut hook, event.as_ref(), protocol, cx);
     let sequential = hook.bool("sequential").is_some_and(|(b, _)| b);
     let enabled = hook.bool("enabled").is_none_or(|(b, _)| b);
+    hook.disabled = !enabled;
     let dropped = |hook: &HookReader<'_, '_>| Dropped { index: hook.index, event: named.clone(), disabled: !enabled };
     let on_error = hook.choice("on_error", &["deny", "ignore"]).map(|(choice, _)| match choice {
         "deny" => OnError::Deny,
