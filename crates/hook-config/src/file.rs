@@ -230,6 +230,23 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
                 field: Some(hook_field(decl.index, explicit.then_some("id"))),
                 node: Some((if explicit { node.key("id") } else { node }, Target::Node)),
             };
+            if explicit && format == Format::Clio {
+                // clio-coder keeps one hook per id, the last declared, in the place of the first.
+                reporter.warn(
+                    place,
+                    format!(
+                        "duplicate id `{}` (first used by hooks[{first}]); as clio-coder does, this hook replaces that \
+                         one",
+                        decl.id
+                    ),
+                );
+                ids.insert(decl.id.clone(), decl.index);
+                outcomes.insert(decl.index, None);
+                if let Some(earlier) = hooks.iter_mut().find(|h| h.index == first) {
+                    *earlier = decl;
+                }
+                continue;
+            }
             if explicit {
                 reporter.error(
                     place,

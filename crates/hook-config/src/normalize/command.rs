@@ -217,6 +217,19 @@ fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Opt
         );
         return (cwd, None);
     }
+    if cx.format == Protocol::Clio
+        && let Some(joined) = clio_missing_cwd(&cwd, &cx.workspace)
+    {
+        hook.warn(
+            Some(&field),
+            format!(
+                "the directory `{cwd}` does not exist (resolved to `{}`); clio-coder loads this hook anyway, and it \
+                 fails each time it runs",
+                joined.display()
+            ),
+        );
+        return (cwd, Some(joined));
+    }
     match cx.cwd(&cwd, |cwd| resolve_cwd(cwd, &cx.workspace)) {
         Ok(resolved) => (cwd, Some(resolved)),
         Err(message) => {
@@ -224,6 +237,13 @@ fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Opt
             (cwd, None)
         }
     }
+}
+
+/// A `cwd` that does not exist but lies inside the workspace as written: clio-coder checks it only lexically, so it
+/// loads there (and its command fails to start when it runs). The pipeline checks it again before every run.
+fn clio_missing_cwd(cwd: &str, workspace: &Path) -> Option<PathBuf> {
+    let joined = lexical_join(workspace, Path::new(cwd));
+    (joined.starts_with(workspace) && !joined.exists()).then_some(joined)
 }
 
 /// A non-empty `cwd` resolved against the (canonical) workspace, symlinks followed; or why it cannot be used: it does
@@ -258,7 +278,7 @@ fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64
     let Some(field) = hook.take("timeout_ms") else {
         return Some(protocol.default_timeout_ms());
     };
-    let Some(mut timeout) = field.value.as_u64() else {
+    let Some(mut timeout) = field.value.as_u64().or_else(|| clio_timeout(hook, &field, protocol)) else {
         let message = match &field.value {
             Value::Number(n) if n.is_i64() => {
                 "expected a positive whole number of milliseconds, found a negative number".to_owned()
@@ -291,6 +311,20 @@ fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64
             ),
         );
     }
+    Some(timeout)
+}
+
+/// clio-coder reads any finite number of milliseconds, floored and clamped to its bounds (`Math.floor`, then
+/// 100 … 5 000): a fraction or a negative number loads there, so it loads here, with a warning.
+fn clio_timeout(hook: &mut HookReader<'_, '_>, field: &WireField, protocol: Protocol) -> Option<u64> {
+    let (min, max) = protocol.timeout_bounds_ms().filter(|_| protocol == Protocol::Clio)?;
+    let written = field.value.as_f64().filter(|ms| ms.is_finite())?;
+    // Within the bounds once clamped, so the conversion is exact.
+    let timeout = written.floor().clamp(min as f64, max as f64) as u64;
+    hook.warn(
+        Some(field),
+        format!("{written} is not a whole number of milliseconds; clio-coder floors and clamps it: using {timeout} ms"),
+    );
     Some(timeout)
 }
 

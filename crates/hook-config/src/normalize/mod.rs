@@ -7,6 +7,7 @@
 //! Event filters: an alias can imply a filter (`PostToolUseFailure` is `post_tool` with `only_errors`,
 //! `SubagentStop` is `turn_end` with `scope: subagent`); an explicit field may restate it but not contradict it.
 
+mod clio;
 mod command;
 mod fields;
 mod program;
@@ -109,7 +110,7 @@ pub(crate) fn normalize(
 ) -> Result<HookDecl, Dropped> {
     let mut hook = HookReader::new(wire, reporter);
 
-    let id = read_id(&mut hook);
+    let id = read_id(&mut hook, cx.format);
     let protocol = read_protocol(&mut hook, cx.format);
     let (parsed, named) = read_event(&mut hook, protocol);
     let kind = read_kind(&mut hook);
@@ -133,7 +134,7 @@ pub(crate) fn normalize(
     let spec = match kind {
         Some(HookKind::Command) => command::read(&mut hook, event.as_ref(), protocol, cx).map(HookSpec::Command),
         Some(HookKind::Prompt) => read_prompt(&mut hook, event.as_ref()),
-        Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref()),
+        Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref(), protocol),
         Some(HookKind::InProcess) | None => None,
     };
     if let Some(kind) = kind {
@@ -156,7 +157,7 @@ pub(crate) fn normalize(
         tools,
         matcher,
         sequential,
-        enabled,
+        enabled: enabled && !hook.inert,
         protocol,
         on_error,
         spec,
@@ -185,7 +186,10 @@ pub fn id_prefix(name: &str) -> String {
     if prefix.is_empty() { "hook".to_owned() } else { prefix }
 }
 
-fn read_id(hook: &mut HookReader<'_, '_>) -> Option<String> {
+fn read_id(hook: &mut HookReader<'_, '_>, format: Format) -> Option<String> {
+    if format == Format::Clio {
+        return clio::read_id(hook);
+    }
     let (id, field) = hook.string("id")?;
     if !is_valid_id(&id) {
         hook.error(
@@ -302,10 +306,12 @@ fn read_targets(
         && !event.is_tool_event()
     {
         let field = field.clone();
-        hook.error(
-            Some(&field),
-            format!("`tools` applies to tool events (pre_tool, permission_request, post_tool), not {event}"),
-        );
+        let message = format!("`tools` applies to tool events (pre_tool, permission_request, post_tool), not {event}");
+        if protocol == Protocol::Clio {
+            clio::inert_tools(hook, &field, event, message);
+        } else {
+            hook.error(Some(&field), message);
+        }
     }
     let mut matcher = None;
     if let Some((pattern, field)) = hook.string("matcher") {
@@ -426,7 +432,7 @@ fn read_message(hook: &mut HookReader<'_, '_>, mut message: String, field: &Wire
     Some(message)
 }
 
-fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
+fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>, protocol: Protocol) -> Option<HookSpec> {
     let Some(field) = hook.take("effect") else {
         hook.missing("effect", "an effect hook needs `effect` (e.g. `effect: { kind: block_tool, reason: ... }`)");
         return None;
@@ -434,13 +440,16 @@ fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<H
     match Effect::from_json(&field.value) {
         Ok(effect) if event.is_none_or(|event| effect.valid_on(event)) => Some(HookSpec::Effect(effect)),
         Ok(effect) => {
-            let event = event.map(Event::to_string).unwrap_or_default();
+            let event = event.expect("checked above");
             let valid: Vec<String> =
                 hook_types::CANONICAL_EVENTS.iter().filter(|e| effect.valid_on(e)).map(Event::to_string).collect();
-            hook.error(
-                Some(&field),
-                format!("effect `{}` is not valid on {event}; it is valid on {}", effect.kind(), valid.join(", ")),
-            );
+            let message =
+                format!("effect `{}` is not valid on {event}; it is valid on {}", effect.kind(), valid.join(", "));
+            if protocol == Protocol::Clio && clio::accepts_effect(&effect, event) {
+                clio::inert_effect(hook, &field, message);
+                return Some(HookSpec::Effect(effect));
+            }
+            hook.error(Some(&field), message);
             None
         }
         Err(err) => {
