@@ -140,7 +140,7 @@ pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad 
 /// assert_eq!(load.hooks[0].id, "user.prompt.3d272c794c1ca3aa");
 /// let issue = &load.issues[0];
 /// assert_eq!((issue.field.as_deref(), issue.line), (Some("hooks[1].effect.kind"), Some(7)));
-/// assert_eq!(issue.message, "unknown effect kind `block_tol` (did you mean `block_tool`?)");
+/// assert!(issue.message.starts_with("unknown effect kind `block_tol` (did you mean `block_tool`?); the effect kinds are"));
 /// // The effect hook was on a gate: until the file is fixed, that gate denies.
 /// assert_eq!(load.closed_gates[0].events, [hook_types::Event::PreTool]);
 /// ```
@@ -158,7 +158,8 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
         Ok(Some(root)) => root,
         Ok(None) => return FileLoad::default(),
         Err(err) => {
-            let message = format!("syntax error: {}; nothing in this file was loaded", err.message);
+            let tab = if Syntax::of(path) == Syntax::Yaml { tab_hint(text, err.line) } else { String::new() };
+            let message = format!("syntax error: {}{tab}; nothing in this file was loaded", err.message);
             return unreadable(path, cx.origin, (err.line, err.column), message);
         }
     };
@@ -301,6 +302,23 @@ fn closed_gates(
         closed.extend(gate);
     }
     closed
+}
+
+/// What to do about a YAML syntax error that a tab causes: YAML indents with spaces only, and a tab in the
+/// indentation of a line at or before the error is the usual cause. Empty when there is none.
+fn tab_hint(text: &str, error_line: Option<usize>) -> String {
+    let upto = error_line.unwrap_or(usize::MAX);
+    let tabbed = text.lines().take(upto).position(|line| {
+        let indent = &line[..line.len() - line.trim_start().len()];
+        indent.contains('\t')
+    });
+    match tabbed {
+        Some(at) => format!(
+            " (line {} is indented with a tab: YAML indents with spaces only; replace the tab with spaces)",
+            at + 1
+        ),
+        None => String::new(),
+    }
 }
 
 /// A load that read nothing of the file: one error, and every gate closed by it.

@@ -300,8 +300,15 @@ fn spell(key: Key, spelling: Spelling) -> &'static str {
 }
 
 /// The nearest key in the format's own spelling; a key written in the other spelling's style still finds its match.
+/// A hook key close to `event` or `events` (what most agents call it, and what a misspelt `on` is usually meant as)
+/// suggests `on`.
 fn suggest(keys: &[Key], written: &str, spelling: Spelling) -> Option<&'static str> {
+    const EVENT_WORDS: [&str; 3] = ["event", "events", "hook_event"];
+    let meant_on = keys.contains(&("on", "on"));
     let candidates = keys.iter().flat_map(|&(snake, camel)| [snake, camel]);
-    let nearest = hook_types::did_you_mean(written, candidates)?;
+    let nearest = hook_types::did_you_mean(written, candidates.chain(EVENT_WORDS.into_iter().filter(|_| meant_on)))?;
+    if EVENT_WORDS.contains(&nearest) {
+        return Some("on");
+    }
     keys.iter().find(|(snake, camel)| *snake == nearest || *camel == nearest).map(|&key| spell(key, spelling))
 }

@@ -332,6 +332,8 @@ fn read_targets(
                             "`matcher` applies to tool events, session_start (source) and compaction (trigger), not {event}"
                         ),
                     );
+                } else if protocol == Protocol::Native && event.is_some_and(Event::is_tool_event) {
+                    unknown_matcher_tools(hook, &compiled, &field);
                 }
                 matcher = Some(compiled);
             }
@@ -394,6 +396,24 @@ fn canonical_tools(
             }
         })
         .collect()
+}
+
+/// An exact-names matcher naming a tool no agent uses: a gate that waits for a tool that never comes is no gate, so
+/// each such name is a warning with the nearest tool name (a regex is not guessed at).
+fn unknown_matcher_tools(hook: &mut HookReader<'_, '_>, matcher: &Matcher, field: &WireField) {
+    let crate::model::MatcherRule::Exact(names) = &matcher.rule else { return };
+    for name in names {
+        if hook_types::CANONICAL_TOOLS.contains(&name.as_str()) || hook_types::canonical_tool(name).is_some() {
+            continue;
+        }
+        let hint = hook_types::suggest_tool(name).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+        hook.warn(
+            Some(field),
+            format!(
+                "`{name}` is no tool any known agent uses{hint}; the matcher matches only a tool named exactly `{name}`"
+            ),
+        );
+    }
 }
 
 fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
@@ -463,7 +483,12 @@ fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>, protocol: P
                 }
                 _ => hook.place(Some(&field), crate::parse::Target::Node),
             };
-            hook.error_at(place, err.to_string());
+            let mut message = err.to_string();
+            if matches!(err, hook_types::EffectError::UnknownKind { .. } | hook_types::EffectError::MissingKind) {
+                let kinds: Vec<&str> = hook_types::effect_kinds().collect();
+                message.push_str(&format!("; the effect kinds are {}", kinds.join(", ")));
+            }
+            hook.error_at(place, message);
             None
         }
     }
