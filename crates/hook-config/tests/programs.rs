@@ -118,7 +118,7 @@ fn a_bare_name_not_on_path_is_a_warning_and_the_hooks_own_path_counts() {
 }
 
 #[test]
-fn an_agents_own_file_is_not_checked_since_the_agent_loads_it_anyway() {
+fn an_agents_own_file_is_not_checked_and_a_hook_of_its_protocol_only_warns() {
     let dir = tempfile::tempdir().unwrap();
     let ws = dir.path().canonicalize().unwrap();
     let cx = FileContext { origin: Origin::Project, workspace: &ws, root: &ws, source_id: None };
@@ -128,4 +128,13 @@ fn an_agents_own_file_is_not_checked_since_the_agent_loads_it_anyway() {
     let clio = "- {on: before_tool, kind: command, argv: [./missing.sh]}\n";
     let load = parse_str(clio, &ws.join(".clio-coder/hooks.yaml"), Format::Clio, &cx);
     assert_eq!((load.hooks.len(), load.issues.len()), (1, 0), "{:#?}", load.issues);
+    // Moved into the native file by `hook install` (or `hook import`), it keeps its agent's rules: a warning.
+    let moved = "- {on: PreToolUse, protocol: claude, kind: command, shell: ./missing.sh}\n";
+    let load = self::load(&ws, moved);
+    assert_eq!(
+        issues(&load, &ws),
+        ["warning hooks[0].shell: the program `./missing.sh` ([ws]/missing.sh) does not exist; it follows Claude \
+          Code's rules, and Claude Code loads it and lets it fail"]
+    );
+    assert_eq!((load.hooks.len(), load.closed_gates.len()), (1, 0));
 }

@@ -32,9 +32,9 @@ pub(super) fn read(
     let env = read_env(hook);
     let (program, field) = program?;
     let resolved_program = match &program {
-        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, env.as_ref(), cx),
+        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, env.as_ref(), protocol, cx),
         Program::Shell(command) => {
-            check_shell_program(hook, command, &field, resolved_cwd.as_deref(), env.as_ref(), cx);
+            check_shell_program(hook, command, &field, resolved_cwd.as_deref(), env.as_ref(), protocol, cx);
             None
         }
     };
@@ -125,6 +125,7 @@ fn resolve_program(
     program: &str,
     argv: &WireField,
     env: Option<&BTreeMap<String, String>>,
+    protocol: Protocol,
     cx: &NormalizeCx<'_>,
 ) -> Option<PathBuf> {
     let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
@@ -139,7 +140,7 @@ fn resolve_program(
     }
     let resolved = if path.is_absolute() { path.to_path_buf() } else { lexical_join(cx.root, path) };
     if let Some(problem) = program::problem(program, &resolved, &cx.program_state(&resolved)) {
-        report_program(hook, place, problem);
+        report_program(hook, place, problem, protocol);
     }
     (!path.is_absolute()).then_some(resolved)
 }
@@ -152,6 +153,7 @@ fn check_shell_program(
     shell: &WireField,
     cwd: Option<&Path>,
     env: Option<&BTreeMap<String, String>>,
+    protocol: Protocol,
     cx: &NormalizeCx<'_>,
 ) {
     if cx.format != Protocol::Native {
@@ -172,14 +174,18 @@ fn check_shell_program(
         return;
     };
     if let Some(problem) = program::problem(&word, &resolved, &cx.program_state(&resolved)) {
-        report_program(hook, place, problem);
+        report_program(hook, place, problem, protocol);
     }
 }
 
-/// A program that cannot run: an error (the hook is dropped), or a warning for a disabled hook, which never runs.
-fn report_program(hook: &mut HookReader<'_, '_>, place: crate::issues::Place, problem: String) {
+/// A program that cannot run: an error (the hook is dropped); a warning for a disabled hook, which never runs, and
+/// for a hook of an agent's protocol (moved here by `hook install` or `hook import`), which that agent loads anyway.
+fn report_program(hook: &mut HookReader<'_, '_>, place: crate::issues::Place, problem: String, protocol: Protocol) {
     if hook.disabled {
         hook.warn_at(place, format!("{problem}; the hook is disabled, so it fails only once it is enabled"));
+    } else if protocol != Protocol::Native {
+        let agent = protocol.agent().name;
+        hook.warn_at(place, format!("{problem}; it follows {agent}'s rules, and {agent} loads it and lets it fail"));
     } else {
         hook.error_at(place, problem);
     }

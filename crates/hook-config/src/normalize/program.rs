@@ -5,7 +5,8 @@
 //! a `shell` command — must be an executable file: `argv[0]` resolves against the origin root, a shell word against
 //! the hook's `cwd` (where `sh -c` runs it), after the project variables (`$CLAUDE_PROJECT_DIR`, …) are expanded. A
 //! missing or non-executable program is an error (the hook is dropped, and a gate it was on fails closed), or a
-//! warning for a disabled hook. A bare name (`cargo`) is looked up on `PATH` — the hook's own `env.PATH` if it sets
+//! warning for a disabled hook and for a hook of an agent's protocol (what `hook install` and `hook import` move
+//! here), which keeps that agent's rules: the agent loads it whatever its program. A bare name (`cargo`) is looked up on `PATH` — the hook's own `env.PATH` if it sets
 //! one — and one that is not found is a warning: the host's `PATH` may differ from this one. A shell word that only
 //! the shell can resolve (another variable, a glob, a builtin or keyword) is not checked. An agent's own file is not
 //! checked: that agent loads its hooks whatever their program and runs them in its own environment, so what it
