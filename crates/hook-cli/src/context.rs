@@ -47,11 +47,19 @@ impl Context {
         Ok(Context { layout, json: global.json, painter: Painter::new(global.color) })
     }
 
-    /// Loads every origin, leniently (what is valid runs; issues are data). A hook file that exists but is not a
-    /// regular file (a directory where `hooks.yaml` should be) is an error here: loading would otherwise pass it by
-    /// as "not found", and a policy file that silently does not load is worse than a refusal.
+    /// Loads every origin, leniently (what is valid runs; issues are data), for a command that acts on what it
+    /// loads. A hook file that exists but is not a regular file (a directory where `hooks.yaml` should be) is an
+    /// error here: a policy file that does not load must not let a dispatch pass it by. `inspect` and `validate`
+    /// use [`Context::load_to_show`], where it is one issue.
     pub fn load(&self) -> Result<Config> {
         self.load_with(&LoadOptions::default())
+    }
+
+    /// Loads every origin for a command that only shows what it found (`inspect`, `validate`): a hook file that
+    /// is not a regular file (a directory, a FIFO, a device) is one error-level issue among the others, and the
+    /// rest is shown.
+    pub fn load_to_show(&self) -> Result<Config> {
+        Ok(load(&self.layout, &LoadOptions::default())?)
     }
 
     /// [`Context::load`] with other options (`--trust-workspace`).

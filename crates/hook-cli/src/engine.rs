@@ -66,11 +66,19 @@ impl Engine {
                 "hook: --trust-workspace: trusting {} hook(s) of the workspace `{}` for this run only (in memory; \
                  trusted.json is not written)",
                 config.trusted_in_memory,
-                config.workspace.display()
+                crate::render::safe(&config.workspace.display().to_string())
             );
         }
         let mut builder =
             Pipeline::builder().limits(Limits::default()).workspace(&config.workspace).user_hooks(&config);
+        // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
+        // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
+        // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.
+        if options.receipts
+            && let Some(dir) = hook_middleware::receipts::session_state_dir(&config.workspace)
+        {
+            builder = builder.session_state(dir);
+        }
         let mut receipts = None;
         if options.receipts {
             match FileSink::for_workspace(&config.workspace) {

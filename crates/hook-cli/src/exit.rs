@@ -23,8 +23,9 @@ pub fn for_verdict(verdict: Verdict) -> u8 {
     }
 }
 
-/// Prints `err` as one line, `hook: error: <what>: <why>: …`, with control characters and line breaks of any part
-/// (a file name, a parser message) flattened so the line stays one line, and returns exit code 1.
+/// Prints `err` as one line, `hook: error: <what>: <why>: …`, with line breaks of any part (a file name, a parser
+/// message) flattened so the line stays one line and control and bidirectional characters shown escaped
+/// ([`crate::render::safe`]), and returns exit code 1.
 pub fn report(err: &anyhow::Error) -> ExitCode {
     let text = one_line(&format!("{err:#}"));
     // Nothing useful is left to do if stderr itself is gone.
@@ -52,7 +53,7 @@ pub fn one_line(text: &str) -> String {
         if !out.is_empty() {
             out.push_str("; ");
         }
-        out.push_str(&hook_middleware::sanitize_text(part).replace('\t', " "));
+        out.push_str(&crate::render::safe(&part.replace('\t', " ")));
     }
     out
 }
@@ -63,7 +64,7 @@ mod tests {
 
     #[test]
     fn multi_line_messages_become_one_line_without_control_characters() {
-        assert_eq!(one_line("bad\n  thing\x1b[31m\r\n"), "bad; thing");
+        assert_eq!(one_line("bad\n  thing\x1b[31m\r\n"), "bad; thing\\x1b[31m");
         assert_eq!(one_line(""), "");
     }
 

@@ -68,7 +68,7 @@ pub fn build(
     for key in fields.keys().filter(|k| !known.contains(&k.as_str())) {
         let hint =
             did_you_mean(key, known.iter().copied()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-        eprintln!("hook: warning: {what} field `{key}` is not an event field{hint}; ignored");
+        eprintln!("hook: warning: {what} field `{}` is not an event field{hint}; ignored", crate::render::safe(key));
     }
     fields.retain(|k, _| known.contains(&k.as_str()));
     fields.insert("event".to_owned(), Value::String(event.event.to_string()));
@@ -122,26 +122,59 @@ const FIELDS: &[&str] = &[
     "agent_type",
 ];
 
-/// Reads `JSON`, `@FILE` or `@-` (stdin) and parses it.
+/// The largest `--input` read from a file or stdin, as the bridge caps an agent's hook input.
+pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads `JSON`, `@FILE` or `@-` (stdin) and parses it. A file or stdin is read up to [`MAX_INPUT_BYTES`]; a
+/// directory or a device (`/dev/zero` never ends) is refused without reading, and a FIFO nobody writes to reads as
+/// empty instead of blocking.
 fn read_value(text: &str) -> Result<Value> {
     let (what, source) = match text.strip_prefix('@') {
-        Some("-") => {
-            let mut buf = String::new();
-            std::io::stdin().read_to_string(&mut buf).context("--input @-: cannot read stdin")?;
-            ("--input from stdin".to_owned(), buf)
-        }
+        Some("-") => ("--input from stdin".to_owned(), read_capped(std::io::stdin().lock(), "--input @-")?),
         Some(path) => {
             let path = Path::new(path);
-            if path.is_dir() {
-                bail!("--input file `{}` is a directory; expected a file holding a JSON object", path.display());
-            }
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("--input file `{}` cannot be read", path.display()))?;
-            (format!("--input file `{}`", path.display()), text)
+            let what = format!("--input file `{}`", crate::render::clean_line(&path.display().to_string()));
+            let file = open_input(path, &what)?;
+            (what.clone(), read_capped(file, &what)?)
         }
         None => ("--input".to_owned(), text.to_owned()),
     };
     serde_json::from_str(&source).map_err(|err| {
         anyhow::anyhow!("{what} is not valid JSON: {err} (expected an object such as '{{\"command\":\"ls\"}}')")
     })
+}
+
+/// Opens an `--input` file without blocking (a FIFO with no writer would), refusing what is no file to read.
+fn open_input(path: &Path, what: &str) -> Result<std::fs::File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .with_context(|| format!("{what} cannot be read"))?;
+    let kind = file.metadata().with_context(|| format!("{what} cannot be read"))?.file_type();
+    if kind.is_dir() {
+        bail!("{what} is a directory; expected a file holding a JSON object");
+    }
+    if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
+        bail!(
+            "{what} is a device or a socket, which may never end; expected a file holding a JSON object (or @- for stdin)"
+        );
+    }
+    if kind.is_fifo() {
+        // Opened without blocking so that a FIFO with no writer reads as empty; from here on, wait for the writer.
+        rustix::fs::fcntl_setfl(&file, rustix::fs::OFlags::empty())
+            .with_context(|| format!("{what} cannot be read"))?;
+    }
+    Ok(file)
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] as UTF-8 text; more is an error, not a reason to keep reading.
+fn read_capped(reader: impl Read, what: &str) -> Result<String> {
+    let mut bytes = Vec::new();
+    reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).with_context(|| format!("{what}: cannot read it"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!("{what} is larger than {} MiB (the limit); nothing was dispatched", MAX_INPUT_BYTES / (1024 * 1024));
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{what} is not valid UTF-8"))
 }

@@ -9,7 +9,7 @@ use crate::render::{emit, emit_json};
 
 /// Prints the report; always exit 0 (problems are listed in the report; `hook validate` fails on them).
 pub fn run(ctx: &Context) -> Result<u8> {
-    let report = InspectReport::new(&ctx.load()?);
+    let report = InspectReport::new(&ctx.load_to_show()?);
     if ctx.json {
         emit_json(&report)?;
     } else {

@@ -2,6 +2,7 @@
 //! stdout (a closed pipe, as in `hook inspect | head`, ends the output quietly instead of panicking).
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -49,6 +50,9 @@ impl Painter {
                 !no_color && !dumb && io::stdout().is_terminal()
             }
         };
+        if color {
+            COLOR.store(true, Ordering::Relaxed);
+        }
         Painter { color }
     }
 
@@ -118,8 +122,65 @@ pub fn wrap(text: &str, first: &str, rest: &str) -> Vec<String> {
     lines
 }
 
-/// Writes `text` to stdout. A reader that went away (a closed pipe) is not an error: the output simply ends.
+/// Whether a painter with color on exists: then [`emit`] lets the painter's own style sequences through.
+static COLOR: AtomicBool = AtomicBool::new(false);
+
+/// The escape sequences a [`Painter`] writes: the only ones [`emit`] lets through, and only while color is on.
+const STYLE_SEQUENCES: [&str; 6] = ["\x1b[0m", "\x1b[1m", "\x1b[1;31m", "\x1b[33m", "\x1b[32m", "\x1b[2m"];
+
+/// The one sanitizer for everything `hook` prints: every control character (but the line break and the tab) and
+/// every bidirectional control is shown escaped ([`hook_types::terminal_escaped`]: `ESC [2J` shows as `\x1b[2J`,
+/// U+202E as `\u{202e}`), so a workspace path, an id, a declaration or a message can neither act on the terminal
+/// nor reorder what is read, and is still shown as it is. With color on, the painter's own style sequences pass.
+pub fn safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if !COLOR.load(Ordering::Relaxed) || !text.contains('\x1b') {
+        return hook_types::terminal_escaped(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('\x1b') {
+        out.push_str(&hook_types::terminal_escaped(&rest[..at]));
+        rest = &rest[at..];
+        match STYLE_SEQUENCES.iter().find(|seq| rest.starts_with(**seq)) {
+            Some(seq) => {
+                out.push_str(seq);
+                rest = &rest[seq.len()..];
+            }
+            None => {
+                out.push_str("\\x1b");
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(&hook_types::terminal_escaped(rest));
+    std::borrow::Cow::Owned(out)
+}
+
+/// JSON made safe for a terminal without changing what it says: serde_json already escapes the C0 controls; the
+/// C1 controls, the bidirectional controls and the line and paragraph separators, which it writes raw, become
+/// `\uXXXX` escapes too (they can only stand inside strings, where the escape means the same character).
+pub fn safe_json(json: &str) -> std::borrow::Cow<'_, str> {
+    if !json.chars().any(hook_types::needs_escape) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if hook_types::needs_escape(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Writes `text` to stdout through [`safe`]. A reader that went away (a closed pipe) is not an error: the output
+/// simply ends.
 pub fn emit(text: &str) -> Result<()> {
+    write_stdout(&safe(text))
+}
+
+fn write_stdout(text: &str) -> Result<()> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -131,7 +192,7 @@ pub fn emit(text: &str) -> Result<()> {
 pub fn emit_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     let mut text = serde_json::to_string_pretty(value).context("the JSON output could not be built")?;
     text.push('\n');
-    emit(&text)
+    write_stdout(&safe_json(&text))
 }
 
 /// A short, human duration: `12 ms`, `1.5 s`.
@@ -158,6 +219,15 @@ mod tests {
         assert_eq!(clean_line("a\x1b]0;title\x07b\x1b]8;;x\x1b\\c\x1bMd\r"), "abcd");
         assert_eq!(clean_lines("one\x1b[2K\r\ntwo\x1b[1;31m"), ["one", "two"]);
         assert_eq!(clean_line("safe\u{202e}txt.exe"), "safetxt.exe");
+    }
+
+    #[test]
+    fn safe_shows_controls_and_bidi_escaped_and_json_stays_json() {
+        assert_eq!(safe("ws/\x1b]0;pwned\x07\x1b[2J\u{202e}x"), "ws/\\x1b]0;pwned\\x07\\x1b[2J\\u{202e}x");
+        let json = serde_json::to_string(&serde_json::json!({"id": "a\u{2066}b\u{85}"})).unwrap();
+        let safe = safe_json(&json);
+        assert_eq!(safe, r#"{"id":"a\u2066b\u0085"}"#);
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&safe).unwrap()["id"], "a\u{2066}b\u{85}");
     }
 
     #[test]

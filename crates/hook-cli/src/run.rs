@@ -29,6 +29,8 @@ struct RunJson<'a> {
     halted: bool,
     /// Problems of the pipeline itself (a receipt sink that failed, the dispatch deadline).
     diagnostics: &'a [String],
+    /// What the user must be told: guards that matched and did not run, a refused continuation.
+    notices: &'a [String],
     /// The receipt log written to, if any.
     receipts: Option<&'a PathBuf>,
 }
@@ -60,6 +62,7 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<u8> {
             runs: &result.runs,
             halted: result.halted,
             diagnostics: &result.diagnostics,
+            notices: &result.notices,
             receipts: engine.receipts.as_ref(),
         })?;
     } else {

@@ -21,7 +21,7 @@ pub const GRACE: Duration = Duration::from_millis(500);
 /// Turns on, for this process, what keeps hooks from outliving it: the child subreaper and the watchdog. A failure
 /// is a warning: the signal forwarding and the leaders' parent-death signal still hold.
 pub fn supervise() {
-    if let Err(err) = hook_exec::supervise(Supervision { subreaper: true, watchdog: true }) {
+    if let Err(err) = hook_exec::supervise(Supervision { subreaper: true, watchdog: true, cgroup: true }) {
         eprintln!("hook: warning: cannot supervise the hooks' processes fully ({err}); a killed hook may leave some");
     }
 }

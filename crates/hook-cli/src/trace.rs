@@ -42,6 +42,10 @@ pub fn render(input: &EventInput, result: &DispatchResult, painter: &Painter) ->
     if result.halted {
         out.push_str("halt     the host stops the agent's run after this event\n");
     }
+    for (i, notice) in result.notices.iter().enumerate() {
+        let label = if i == 0 { "notice   " } else { "         " };
+        push_wrapped(&mut out, &painter.paint(Style::Yellow, &clean_line(notice)), label, "         ");
+    }
     out
 }
 

@@ -28,7 +28,7 @@ struct ValidateJson<'a> {
 
 /// Checks the workspace's configuration.
 pub fn run(ctx: &Context) -> Result<u8> {
-    let config = ctx.load()?;
+    let config = ctx.load_to_show()?;
     let errors = config.issues.iter().filter(|i| i.severity == IssueSeverity::Error).count();
     let warnings = config.issues.len() - errors;
     let code = if errors > 0 { exit::ERROR } else { exit::SUCCESS };

@@ -39,13 +39,14 @@ fn a_config_path_that_is_a_directory_is_one_line() {
         &["validate", "--managed-file", dir.to_str().unwrap()],
         "managed file `[HOME]/policy-dir` (--managed-file) is a directory",
     );
-    // The project's hooks.json is a directory.
+    // The project's hooks.json is a directory: a dispatch refuses; inspect and validate show it as one issue.
     std::fs::create_dir_all(env.ws.join(".hooks/hooks.json")).unwrap();
-    check(&env, &["inspect"], "project hook file `[WS]/.hooks/hooks.json` is not a regular file");
+    check(&env, &["run", "pre_tool"], "project hook file `[WS]/.hooks/hooks.json` is not a regular file");
     // The config home is a regular file.
     let env = Env::new("gates");
+    std::fs::create_dir_all(env.config_home().parent().unwrap()).unwrap();
     std::fs::write(env.config_home(), "not a dir").unwrap();
-    check(&env, &["inspect"], "config home `[HOME]/cfg` (--config-home) is not a directory");
+    check(&env, &["inspect"], "config home `[HOME]/xdg-config/hooks` (--config-home) is not a directory");
 }
 
 #[test]
@@ -117,4 +118,17 @@ fn help_and_version_exit_0_and_global_flags_go_anywhere() {
     let after: Out = env.hook(&["inspect", "--json"]);
     assert_eq!((before.code, after.code), (0, 0));
     assert_eq!(before.stdout, after.stdout);
+}
+
+/// A FIFO where the project's hook file goes aborted `validate`; now it is one issue and the rest is checked.
+#[test]
+fn a_fifo_as_the_hook_file_aborted_validate_instead_of_being_one_issue() {
+    let env = Env::new("gates");
+    let fifo = env.ws.join(".hooks/hooks.json");
+    rustix::fs::mknodat(rustix::fs::CWD, &fifo, rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644), 0)
+        .unwrap();
+    let out = env.hook(&["validate"]);
+    assert_eq!(out.code, 1, "{out:#?}");
+    assert!(out.stdout.contains(".hooks/hooks.json: error: this path exists but is not a regular file"), "{out:#?}");
+    assert!(out.stdout.contains("1 error"), "{out:#?}");
 }

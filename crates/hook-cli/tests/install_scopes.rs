@@ -195,3 +195,26 @@ fn an_agent_file_install_cannot_edit_is_one_error_line_naming_it_and_nothing_cha
     common::assert_one_line_error(&out, "cannot read `[WS]/.claude/settings.json`: Is a directory");
     assert!(!env.config_home().join("installs.json").exists());
 }
+
+#[test]
+fn an_install_into_a_committed_file_writes_no_absolute_path() {
+    for (agent, file) in [
+        ("claude", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+        ("gemini", ".gemini/settings.json"),
+        ("cursor", ".cursor/hooks.json"),
+    ] {
+        let env = Env::new("empty");
+        let out = env.hook(&["install", "--agent", agent, "--scope", "project", "--yes"]);
+        assert_eq!(out.code, 0, "{agent}: {out:#?}");
+        let text = std::fs::read_to_string(env.ws.join(file)).unwrap();
+        assert!(!text.contains(common::HOOK) && !text.contains("[HOME]"), "{agent}: {text}");
+        let written = env.redact(&text);
+        assert!(!written.contains("[WS]") && !written.contains("[HOME]"), "{agent}: {written}");
+        let commands: Vec<&str> = text.match_indices("\"command\": \"").map(|(i, m)| &text[i + m.len()..]).collect();
+        assert!(!commands.is_empty(), "{agent}: {text}");
+        for command in commands {
+            assert!(command.starts_with(&format!("hook bridge --protocol {agent}\"")), "{agent}: {command}");
+        }
+    }
+}

@@ -220,3 +220,51 @@ fn trust_workspace_lets_a_project_hook_displace_the_user_hook_of_the_same_id() {
         .collect();
     assert_eq!(origins, [("gates.decide", "project"), ("gates.protect-env", "project")]);
 }
+
+/// Runs `hook args…`, killing it if it has not ended after a generous bound (the old code never ended).
+fn run_bounded(env: &Env, args: &[&str]) -> (Option<i32>, String) {
+    let mut child =
+        env.command(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return (None, "killed after 60 s".to_owned());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn input_from_dev_zero_grew_until_the_oom_killer() {
+    let env = Env::new("gates");
+    let (code, stderr) = run_bounded(&env, &["run", "pre_tool", "--tool", "shell", "--input", "@/dev/zero"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("is a device or a socket, which may never end"), "{stderr}");
+}
+
+#[test]
+fn input_from_a_fifo_nobody_writes_to_blocked_forever() {
+    let env = Env::new("gates");
+    let fifo = env.home.join("fifo");
+    rustix::fs::mknodat(rustix::fs::CWD, &fifo, rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644), 0)
+        .unwrap();
+    let arg = format!("@{}", fifo.display());
+    let (code, stderr) = run_bounded(&env, &["run", "pre_tool", "--tool", "shell", "--input", &arg]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("is not valid JSON: EOF"), "{stderr}");
+}
+
+#[test]
+fn input_larger_than_64_mib_was_read_whole() {
+    let env = Env::new("gates");
+    let big = env.home.join("big.json");
+    std::fs::write(&big, vec![b' '; 64 * 1024 * 1024 + 1]).unwrap();
+    let arg = format!("@{}", big.display());
+    let (code, stderr) = run_bounded(&env, &["run", "pre_tool", "--tool", "shell", "--input", &arg]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("is larger than 64 MiB"), "{stderr}");
+}

@@ -123,15 +123,18 @@ fn sighup_to_hook_run_leaked_the_hooks_process_group() {
 }
 
 /// SIGKILL cannot be handled: the watchdog kills the groups and the leader dies with its parent. A process that left
-/// the group with `setsid` and was adopted by the killed `hook` is out of reach here (the documented limit).
+/// the group with `setsid` dies too where the runs have a cgroup (it is in it); elsewhere it is out of reach (the
+/// documented limit).
 #[test]
 fn sigkill_to_hook_run_leaked_the_hooks_process_group() {
     let env = env_with_lingering_hook();
     let mut hook = start(&env);
     let [leader, child, escaped] = wait_for_pids(&env);
+    let in_cgroup = std::fs::read_to_string(format!("/proc/{escaped}/cgroup")).is_ok_and(|c| c.contains("/hook-exec."));
     kill(hook.id() as i32, rustix::process::Signal::KILL);
     wait_exit(&mut hook);
-    let ok = all_dead_eventually(&[leader, child]);
+    let watched: Vec<i32> = if in_cgroup { vec![leader, child, escaped] } else { vec![leader, child] };
+    let ok = all_dead_eventually(&watched);
     for p in [leader, child, escaped] {
         if !dead(p) {
             kill(p, rustix::process::Signal::KILL);
@@ -143,4 +146,31 @@ fn sigkill_to_hook_run_leaked_the_hooks_process_group() {
         dead(leader),
         dead(child)
     );
+}
+
+/// `hook test` stops the same way: the case's hooks are stopped and reaped, and it exits 128 + 15.
+#[test]
+fn sigterm_to_hook_test_leaked_the_hooks_process_group() {
+    let env = env_with_lingering_hook();
+    env.write(
+        "slow.cases.yaml",
+        "version: 1\ncases:\n  - name: waits\n    event: pre_tool\n    tool: shell\n    input: {command: ls}\n    expect: {verdict: pass}\n",
+    );
+    let mut hook = env
+        .command(&["test", "slow.cases.yaml", "--trust-workspace"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pids = wait_for_pids(&env);
+    kill(hook.id() as i32, rustix::process::Signal::TERM);
+    let status = wait_exit(&mut hook);
+    let ok = all_dead_eventually(&pids);
+    for &p in &pids {
+        if !dead(p) {
+            kill(p, rustix::process::Signal::KILL);
+        }
+    }
+    assert!(ok, "survivors of hook test: {pids:?}");
+    assert_eq!(status.code(), Some(143));
 }

@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::Stdio;
-
 use common::{Env, Out};
 use serde_json::{Value, json};
 
@@ -27,18 +24,8 @@ fn workspace(hooks: &str) -> Env {
     env
 }
 
-/// `hook bridge --protocol <agent>` with `input` on stdin.
 fn bridge(env: &Env, agent: &str, input: &Value) -> Out {
-    let mut command = env.command(&["bridge", "--protocol", agent]);
-    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = command.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    Out {
-        code: output.status.code().unwrap_or(-1),
-        stdout: env.redact(&String::from_utf8_lossy(&output.stdout)),
-        stderr: env.redact(&String::from_utf8_lossy(&output.stderr)),
-    }
+    env.bridge(agent, input)
 }
 
 fn claude_shell(env: &Env, command: &str) -> Value {

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
-use hook_types::{Event, Origin};
+use hook_types::{Event, Limits, Origin};
 use serde_json::Value;
 
 use crate::closed_gate::ClosedGate;
@@ -71,7 +71,7 @@ impl FileLoad {
     ///
     /// ```
     /// # use hook_config::{parse_str, FileContext, Format};
-    /// # use hook_types::Origin;
+    /// # use hook_types::{Limits, Origin};
     /// # use std::path::Path;
     /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/ws"), root: Path::new("/ws"), source_id: None };
     /// let load = parse_str("- {on: pre_tol, kind: prompt, message: hi}", Path::new("hooks.yaml"), Format::Native, &cx);
@@ -89,7 +89,7 @@ impl FileLoad {
 ///
 /// ```
 /// # use hook_config::{load_file, FileContext, Format};
-/// # use hook_types::Origin;
+/// # use hook_types::{Limits, Origin};
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("hooks.yaml");
 /// std::fs::write(&path, "- {id: fmt, on: post_tool, kind: command, argv: [cargo, fmt]}\n").unwrap();
@@ -100,13 +100,20 @@ impl FileLoad {
 /// assert!(load_file(&dir.path().join("absent.yaml"), Format::Native, &cx) == Default::default());
 /// ```
 pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad {
-    let bytes = match std::fs::read(path) {
+    load_file_with(path, format, cx, &Limits::default())
+}
+
+/// [`load_file`] within `limits`: a file larger than [`Limits::max_file_bytes`] is not read past the limit, and
+/// anything but a regular file (a FIFO, a directory, a device such as `/dev/zero`) is one issue without being read,
+/// so no file makes a load hang or grow without bound.
+pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
+    let bytes = match read_bounded(path, limits.max_file_bytes) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return FileLoad::default(),
         Err(err) => return unreadable(path, cx.origin, (None, None), format!("cannot read the file: {err}")),
     };
     match String::from_utf8(bytes) {
-        Ok(text) => parse_str(&text, path, format, cx),
+        Ok(text) => parse_str_with(&text, path, format, cx, limits),
         Err(err) => {
             let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
             // Valid up to here, so this prefix is text: count lines and characters in it.
@@ -124,7 +131,7 @@ pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad 
 ///
 /// ```
 /// # use hook_config::{parse_str, FileContext, Format, IssueSeverity};
-/// # use hook_types::Origin;
+/// # use hook_types::{Limits, Origin};
 /// # use std::path::Path;
 /// let cx = FileContext { origin: Origin::User, workspace: Path::new("/ws"), root: Path::new("/home/me/.config/hooks"), source_id: None };
 /// let yaml = "
@@ -145,6 +152,12 @@ pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad 
 /// assert_eq!(load.closed_gates[0].events, [hook_types::Event::PreTool]);
 /// ```
 pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad {
+    parse_str_with(text, path, format, cx, &Limits::default())
+}
+
+/// [`parse_str`] within `limits`: nesting deeper than [`Limits::max_nesting_depth`] is one issue, found in one
+/// linear pass before parsing; past [`Limits::max_hooks_per_file`] hooks the rest are dropped with one issue.
+pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Gemini CLI reads its settings.json with comments allowed.
     let uncommented;
@@ -154,7 +167,7 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
     } else {
         text
     };
-    let root = match parse::parse(text, Syntax::of(path)) {
+    let root = match parse::parse(text, Syntax::of(path), limits.max_nesting_depth) {
         Ok(Some(root)) => root,
         Ok(None) => return FileLoad::default(),
         Err(err) => {
@@ -164,7 +177,7 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
         }
     };
     let mut reporter = Reporter::new(path, Some(text));
-    let Some(wire) = formats::read(format, root, &mut reporter) else {
+    let Some(mut wire) = formats::read(format, root, &mut reporter) else {
         // Nothing of the file loads: every error closes every gate.
         let issues = reporter.into_issues();
         let closed_gates = issues
@@ -174,6 +187,19 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
             .collect();
         return FileLoad { issues, closed_gates, ..FileLoad::default() };
     };
+    if wire.hooks.len() > limits.max_hooks_per_file {
+        reporter.at_position(
+            IssueSeverity::Error,
+            (None, None),
+            format!(
+                "the file declares {} hooks, more than the limit of {}: only the first {} were read",
+                wire.hooks.len(),
+                limits.max_hooks_per_file,
+                limits.max_hooks_per_file
+            ),
+        );
+        wire.hooks.truncate(limits.max_hooks_per_file);
+    }
 
     let only_managed = match wire.only_managed {
         None => false,
@@ -328,4 +354,47 @@ fn unreadable(path: &Path, origin: Origin, position: (Option<usize>, Option<usiz
     let issues = reporter.into_issues();
     let closed_gates = issues.iter().map(|issue| ClosedGate::all(origin, issue)).collect();
     FileLoad { issues, closed_gates, ..FileLoad::default() }
+}
+
+/// Reads at most `max` bytes of a regular file; anything else is an error saying what it is. The open does not
+/// block (a FIFO with no writer would), and a file larger than `max` is refused without reading the rest.
+fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let file =
+        std::fs::OpenOptions::new().read(true).custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)?;
+    let meta = file.metadata()?;
+    let kind = meta.file_type();
+    let what = if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        ""
+    };
+    if !what.is_empty() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file; expected a file of hook declarations"),
+        ));
+    }
+    if meta.len() > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it is {} bytes, more than the limit of {max}; nothing in it was loaded", meta.len()),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it grew past the limit of {max} bytes while it was read; nothing in it was loaded"),
+        ));
+    }
+    Ok(bytes)
 }

@@ -21,7 +21,7 @@ use std::time::UNIX_EPOCH;
 use sha2::{Digest, Sha256};
 
 use crate::hash::lower_hex;
-use crate::model::{Fingerprint, FingerprintFile, HookDecl, HookSpec, Program};
+use crate::model::{CommandSpec, Fingerprint, FingerprintFile, HookDecl, HookSpec, Program};
 
 /// The variables that stand for the workspace in the agents' commands.
 const PROJECT_VARS: [&str; 3] = ["CLAUDE_PROJECT_DIR", "HOOK_PROJECT_DIR", "GEMINI_PROJECT_DIR"];
@@ -78,23 +78,26 @@ pub(crate) fn fingerprint_cached(decl: &HookDecl, workspace: &Path, cache: &mut 
 /// current fingerprint; compare its `value` with the trusted one.
 ///
 /// This is what a long-lived host calls before running a command hook from a non-trusted origin, so a `git pull`
-/// that changed a script since load is seen without hashing every file on every run. A change that keeps both the
-/// size and the nanosecond modification time is not seen (only a deliberate `touch -d` does that).
+/// that changed a script since load is seen without hashing every file on every run. A file counts as unchanged
+/// only when its size, modification time, status-change time (ctime) and inode are all the same: an edit that puts
+/// the modification time back still moves the ctime, which no user can set, and a file renamed over another is
+/// another inode. The program itself is moreover executed from the very bytes that were hashed (the pipeline asks
+/// `hook-exec` to verify it), so nothing can be swapped in between.
 pub fn recheck(fingerprint: &Fingerprint, decl: &HookDecl, workspace: &Path) -> Fingerprint {
     let mut cache = FingerprintCache::default();
     let root = cache.root(decl, workspace);
     let files = named_files(decl, workspace, root.as_deref(), &mut cache)
         .into_iter()
-        .map(|(path, (size, mtime_ns))| match fingerprint.files.iter().find(|f| f.path == path) {
-            Some(old) if old.size == size && old.mtime_ns == mtime_ns => old.clone(),
-            _ => hash_file(path, (size, mtime_ns)),
+        .map(|(path, stat)| match fingerprint.files.iter().find(|f| f.path == path) {
+            Some(old) if (old.size, old.mtime_ns, old.ctime_ns, old.inode) == stat => old.clone(),
+            _ => hash_file(path, stat),
         })
         .collect();
     seal(decl, workspace, root.as_deref(), files)
 }
 
-/// Size and modification time (ns since the epoch) of a file.
-type Stat = (u64, u128);
+/// Size, modification time and status-change time (ns since the epoch), and inode of a file.
+type Stat = (u64, u128, i128, u64);
 
 /// What one load has already resolved and hashed. Files are taken to stay put for the length of a load.
 #[derive(Debug, Default)]
@@ -177,10 +180,13 @@ fn named_files(
             if let Some(program) = &spec.resolved_program {
                 candidates.push(program.clone());
             } else if let Some(first) = argv.first() {
-                // A bare name is looked up on PATH at run time: not a file of the repository.
                 if first.contains('/') {
                     words.push(Cow::Borrowed(first));
+                } else if let Some(found) = program_on_hook_path(spec) {
+                    // Found through the hook's own `env: PATH`, which may name a directory of the repository.
+                    candidates.push(found);
                 }
+                // Otherwise a bare name is looked up on the host's PATH at run time: not a file of the repository.
             }
             words.extend(argv.iter().skip(1).map(|arg| expand_project_vars(arg, workspace)));
         }
@@ -216,6 +222,26 @@ fn named_files(
     files
 }
 
+/// The program a bare argv name (`lint`) runs when the hook sets its own `env: PATH`: the first executable regular
+/// file named so in that PATH's directories, relative ones taken from the hook's working directory (as the exec
+/// does), canonical. `None` without such a PATH, for a name with a `/`, or when nothing is found.
+///
+/// The fingerprint covers that file when it lies in the workspace or the origin root, and the pipeline runs exactly
+/// it (and verifies it), so a program a repository reaches through the hook's own PATH is pinned by trust like
+/// `./scripts/lint` is.
+pub fn program_on_hook_path(spec: &CommandSpec) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let Program::Argv(argv) = &spec.program else { return None };
+    let name = argv.first().filter(|name| !name.is_empty() && !name.contains('/'))?;
+    let path = spec.env.get("PATH")?;
+    path.split(':').find_map(|dir| {
+        let dir = if dir.is_empty() { Path::new(".") } else { Path::new(dir) };
+        let candidate = spec.resolved_cwd.join(dir).join(name);
+        let meta = fs::metadata(&candidate).ok()?;
+        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then(|| fs::canonicalize(&candidate).ok())?
+    })
+}
+
 /// The parts of a word that may name a file: the word itself, unless it is a flag, and what follows the first `=`.
 fn path_parts(word: &str) -> impl Iterator<Item = &str> {
     let whole = (!word.starts_with('-')).then_some(word);
@@ -223,18 +249,20 @@ fn path_parts(word: &str) -> impl Iterator<Item = &str> {
     whole.into_iter().chain(after_eq).filter(|part| !part.is_empty() && !part.contains('\0'))
 }
 
-fn hash_file(path: PathBuf, (size, mtime_ns): Stat) -> FingerprintFile {
+fn hash_file(path: PathBuf, (size, mtime_ns, ctime_ns, inode): Stat) -> FingerprintFile {
     let sha256 = match sha256_file(&path) {
         Ok(digest) => digest,
         // An unreadable file still counts: it cannot match a digest that was trusted.
         Err(err) => format!("unreadable: {}", err.kind()),
     };
-    FingerprintFile { path, sha256, size, mtime_ns }
+    FingerprintFile { path, sha256, size, mtime_ns, ctime_ns, inode }
 }
 
 fn stat(meta: &fs::Metadata) -> Stat {
+    use std::os::unix::fs::MetadataExt;
     let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
-    (meta.len(), mtime_ns)
+    let ctime_ns = i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec());
+    (meta.len(), mtime_ns, ctime_ns, meta.ino())
 }
 
 fn sha256_file(path: &Path) -> io::Result<String> {

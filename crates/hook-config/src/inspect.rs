@@ -431,15 +431,13 @@ fn trust_word(trust: TrustStatus) -> &'static str {
     }
 }
 
-/// Appends one line with every control character replaced, so nothing a repository wrote can drive the terminal or
-/// break the layout: a line break inside a value (a multi-line shell command) shows as `⏎`, anything else (an escape
-/// sequence from a hostile file) as `\u{FFFD}`, visibly there rather than silently dropped.
+/// Appends one line with every control and bidirectional character shown escaped, so nothing a repository wrote
+/// can drive the terminal, reorder what is read or break the layout: a line break inside a value (a multi-line
+/// shell command) shows as `⏎`, a tab as a space, anything else (an escape sequence from a hostile file) as its
+/// escape ([`hook_types::terminal_escaped`]: `\x1b[2J`, `\u{202e}`), visibly there rather than silently dropped.
 fn line(out: &mut String, text: String) {
-    out.extend(text.chars().map(|c| match c {
-        '\n' => '⏎',
-        c if c.is_control() => '\u{FFFD}',
-        c => c,
-    }));
+    let text = text.replace('\n', "⏎").replace('\t', " ");
+    out.push_str(&hook_types::terminal_escaped(&text));
     out.push('\n');
 }
 

@@ -67,8 +67,8 @@ pub use bridge_program::BridgeProgram;
 pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
-pub use file::{FileContext, FileLoad, StrictError, load_file, parse_str};
-pub use fingerprint::{fingerprint, recheck};
+pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
+pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
     INSPECT_VERSION, InspectClosedGate, InspectExcluded, InspectFilters, InspectHook, InspectHookRef,

@@ -17,7 +17,7 @@ use crate::merge::{self, Overridden, ShadowAttempt};
 use crate::model::{HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
 use crate::trust::{TrustStore, trust_status, trust_value};
 use crate::workspace_trust;
-use crate::{FileContext, FileLoad, load_file};
+use crate::{FileContext, FileLoad, load_file_with};
 
 /// How to load.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -171,7 +171,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
 
     let mut sources = Vec::new();
     let mut only_managed = false;
-    let mut per_file: Vec<Vec<HookDecl>> = Vec::new();
+    let mut per_file: Vec<(PathBuf, Vec<HookDecl>)> = Vec::new();
     let mut closed_gates: Vec<ClosedGate> = Vec::new();
     for slot in discover::slots(layout, &workspace) {
         let found = slot.path.is_file();
@@ -199,20 +199,23 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
                     format!("both `{}` and this file exist: this file is read after it", yaml.display()),
                 ));
             }
-            let file = read_slot(&slot, &workspace);
+            let file = read_slot(&slot, &workspace, &options.limits);
             source.read = true;
             issues.extend(file.issues);
             closed_gates.extend(file.closed_gates);
             // The reader honours `only_managed` in the managed file only (and warns elsewhere).
             only_managed |= file.only_managed && slot.origin == Origin::Managed;
-            per_file.push(file.hooks);
+            per_file.push((slot.path.clone(), file.hooks));
         }
         sources.push(source);
     }
 
+    let (capped, closed) = cap_total(&mut per_file, options.limits.max_hooks_total);
+    issues.extend(capped);
+    closed_gates.extend(closed);
     // One list at its final size: growing it file by file copied every declaration again at each doubling.
-    let mut loaded = Vec::with_capacity(per_file.iter().map(Vec::len).sum());
-    for hooks in per_file {
+    let mut loaded = Vec::with_capacity(per_file.iter().map(|(_, hooks)| hooks.len()).sum());
+    for (_, hooks) in per_file {
         loaded.extend(hooks);
     }
     let (loaded, excluded) = excluded::exclude(loaded, &options.bridge_program);
@@ -278,10 +281,41 @@ fn absolute(layout: &Layout) -> Layout {
     }
 }
 
-/// Reads one found file with its format's reader.
-fn read_slot(slot: &Slot, workspace: &Path) -> FileLoad {
+/// Reads one found file with its format's reader, within the host's load bounds.
+fn read_slot(slot: &Slot, workspace: &Path, limits: &Limits) -> FileLoad {
     let cx = FileContext { origin: slot.origin, workspace, root: &slot.root, source_id: slot.source_id.as_deref() };
-    load_file(&slot.path, slot.format, &cx)
+    load_file_with(&slot.path, slot.format, &cx, limits)
+}
+
+/// Holds the hooks of all files together to `max`: the files of highest precedence (the managed file first) keep
+/// theirs, the lowest lose theirs first, each cut one error-level issue; a gate a dropped hook was on is closed.
+fn cap_total(per_file: &mut [(PathBuf, Vec<HookDecl>)], max: usize) -> (Vec<Issue>, Vec<ClosedGate>) {
+    let mut left = max;
+    let mut issues = Vec::new();
+    let mut closed = Vec::new();
+    for (path, hooks) in per_file.iter_mut().rev() {
+        if hooks.len() > left {
+            let issue = file_issue(
+                path,
+                IssueSeverity::Error,
+                format!(
+                    "the files of this load declare more than {max} hooks together (the limit): {} of this file's {} \
+                     hooks were dropped",
+                    hooks.len() - left,
+                    hooks.len()
+                ),
+            );
+            for gate in crate::closed_gate::GATES {
+                if let Some(dropped) = hooks[left..].iter().find(|h| h.enabled && h.event == gate) {
+                    closed.extend(ClosedGate::for_event(Some(&gate), dropped.origin, &issue));
+                }
+            }
+            issues.push(issue);
+            hooks.truncate(left);
+        }
+        left -= hooks.len();
+    }
+    (issues, closed)
 }
 
 /// Declared timeouts that this host's limits clamp differently from the default limits, which the reader already

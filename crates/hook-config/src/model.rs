@@ -267,6 +267,15 @@ pub struct FingerprintFile {
     pub size: u64,
     /// Its modification time when hashed, in nanoseconds since the Unix epoch (0 where unknown).
     pub mtime_ns: u128,
+    /// Its status-change time (ctime) when hashed, in nanoseconds since the Unix epoch: unlike the modification
+    /// time, no user can set it back, so an edit that restores the modification time still changes it. Not
+    /// serialized: it says nothing about what runs.
+    #[serde(default, skip_serializing)]
+    pub ctime_ns: i128,
+    /// Its inode number when hashed: a file renamed over it (`mv prepared guard.sh`) is another inode. Not
+    /// serialized.
+    #[serde(default, skip_serializing)]
+    pub inode: u64,
 }
 
 /// What runs, pinned (DESIGN §4.6): the content hash plus the sha256 of every file the command names that resolves

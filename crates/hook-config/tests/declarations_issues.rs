@@ -505,7 +505,10 @@ fn a_directory_where_the_file_should_be_is_one_issue() {
         FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
     let load = load_file(&path, Format::Native, &cx);
     let issue = only_issue(&load, "directory");
-    assert_eq!(issue.message, "cannot read the file: Is a directory (os error 21)");
+    assert_eq!(
+        issue.message,
+        "cannot read the file: it is a directory, not a regular file; expected a file of hook declarations"
+    );
     assert_eq!((issue.severity, issue.line, issue.index), (IssueSeverity::Error, None, None));
 }
 

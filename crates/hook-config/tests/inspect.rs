@@ -126,14 +126,14 @@ fn gate_hooks_that_fail_open_are_flagged() {
 }
 
 #[test]
-fn control_characters_from_a_file_never_reach_the_terminal() {
+fn control_and_bidi_characters_from_a_file_reached_the_terminal_raw() {
     let env = Env::new(&[(
         "ws/.hooks/hooks.yaml",
-        "- {id: sneaky, on: turn_start, kind: prompt, message: \"hi\\e]0;pwned\\a\\nsecond line\\r\"}\n",
+        "- {id: sneaky, on: turn_start, kind: prompt, message: \"hi\\e]0;pwned\\a\\nsecond \\u202eline\\u2066\\r\"}\n",
     )]);
     let text = env.text();
-    assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
-    assert!(text.contains("prompt hi\u{FFFD}]0;pwned\u{FFFD}⏎second line\n"), "{text}");
+    assert!(!text.chars().any(|c| (c.is_control() && c != '\n') || hook_types::needs_escape(c)), "{text:?}");
+    assert!(text.contains("prompt hi\\x1b]0;pwned\\x07⏎second \\u{202e}line\\u{2066}\n"), "{text}");
 }
 
 #[test]

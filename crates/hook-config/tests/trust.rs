@@ -258,7 +258,7 @@ fn a_fingerprint_covers_every_file_the_command_names_inside_the_workspace_only()
 }
 
 #[test]
-fn recheck_rehashes_only_files_whose_size_or_mtime_changed() {
+fn recheck_rehashes_files_whose_size_times_or_inode_changed() {
     let env = Env::new();
     env.write(".hooks/hooks.yaml", GUARD_HOOK).write("scripts/guard.sh", "#!/bin/sh\nexit 0\n");
     let config = env.load();
@@ -273,11 +273,12 @@ fn recheck_rehashes_only_files_whose_size_or_mtime_changed() {
     assert_ne!(pulled.value, at_load.value);
     assert_eq!(pulled, fingerprint(&hook.decl, &config.workspace));
 
-    // Same size and modification time as recorded: recheck trusts its record and does not read the file again
-    // (the documented limit); a full fingerprint does read it.
+    // Same size and modification time as recorded: the status-change time, which nobody can set back, still
+    // moved, so recheck reads the file again.
     fs::write(&script, "#!/bin/sh\nexit 20\n").unwrap();
     let recorded = SystemTime::UNIX_EPOCH + Duration::from_nanos(u64::try_from(pulled.files[0].mtime_ns).unwrap());
     fs::File::options().write(true).open(&script).unwrap().set_modified(recorded).unwrap();
-    assert_eq!(recheck(&pulled, &hook.decl, &config.workspace), pulled);
-    assert_ne!(fingerprint(&hook.decl, &config.workspace), pulled);
+    let edited = recheck(&pulled, &hook.decl, &config.workspace);
+    assert_ne!(edited.value, pulled.value);
+    assert_eq!(edited, fingerprint(&hook.decl, &config.workspace));
 }

@@ -24,6 +24,17 @@ use tokio::task::JoinHandle;
 
 use crate::live;
 
+#[cfg(target_os = "linux")]
+use crate::cgroup::RunCgroup;
+/// Where cgroups do not exist, a run never has one.
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug)]
+pub(crate) struct RunCgroup;
+#[cfg(not(target_os = "linux"))]
+impl RunCgroup {
+    pub(crate) fn kill_and_remove(&self) {}
+}
+
 /// How to learn that the leader exited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum WatchMode {
@@ -46,11 +57,13 @@ pub(crate) struct Leader {
     pid: Pid,
     watch: Watch,
     exited: bool,
+    /// The run's cgroup, when the host supervises with cgroups: killed and removed when the run ends.
+    cgroup: Option<RunCgroup>,
 }
 
 impl Leader {
     /// Takes ownership of a freshly spawned child that leads its own process group (`process_group(0)`).
-    pub(crate) fn new(child: Child, mode: WatchMode) -> Self {
+    pub(crate) fn new(child: Child, mode: WatchMode, cgroup: Option<RunCgroup>) -> Self {
         let pid = Pid::from_child(&child);
         let watch = match mode {
             WatchMode::Auto => match open_pidfd(pid) {
@@ -59,7 +72,7 @@ impl Leader {
             },
             WatchMode::Waitid => spawn_waitid(pid),
         };
-        Leader { child: Some(child), pid, watch, exited: false }
+        Leader { child: Some(child), pid, watch, exited: false, cgroup }
     }
 
     /// Whether exit detection uses a pidfd (rather than the `waitid` thread).
@@ -132,6 +145,14 @@ impl Leader {
         }
     }
 
+    /// Kills whatever is left in the run's cgroup (what left the group or the session included) and removes it;
+    /// nothing without one. Called when the run is over.
+    pub(crate) fn end_cgroup(&mut self) {
+        if let Some(cgroup) = self.cgroup.take() {
+            cgroup.kill_and_remove();
+        }
+    }
+
     /// Gives up waiting for a leader that did not die after SIGKILL (uninterruptible sleep): a thread reaps it later.
     pub(crate) fn abandon(&mut self) {
         if let Some(child) = self.child.take() {
@@ -142,6 +163,7 @@ impl Leader {
 
 impl Drop for Leader {
     fn drop(&mut self) {
+        self.end_cgroup();
         // Dropped before being reaped: the run was cancelled mid-flight or a later setup step failed.
         if let Some(mut child) = self.child.take() {
             kill_group(self.pid);

@@ -80,12 +80,22 @@ pub struct Invocation {
     pub env_add: Vec<(OsString, OsString)>,
     /// The bytes written to the child's stdin, which is closed afterwards (an empty payload closes it at once).
     pub stdin: Vec<u8>,
+    /// Argv mode: run the program only if its contents hash to this sha256 (lowercase hex), and run exactly the
+    /// bytes that were hashed (see [`Invocation::verified_program`]).
+    pub verified_program: Option<String>,
 }
 
 impl Invocation {
     /// An invocation of `program` with no shell, inheriting the host environment, with an empty stdin.
     pub fn new(program: Program) -> Self {
-        Invocation { program, cwd: None, env: EnvPolicy::InheritAll, env_add: Vec::new(), stdin: Vec::new() }
+        Invocation {
+            program,
+            cwd: None,
+            env: EnvPolicy::InheritAll,
+            env_add: Vec::new(),
+            stdin: Vec::new(),
+            verified_program: None,
+        }
     }
 
     /// Runs an argument vector without a shell: `Invocation::argv(["printf", "%s", "$(literal)"])`.
@@ -134,6 +144,17 @@ impl Invocation {
     /// Sets the stdin payload.
     pub fn stdin(mut self, payload: impl Into<Vec<u8>>) -> Self {
         self.stdin = payload.into();
+        self
+    }
+
+    /// Runs the program (argv mode; its first element must be a path) only if its contents hash to `sha256` (lowercase
+    /// hex), and runs exactly those bytes: the program is read once through one descriptor into a sealed memory
+    /// file while it is hashed, and the child executes that copy, so no swap of the file between the check and the
+    /// exec can run anything else. A mismatch is [`SpawnError::Changed`](crate::SpawnError::Changed) and nothing
+    /// runs. Linux; elsewhere the check is made through the descriptor and the exec goes by path. A `#!` script sees
+    /// `/dev/fd/N` as its own path. Ignored in shell mode.
+    pub fn verified_program(mut self, sha256: impl Into<String>) -> Self {
+        self.verified_program = Some(sha256.into());
         self
     }
 

@@ -16,8 +16,10 @@
 //! - **It never floods.** Capture is capped per stream (1 MiB by default); the rest is read and dropped.
 //! - A child that exits without reading its stdin is not an error (EPIPE is ignored).
 //!
-//! Depends on `tokio` (pipes, timers, the reactor) and `rustix` (pidfd, `waitid`, `kill`). The one `unsafe` block
-//! registers the pidfd with Tokio's reactor (its safe constructor is deprecated).
+//! Depends on `tokio` (pipes, timers, the reactor), `rustix` (pidfd, `waitid`, `kill`, `prctl`, memfd), `libc`
+//! (`fexecve`) and `sha2`. Its `unsafe` is four small blocks: registering the pidfd with Tokio's reactor (its safe
+//! constructor is deprecated), and three `pre_exec` closures (the parent-death signal, joining the run's cgroup,
+//! executing a verified program's sealed copy), each with a `// SAFETY:` comment.
 //! It never knows what a hook, an event or an effect is, never interprets the output, and adds no environment
 //! variable of its own: the caller decides all of that.
 //!
@@ -32,9 +34,9 @@
 //! | the host… | Linux | other Unix |
 //! |---|---|---|
 //! | gets SIGINT/SIGTERM/SIGHUP and forwards it ([`signal_live_groups`]), then drops its runs | every group gets the signal, then SIGKILL; all reaped | same |
-//! | ends a run whose descendant left the group (`setsid`) and lost its parent | adopted (child subreaper) and killed when the last run ends ([`reap_orphans`]) | survives |
-//! | is SIGKILLed | the watchdog SIGKILLs every listed group; each leader also dies with its parent (`PR_SET_PDEATHSIG`) | the watchdog kills every listed group |
-//! | is SIGKILLed while a `setsid` escape it adopted still runs | survives (re-parented past the dead host) | survives |
+//! | ends a run whose descendant left the group (`setsid`) | with a cgroup ([`Supervision::cgroup`]): killed with the run's cgroup; else, once its parent is gone, adopted (child subreaper) and killed when a run ends ([`reap_orphans`]) | survives |
+//! | is SIGKILLed | the watchdog SIGKILLs every listed group, and with a cgroup everything in it; each leader also dies with its parent (`PR_SET_PDEATHSIG`) | the watchdog kills every listed group |
+//! | is SIGKILLed while a `setsid` escape runs | killed with the cgroup where there is one; else it survives | survives |
 //!
 //! The functions must be called inside a Tokio runtime with IO and time enabled.
 //!
@@ -56,6 +58,8 @@
 #![cfg(unix)]
 
 mod capture;
+#[cfg(target_os = "linux")]
+mod cgroup;
 mod group;
 mod invocation;
 mod live;
@@ -63,9 +67,12 @@ mod result;
 mod run;
 mod spawn;
 mod text;
+mod verified;
 
 pub use invocation::{EnvPolicy, Invocation, Program};
-pub use live::{GroupSignal, Supervision, live_group_count, reap_orphans, signal_live_groups, supervise};
+pub use live::{
+    GroupSignal, Supervision, cgroup_in_use, live_group_count, reap_orphans, signal_live_groups, supervise,
+};
 pub use result::{Exit, OsError, RunResult, SpawnError};
 pub use run::{RunOptions, run, run_cancellable};
 pub use text::{terminal_safe, terminal_safe_str};

@@ -8,9 +8,11 @@
 //!   hooks hear what their host heard even though they run in groups of their own, out of a terminal's reach.
 //! - [`supervise`] with a [`Supervision`]:
 //!   - `subreaper` (Linux): the host becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`), so a descendant that
-//!     left its group with `setsid`/`setpgid` and lost its parent is re-parented to the host instead of init; when
-//!     the last run ends, [`reap_orphans`] kills and reaps every such adopted process. Only for a process whose
-//!     children are all this crate's runs: any other child the host spawns would count as an orphan.
+//!     left its group with `setsid`/`setpgid` and lost its parent is re-parented to the host instead of init; when a
+//!     run ends, [`reap_orphans`] kills and reaps every such adopted process (and every adopted zombie) that is not
+//!     in the group of a run still going. An escape cannot be told apart by the run it came from, so one that a
+//!     still-running run left behind dies then too. Only for a process whose children are all this crate's runs: any other child the host spawns
+//!     would count as an orphan.
 //!   - `watchdog`: a small `/bin/sh` process in a group of its own, ignoring SIGINT, SIGTERM and SIGHUP, told each
 //!     group as it starts and ends; when the host dies, even by SIGKILL, its end of the pipe closes and the watchdog
 //!     SIGKILLs every group still listed. A group's id cannot be reused while any member of it lives, so that kill
@@ -18,13 +20,17 @@
 //! - Each leader also gets `PR_SET_PDEATHSIG` = SIGKILL on Linux when [`RunOptions::kill_with_parent`] is set (the
 //!   default): if the thread that spawned it dies, so does the leader.
 //!
-//! What is left: a descendant that left the group *and* outlives a SIGKILLed host (its parent still alive, or
-//!   re-parented past the dead host) is out of reach without a cgroup; see the crate documentation.
+//! - `cgroup` (Linux, where a cgroup below the host's own can be made): each run in a cgroup of its own, killed and
+//!   removed when the run ends, all of them killed by the watchdog when the host dies (see `cgroup.rs`).
+//!
+//! What is left without a cgroup: a descendant that left the group *and* outlives a SIGKILLed host (its parent
+//! still alive, or re-parented past the dead host) is out of reach; see the crate documentation.
 //!
 //! [`RunOptions::kill_with_parent`]: crate::RunOptions::kill_with_parent
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -60,13 +66,19 @@ impl GroupSignal {
     }
 }
 
-/// What [`supervise`] turns on for the whole process. Both are off by default.
+/// What [`supervise`] turns on for the whole process. All off by default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Supervision {
-    /// Become a child subreaper and kill adopted orphans when the last run ends (Linux; ignored elsewhere).
+    /// Become a child subreaper and kill adopted orphans when a run ends (Linux; ignored elsewhere).
     pub subreaper: bool,
     /// Start the watchdog that kills every listed group when this process dies.
     pub watchdog: bool,
+    /// Linux, where this process may create cgroups below its own (cgroup v2, delegated or as root): run each hook
+    /// in a cgroup of its own and `cgroup.kill` it when the run ends, so nothing a run started survives it, whatever
+    /// group or session it moved to. It starts the watchdog too, which kills everything in the cgroup and removes it
+    /// when this process ends, however it ends. Silently not used where no such cgroup can be made
+    /// ([`cgroup_in_use`] tells).
+    pub cgroup: bool,
 }
 
 /// The registry: unreaped leaders, whether orphans are swept, and the watchdog's pipe.
@@ -74,6 +86,8 @@ pub(crate) struct Registry {
     leaders: BTreeSet<i32>,
     subreaper: bool,
     watchdog: Option<Watchdog>,
+    /// The cgroup runs go in (`…/hook-exec.<pid>`), when [`Supervision::cgroup`] found one.
+    cgroup: Option<PathBuf>,
 }
 
 struct Watchdog {
@@ -81,7 +95,8 @@ struct Watchdog {
     stdin: ChildStdin,
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry { leaders: BTreeSet::new(), subreaper: false, watchdog: None });
+static REGISTRY: Mutex<Registry> =
+    Mutex::new(Registry { leaders: BTreeSet::new(), subreaper: false, watchdog: None, cgroup: None });
 
 /// The registry, locked. A panic while it was held cannot leave it inconsistent (every change is one insert or
 /// remove), so a poisoned lock is taken over.
@@ -149,8 +164,12 @@ pub fn supervise(supervision: Supervision) -> io::Result<()> {
         set_subreaper()?;
         registry.subreaper = true;
     }
-    if supervision.watchdog && registry.watchdog.is_none() {
-        let dog = start_watchdog()?;
+    if supervision.cgroup && registry.cgroup.is_none() {
+        registry.cgroup = create_cgroup_root();
+    }
+    // A cgroup must go when this process goes, which only the watchdog outlives it to do.
+    if (supervision.watchdog || registry.cgroup.is_some()) && registry.watchdog.is_none() {
+        let dog = start_watchdog(registry.cgroup.as_deref())?;
         registry.watchdog = Some(dog);
         // Groups already running when the watchdog arrived.
         let leaders: Vec<i32> = registry.leaders.iter().copied().collect();
@@ -159,6 +178,21 @@ pub fn supervise(supervision: Supervision) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The cgroup runs go in, when [`Supervision::cgroup`] is on and one could be made.
+pub fn cgroup_in_use() -> Option<PathBuf> {
+    lock().cgroup.clone()
+}
+
+#[cfg(target_os = "linux")]
+fn create_cgroup_root() -> Option<PathBuf> {
+    crate::cgroup::create_root()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn create_cgroup_root() -> Option<PathBuf> {
+    None
 }
 
 #[cfg(target_os = "linux")]
@@ -172,7 +206,8 @@ fn set_subreaper() -> io::Result<()> {
 }
 
 /// The watchdog: reads `+ pid` / `- pid` lines; at EOF (this process died, or closed the pipe) it SIGKILLs every
-/// group still listed. It ignores the signals a terminal or `kill` would send the whole job.
+/// group still listed and, given the runs' cgroup as `$1`, kills everything in it and removes it. It ignores the
+/// signals a terminal or `kill` would send the whole job.
 const WATCHDOG: &str = r#"trap '' INT TERM HUP
 live=' '
 while read -r op pid; do
@@ -182,13 +217,24 @@ while read -r op pid; do
   esac
 done
 for pid in $live; do kill -s KILL -- "-$pid" 2>/dev/null; done
+if [ -n "$1" ] && [ -d "$1" ]; then
+  echo 1 > "$1/cgroup.kill" 2>/dev/null
+  for try in 1 2 3 4 5 6 7 8 9 10; do
+    grep -q 'populated 1' "$1/cgroup.events" 2>/dev/null || break
+    sleep 0.1
+  done
+  for run in "$1"/run.*; do [ -d "$run" ] && rmdir "$run" 2>/dev/null; done
+  rmdir "$1" 2>/dev/null
+fi
 exit 0
 "#;
 
-fn start_watchdog() -> io::Result<Watchdog> {
+fn start_watchdog(cgroup: Option<&std::path::Path>) -> io::Result<Watchdog> {
     let mut child = Command::new(crate::invocation::SHELL)
         .arg("-c")
         .arg(WATCHDOG)
+        .arg("hook-exec-watchdog")
+        .arg(cgroup.map(|p| p.as_os_str()).unwrap_or_default())
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -202,8 +248,8 @@ use std::os::unix::process::CommandExt as _;
 
 /// Kills and reaps every process this one adopted as a subreaper (a descendant of a run that outlived its parent,
 /// typically after leaving its group with `setsid`), with its group when it leads one; returns how many. Does
-/// nothing unless [`supervise`] turned the subreaper on. Runs call it themselves when the last live run ends; a
-/// host calls it once more before it exits.
+/// nothing unless [`supervise`] turned the subreaper on. Every run calls it when it ends; a host calls it once more
+/// before it exits.
 ///
 /// Killing an adopted process can orphan its own children, which are adopted in turn: it goes on until no adopted
 /// process is left or two seconds have passed.
@@ -219,7 +265,11 @@ pub fn reap_orphans() -> usize {
     loop {
         let orphans: Vec<(i32, i32)> = children_of(me)
             .into_iter()
-            .filter(|(pid, _)| !registry.leaders.contains(pid) && Some(*pid) != watchdog)
+            // A leader is not adopted; a member of a running group stays with its run (its group's kill, or the
+            // sweep after that run, deals with it).
+            .filter(|(pid, pgid)| {
+                !registry.leaders.contains(pid) && !registry.leaders.contains(pgid) && Some(*pid) != watchdog
+            })
             .collect();
         if orphans.is_empty() || Instant::now() >= deadline {
             return killed;
@@ -255,11 +305,26 @@ fn reap_within(pid: Pid, deadline: Instant) -> bool {
     }
 }
 
-/// `(pid, pgid)` of every process whose parent is `parent`, from `/proc`.
+/// `(pid, pgid)` of every child of `parent` (this process): from each thread's `/proc/self/task/<tid>/children`,
+/// which costs in proportion to the children, else from a scan of every process.
 fn children_of(parent: i32) -> Vec<(i32, i32)> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+    let listed = std::fs::read_dir("/proc/self/task").ok().map(|tasks| {
+        tasks
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok())
+            .flat_map(|text| text.split_whitespace().filter_map(|pid| pid.parse::<i32>().ok()).collect::<Vec<_>>())
+            .collect::<Vec<i32>>()
+    });
+    let candidates: Vec<i32> = match listed {
+        Some(pids) if std::path::Path::new("/proc/self/task").join(parent.to_string()).join("children").exists() => {
+            pids
+        }
+        _ => match std::fs::read_dir("/proc") {
+            Ok(entries) => entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok()).collect(),
+            Err(_) => Vec::new(),
+        },
+    };
+    candidates
+        .into_iter()
         .filter_map(|pid| {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             // The command name is parenthesised and may hold anything: the fields after its last ')' are fixed.

@@ -100,6 +100,17 @@ pub enum SpawnError {
         /// The program as given.
         program: OsString,
     },
+    /// The program's contents no longer hash to the digest it was to be run with
+    /// ([`Invocation::verified_program`](crate::Invocation::verified_program)): it changed since it was checked.
+    #[error("program changed since it was verified: {} (sha256 {found}, expected {expected})", .program.to_string_lossy())]
+    Changed {
+        /// The program as given.
+        program: OsString,
+        /// The digest it was to have.
+        expected: String,
+        /// The digest it has.
+        found: String,
+    },
     /// The working directory does not exist or is not a directory.
     #[error("bad working directory {}", .path.display())]
     BadCwd {

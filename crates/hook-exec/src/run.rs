@@ -152,13 +152,13 @@ pub(crate) async fn run_with(
         warnings.push(format!("the leader did not die within {KILL_WAIT:?} of SIGKILL; left to a background reaper"));
         None
     };
-    if crate::live::sweeps_orphans() && crate::live::live_group_count() == 0 {
-        // The last run is over: whatever left its group and was adopted by this (subreaper) process dies now.
-        let adopted = crate::live::reap_orphans();
-        if adopted > 0 {
-            warnings
-                .push(format!("killed {adopted} process(es) that had left the process group (setsid) and outlived it"));
-        }
+    // Under cgroup supervision: whatever the run started and left behind dies with its cgroup.
+    leader.end_cgroup();
+    if crate::live::sweeps_orphans() {
+        // Whatever this (subreaper) process adopted dies now — a descendant that left its group with `setsid`, or a
+        // group member (perhaps already a zombie) whose parent died. Silently: most are the remains of a group
+        // that was just killed, and the count would depend on timing.
+        crate::live::reap_orphans();
     }
     for (name, capture) in [("stdout", &mut out), ("stderr", &mut err)] {
         if let Some(e) = capture.error.take() {
@@ -296,7 +296,7 @@ mod tests {
         let probe = rustix::process::pidfd_open(rustix::process::getpid(), rustix::process::PidfdFlags::empty());
         use std::os::unix::process::CommandExt;
         let child = std::process::Command::new("true").process_group(0).spawn().unwrap();
-        let mut leader = Leader::new(child, WatchMode::Auto);
+        let mut leader = Leader::new(child, WatchMode::Auto, None);
         assert_eq!(leader.uses_pidfd(), probe.is_ok());
         leader.exited().await;
         assert!(leader.reap().unwrap().success());

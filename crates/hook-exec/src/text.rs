@@ -55,11 +55,15 @@ pub fn terminal_safe_str(text: &str) -> String {
     out
 }
 
+fn is_bidi_or_separator(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
 fn keep(c: char) -> bool {
     if c == '\n' || c == '\t' {
         return true;
     }
-    !c.is_control() && !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    !c.is_control() && !is_bidi_or_separator(c)
 }
 
 #[cfg(test)]

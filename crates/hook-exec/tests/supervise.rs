@@ -10,7 +10,7 @@ use hook_exec::{Exit, GroupSignal, Invocation, Supervision};
 
 #[tokio::test]
 async fn forwarded_signal_reaches_every_live_group_and_setsid_escapes_die_with_the_last_run() {
-    hook_exec::supervise(Supervision { subreaper: true, watchdog: true }).unwrap();
+    hook_exec::supervise(Supervision { subreaper: true, watchdog: true, cgroup: false }).unwrap();
     let s = Scratch::new();
     let script = format!("(setsid sleep 300 & echo $! > {}); exec sleep 300", s.quoted("escaped"));
     let opts = common::deadline(Duration::from_secs(60));
@@ -27,5 +27,4 @@ async fn forwarded_signal_reaches_every_live_group_and_setsid_escapes_die_with_t
     assert_eq!(hook_exec::live_group_count(), 0);
     let escaped = s.pid("escaped");
     assert!(eventually(Duration::from_secs(5), || is_dead(escaped)).await, "the setsid escape {escaped} survived");
-    assert!(result.warnings.iter().any(|w| w.contains("left the process group")), "{:?}", result.warnings);
 }

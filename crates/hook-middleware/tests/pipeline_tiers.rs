@@ -240,10 +240,12 @@ fn turn_end_continuations_are_capped_per_session() {
     let refused = rt.block_on(pipeline.dispatch(&stop("s1", true)));
     assert!(!continues(&refused));
     assert_eq!(
-        refused.diagnostics,
-        vec!["turn_end: refused a continuation for session s1: the cap of 3 in a row was reached"]
+        refused.notices,
+        vec!["a hook asked to keep going after 3 continuations in a row; the cap of 3 stopped it here"]
     );
     assert!(entries_of(&refused, "keep-going").contains("Warning: its request_continuation was refused"));
+    // An agent that calls again in the same chain is refused again.
+    assert!(!continues(&rt.block_on(pipeline.dispatch(&stop("s1", true)))));
     // Another session is counted apart; a new prompt starts the chain over.
     assert!(continues(&rt.block_on(pipeline.dispatch(&stop("s2", false)))));
     for _ in 0..2 {

@@ -133,3 +133,71 @@ fn a_guard_deny_stops_the_gate_before_any_user_hook_starts() {
     assert_eq!(result.verdict, Verdict::Pass);
     assert!(fx.read_out("user-hook-ran").is_some());
 }
+
+/// Sets `path`'s modification time back to `mtime`, as `touch -d` would.
+fn restore_mtime(path: &std::path::Path, mtime: std::time::SystemTime) {
+    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.set_modified(mtime).unwrap();
+}
+
+/// A trusted script loaded by a long-lived pipeline, then changed so that size and modification time are what they
+/// were: by an edit in place with the time put back, and by renaming a prepared file over it.
+fn swap_keeping_size_and_mtime(in_place: bool) {
+    let fx = Fixture::new();
+    let script = fx.script("scripts/guard.sh", "echo good >> \"$1\"");
+    let marker = fx.out_file("ran");
+    fx.project_hooks(&format!(
+        "- {{id: guard, on: post_tool, kind: command, argv: [./scripts/guard.sh, {}]}}\n",
+        marker.display()
+    ));
+    fx.trust_all();
+    let pipeline = fx.pipeline();
+    let mtime = std::fs::metadata(&script).unwrap().modified().unwrap();
+    let evil = std::fs::read_to_string(&script).unwrap().replace("echo good", "echo evil");
+    if in_place {
+        std::fs::write(&script, &evil).unwrap();
+        restore_mtime(&script, mtime);
+    } else {
+        let prepared = script.with_file_name("prepared.sh");
+        std::fs::write(&prepared, &evil).unwrap();
+        std::fs::set_permissions(&prepared, std::fs::metadata(&script).unwrap().permissions()).unwrap();
+        restore_mtime(&prepared, mtime);
+        std::fs::rename(&prepared, &script).unwrap();
+    }
+    assert_eq!(std::fs::metadata(&script).unwrap().modified().unwrap(), mtime);
+    let result = dispatch(&pipeline, &post_tool("shell"));
+    assert_eq!(statuses(&result), vec![("guard".into(), RunStatus::Untrusted)]);
+    assert_eq!(fx.read_out("ran"), None, "the swapped script ran");
+}
+
+#[test]
+fn a_same_size_edit_with_the_mtime_restored_ran_untrusted() {
+    swap_keeping_size_and_mtime(true);
+}
+
+#[test]
+fn a_prepared_script_renamed_over_the_trusted_one_ran_untrusted() {
+    swap_keeping_size_and_mtime(false);
+}
+
+/// A bare program name found through the hook's own `env: PATH` in a directory of the repository is pinned by
+/// trust: changing that file makes the hook untrusted.
+#[test]
+fn a_program_found_through_the_hooks_env_path_was_not_pinned_by_trust() {
+    let fx = Fixture::new();
+    fx.script("bin/lint", "echo lint >> \"$1\"");
+    let marker = fx.out_file("ran");
+    fx.project_hooks(&format!(
+        "- {{id: lint, on: post_tool, kind: command, argv: [lint, {}], env: {{PATH: \"bin:/usr/bin:/bin\"}}}}\n",
+        marker.display()
+    ));
+    let config = fx.load();
+    let files = &config.get("lint").unwrap().fingerprint.as_ref().unwrap().files;
+    assert!(files.iter().any(|f| f.path.ends_with("bin/lint")), "not covered by the fingerprint: {files:?}");
+    fx.trust_all();
+    let pipeline = fx.pipeline();
+    assert_eq!(statuses(&dispatch(&pipeline, &post_tool("shell"))), vec![("lint".into(), RunStatus::Completed)]);
+    fx.script("bin/lint", "echo pwned >> \"$1\"");
+    assert_eq!(statuses(&dispatch(&pipeline, &post_tool("shell"))), vec![("lint".into(), RunStatus::Untrusted)]);
+    assert_eq!(fx.read_out("ran").unwrap(), "lint\n");
+}

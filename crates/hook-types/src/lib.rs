@@ -28,6 +28,7 @@ mod limits;
 mod origin;
 mod suggest;
 mod summary;
+mod text;
 mod verdict;
 
 pub use agent::{
@@ -40,4 +41,5 @@ pub use limits::Limits;
 pub use origin::{HookKind, OnError, Origin, Protocol};
 pub use suggest::did_you_mean;
 pub use summary::{EntryKind, Outcome, OutputEntry, Receipt, RunStatus, RunSummary, format_rfc3339_millis};
+pub use text::{needs_escape, terminal_escaped};
 pub use verdict::{Decision, FoldOutcome, Verdict, gate_fold, permission_fold};

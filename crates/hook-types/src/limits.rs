@@ -27,6 +27,15 @@ pub struct Limits {
     pub max_concurrency: usize,
     /// How many turn_end continuations in a row a session may get before further ones are refused.
     pub continuation_cap: u32,
+    /// Largest declaration file read, in bytes; a larger one is one error-level issue and none of its hooks load.
+    pub max_file_bytes: u64,
+    /// Deepest nesting of lists and maps in a declaration file; a deeper one is one error-level issue (checked in
+    /// one linear pass before parsing, so no input makes the parser slow).
+    pub max_nesting_depth: usize,
+    /// Most hooks read from one file; the rest are dropped with one error-level issue.
+    pub max_hooks_per_file: usize,
+    /// Most hooks read from all files of one load together; the rest are dropped with one error-level issue.
+    pub max_hooks_total: usize,
 }
 
 impl Default for Limits {
@@ -39,6 +48,10 @@ impl Default for Limits {
             dispatch_deadline_ms: 60_000,
             max_concurrency: 16,
             continuation_cap: 3,
+            max_file_bytes: 4 * 1024 * 1024,
+            max_nesting_depth: 100,
+            max_hooks_per_file: 10_000,
+            max_hooks_total: 50_000,
         }
     }
 }

@@ -43,7 +43,12 @@ impl Reply {
     /// assert_eq!((reply.verdict, reply.context), (Some(Verdict::Pass), vec!["run the tests".to_string()]));
     /// ```
     pub fn of(event: &Event, result: &DispatchResult) -> Reply {
-        let mut reply = Reply { verdict: Some(result.verdict), reason: result.reason.clone(), ..Reply::default() };
+        let mut reply = Reply {
+            verdict: Some(result.verdict),
+            reason: result.reason.clone(),
+            notices: result.notices.clone(),
+            ..Reply::default()
+        };
         for effect in &result.effects {
             match effect {
                 Effect::InjectReminder { message, .. } => reply.context.push(message.clone()),
@@ -76,18 +81,6 @@ impl Reply {
         for run in &result.runs {
             if matches!(run.status, RunStatus::Failed | RunStatus::TimedOut) {
                 reply.notices.extend(run.entries.iter().filter(|e| e.kind == EntryKind::Error).map(|e| e.text.clone()));
-            }
-        }
-        if matches!(event, Event::SessionStart | Event::TurnStart) {
-            let untrusted: Vec<&str> =
-                result.runs.iter().filter(|r| r.status == RunStatus::Untrusted).map(|r| r.hook_id.as_str()).collect();
-            if !untrusted.is_empty() {
-                reply.notices.push(format!(
-                    "{} hook(s) of this workspace did not run: untrusted or changed since trusted ({}); review them \
-                     with `hook trust`",
-                    untrusted.len(),
-                    untrusted.join(", ")
-                ));
             }
         }
         reply.notices.extend(result.diagnostics.iter().cloned());

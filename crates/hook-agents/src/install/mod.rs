@@ -50,6 +50,7 @@
 //! ```
 
 mod agent;
+mod agent_trust;
 mod command;
 mod edit;
 mod files;
@@ -65,6 +66,7 @@ mod tests;
 use std::path::PathBuf;
 
 pub use agent::{Agent, AgentEvent, AgentInstall, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
+pub use agent_trust::{AgentTrustChange, AgentTrustEntry, agent_state_file, codex_hook_hash};
 pub use command::{bridge_command, quote};
 pub use files::json_kind;
 pub(crate) use files::{read_text, write_atomic};

@@ -6,6 +6,7 @@ use hook_types::{Event, Limits, Origin};
 use serde_json::{Map, Value};
 
 use super::InstallError;
+use super::agent_trust::{self, AgentTrustChange};
 use hook_types::HandlerShape;
 
 use super::agent::{Agent, AgentInstall, InstallScope};
@@ -36,6 +37,9 @@ pub struct InstallRequest<'a> {
     pub limits: Limits,
     /// What counts as a bridge entry already there.
     pub program: BridgeProgram,
+    /// The agent's own hook-trust file, where it has one ([`super::agent_state_file`]): install records the
+    /// bridge entries it writes as trusted there.
+    pub agent_state: Option<PathBuf>,
 }
 
 impl<'a> InstallRequest<'a> {
@@ -48,6 +52,7 @@ impl<'a> InstallRequest<'a> {
             command: command.into(),
             limits: Limits::default(),
             program: BridgeProgram::default(),
+            agent_state: None,
         }
     }
 }
@@ -113,6 +118,8 @@ pub struct InstallPlan {
     native_new: Option<(String, String)>,
     installs: PathBuf,
     trust_store: Option<PathBuf>,
+    /// What install changes in the agent's own hook trust (Codex's `trusted_hash` of the bridge entries).
+    pub agent_trust: Option<AgentTrustChange>,
 }
 
 /// Reads the agent's file of `request.scope` and plans the install (see the [module docs](super)). Nothing is
@@ -126,6 +133,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     let agent_original = read_text(&paths.agent_file)?;
     let mut root = parse_json_object(&paths.agent_file, agent_original.as_deref())?;
     let mut hooks = agent_hooks(&root, &paths.agent_file)?;
+    let hooks_before = hooks.clone();
     let found = sort_handlers(request, &paths, &root, &hooks);
     let mut kept = found.kept;
     kept.extend(kept_beside(request.agent, &paths));
@@ -142,6 +150,17 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     if request.agent.agent().handler == HandlerShape::Flat && !root.contains_key("version") {
         root.insert("version".into(), 1.into());
     }
+    let agent_trust = match &request.agent_state {
+        Some(state) => agent_trust::plan(
+            request.agent,
+            state,
+            &canonical_file(&paths.agent_file),
+            &hooks_before,
+            &hooks,
+            &request.program,
+        )?,
+        None => None,
+    };
     root.insert("hooks".into(), Value::Object(hooks));
     let layout_of = agent_original.as_deref().map(JsonLayout::of).unwrap_or_default();
     let agent_new = layout_of.write(&Value::Object(root));
@@ -164,7 +183,16 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         native_new: native.new,
         installs: installs_path(request.layout).map(|p| absolute(&p)).unwrap_or_default(),
         trust_store: paths.trust_store,
+        agent_trust,
     })
+}
+
+/// `path` with its directory's symlinks resolved, as the agent names the file (its directory may not exist yet).
+fn canonical_file(path: &Path) -> PathBuf {
+    match (path.parent().and_then(|dir| std::fs::canonicalize(dir).ok()), path.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    }
 }
 
 fn absolute(p: &Path) -> PathBuf {
@@ -477,7 +505,7 @@ fn verify(
 impl InstallPlan {
     /// Whether the install would change nothing (a second run).
     pub fn is_empty(&self) -> bool {
-        self.added_events.is_empty() && self.moved.is_empty()
+        self.added_events.is_empty() && self.moved.is_empty() && self.agent_trust.is_none()
     }
 
     /// The agent's file as the install writes it.
@@ -536,6 +564,14 @@ impl InstallPlan {
                 return Err(err);
             }
         };
+        if let Some(change) = &self.agent_trust
+            && let Err(err) = write_atomic(&change.file, &change.written)
+        {
+            super::undo::revoke(self.trust_store.as_deref(), &self.workspace, &trusted, false);
+            let _ = super::undo::restore_exactly(&agent_change);
+            undo_native(&native_change);
+            return Err(err);
+        }
         let record = InstallRecord {
             agent: self.agent,
             scope: self.scope,
@@ -559,6 +595,7 @@ impl InstallPlan {
             native_file: native_change,
             trust_store_created: !store_existed && !trusted.is_empty(),
             trusted,
+            agent_trust: self.agent_trust.clone(),
         };
         let saved = Installs::read(&self.installs).and_then(|mut installs| {
             installs.version = 1;

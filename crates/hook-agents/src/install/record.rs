@@ -52,6 +52,9 @@ pub struct InstallRecord {
     /// Install created the trust store: uninstall removes it again if nothing is left in it.
     #[serde(default)]
     pub trust_store_created: bool,
+    /// What install changed in the agent's own hook trust (Codex's `trusted_hash` of the bridge entries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_trust: Option<super::AgentTrustChange>,
 }
 
 /// One file install rewrote.

@@ -89,6 +89,11 @@ fn undo(
         ));
     }
 
+    if let Some(change) = &record.agent_trust {
+        super::agent_trust::undo(change)?;
+        report.edited.push(change.file.clone());
+    }
+
     if let Some(native) = &record.native_file {
         if restore_exactly(&native.file)? {
             report.restored.push(native.file.path.clone());

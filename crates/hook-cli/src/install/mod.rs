@@ -106,6 +106,40 @@ struct KeptJson<'a> {
     reason: &'a str,
 }
 
+/// A committed file's bridge command is `hook bridge --protocol <agent>`, `hook` found on `PATH`: never this
+/// machine's path to the binary nor its config home, since every teammate's agent runs it. Says so when `hook` on
+/// `PATH` is not the running binary, and when a config home or managed file given to this install is not the one
+/// the bridge finds by itself.
+fn warn_portable(exe: &Path, config_home: Option<&Path>, managed: Option<&Path>) {
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path).map(|dir| dir.join("hook")).find(|candidate| candidate.is_file())
+    });
+    match on_path.as_deref().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())) {
+        Some(found) if found == exe => {}
+        Some(found) => eprintln!(
+            "hook: warning: the committed file runs `hook` from PATH, which here is `{}`, not this `{}`",
+            clean_line(&found.display().to_string()),
+            clean_line(&exe.display().to_string())
+        ),
+        None => eprintln!(
+            "hook: warning: the committed file runs `hook` from PATH, and there is none on PATH here: put `{}` (or \
+             `cargo install --path crates/hook-cli`) on PATH",
+            clean_line(&exe.display().to_string())
+        ),
+    }
+    let default_home = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))
+        .map(|base| base.join("hooks"));
+    if config_home.is_some_and(|given| Some(given) != default_home.as_deref()) || managed.is_some() {
+        eprintln!(
+            "hook: warning: --config-home and --managed-file are not written into a committed file (they are this \
+             machine's paths); each user's bridge finds its own"
+        );
+    }
+}
+
 /// Runs `hook install`.
 pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8> {
     let agent = args.agent;
@@ -117,8 +151,19 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     // it finds by itself.
     let config_home = global.config_home.as_deref().map(absolute);
     let managed = global.managed_file.as_deref().map(absolute);
-    let command = bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref());
-    let plan = plan_install(&InstallRequest::new(agent, scope, layout, command))?;
+    let portable = scope == InstallScope::Project;
+    let command = if portable {
+        format!("hook bridge --protocol {agent}")
+    } else {
+        bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref())
+    };
+    let mut request = InstallRequest::new(agent, scope, layout, command);
+    let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+    request.agent_state = hook_agents::install::agent_state_file(agent, codex_home.as_deref(), layout.home.as_deref());
+    let plan = plan_install(&request)?;
+    if portable {
+        warn_portable(&exe, config_home.as_deref(), managed.as_deref());
+    }
 
     if !ctx.json {
         emit(&describe(&plan, ctx))?;
@@ -131,15 +176,21 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
         }
         return Ok(exit::SUCCESS);
     }
-    if !plan.moved.is_empty() {
+    if !plan.moved.is_empty() || plan.agent_trust.is_some() {
+        let question = match (&plan.agent_trust, plan.moved.len()) {
+            (Some(change), 0) => format!(
+                "Record the bridge as trusted in {}'s own store ({})?",
+                agent.display_name(),
+                display_path(&change.file)
+            ),
+            (_, moved) => {
+                format!("Move {moved} hook(s) into {} and trust what is shown?", display_path(&plan.native_file))
+            }
+        };
         confirm(
             args.yes,
             Confirmation {
-                question: format!(
-                    "Move {} hook(s) into {} and trust what is shown?",
-                    plan.moved.len(),
-                    display_path(&plan.native_file)
-                ),
+                question,
                 no_terminal: "not installing without confirmation: stdin is not a terminal; review the hooks shown \
                               above, then re-run with --yes to move and trust exactly those",
                 declined: "not confirmed: nothing was changed",
@@ -159,12 +210,51 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
         for trusted in &record.trusted {
             text.push_str(&format!("{} {}\n", ctx.painter.paint(Style::Green, "trusted"), trusted.id));
         }
+        if let Some(change) = &record.agent_trust {
+            text.push_str(&format!(
+                "{} {} bridge entr{} in {}'s own store ({})\n",
+                ctx.painter.paint(Style::Green, "trusted"),
+                change.entries.len(),
+                if change.entries.len() == 1 { "y" } else { "ies" },
+                agent.display_name(),
+                display_path(&change.file)
+            ));
+        }
         if let Some(path) = installs_path(layout) {
             text.push_str(&format!("recorded in {}; `hook uninstall --agent {agent}` undoes it\n", path.display()));
+        }
+        if let Some(note) = agent_trust_note(agent, scope) {
+            text.extend(
+                wrap(&format!("{} {note}", ctx.painter.paint(Style::Yellow, "note")), "", "     ")
+                    .into_iter()
+                    .map(|l| l + "\n"),
+            );
         }
         emit(&text)?;
     }
     Ok(exit::SUCCESS)
+}
+
+/// What the agent itself requires before it runs the bridge from this scope's file, where install cannot do it:
+/// without it the agent skips the bridge in silence, so install says so.
+fn agent_trust_note(agent: Protocol, scope: InstallScope) -> Option<&'static str> {
+    match (agent, scope) {
+        (_, InstallScope::User) => None,
+        (Protocol::Codex, _) => Some(
+            "Codex reads a workspace's .codex/hooks.json only when the project is trusted: accept Codex's trust \
+             prompt for this directory (or set trust_level = \"trusted\" for it under [projects] in Codex's \
+             config.toml). The bridge entries themselves were recorded as trusted above.",
+        ),
+        (Protocol::Gemini, _) => Some(
+            "Gemini CLI runs a workspace's hooks only in a trusted folder: trust this folder when Gemini CLI asks \
+             (or with its folder-trust settings). It lists newly seen project hooks with a warning the first time.",
+        ),
+        (Protocol::Claude, _) => Some(
+            "Claude Code asks you to trust a workspace before it runs the hooks of its project settings: accept \
+             that prompt the first time you open this workspace.",
+        ),
+        _ => None,
+    }
 }
 
 /// What the plan will do, for a reviewer.
@@ -211,7 +301,7 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
                 allowed_by_policy: true,
                 origin_trusted: moved.decl.origin.trusted_by_default(),
             };
-            let shown = Shown::of(&hook);
+            let shown = Shown::of(&hook, &[]);
             let status = if moved.needs_trust { "trusted on confirmation" } else { "needs no new trust" };
             let block = shown.render(&plan.workspace, &ctx.painter);
             // The first line is `hook trust`'s title; the status is install's own.
@@ -236,6 +326,16 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
             display_path(&plan.agent_file),
             kept.event,
             clean_line(&kept.reason)
+        );
+        text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
+    }
+    if let Some(change) = &plan.agent_trust {
+        let line = format!(
+            "{agent}'s trust: {} records the current hash of {} bridge entr{} (its own store; uninstall puts back \
+             what it held)",
+            display_path(&change.file),
+            change.entries.len(),
+            if change.entries.len() == 1 { "y" } else { "ies" }
         );
         text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
     }

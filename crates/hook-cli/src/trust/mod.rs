@@ -70,11 +70,11 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
     let selected: Vec<&LoadedHook> = if args.all {
         pending
     } else if args.ids.is_empty() {
-        return nothing_selected(ctx, &pending);
+        return nothing_selected(ctx, &pending, &config.shadowed);
     } else {
         select(&config, &pending, &args.ids)?
     };
-    let shown: Vec<Shown> = selected.iter().map(|h| Shown::of(h)).collect();
+    let shown: Vec<Shown> = selected.iter().map(|h| Shown::of(h, &config.shadowed)).collect();
     if shown.is_empty() {
         if ctx.json {
             emit_json(&TrustJson {
@@ -178,7 +178,7 @@ fn select<'a>(config: &'a Config, pending: &[&'a LoadedHook], ids: &[String]) ->
                 TrustStatus::Managed => "it is managed policy",
                 _ => "it is already trusted or needs no trust",
             };
-            eprintln!("hook: note: `{id}` is not shown: {why}");
+            eprintln!("hook: note: `{}` is not shown: {why}", crate::render::safe(id));
         } else {
             let all = config.hooks.iter().map(|h| h.decl.id.as_str());
             let hint = did_you_mean(id, all).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
@@ -189,9 +189,9 @@ fn select<'a>(config: &'a Config, pending: &[&'a LoadedHook], ids: &[String]) ->
 }
 
 /// No `--all` and no id: list what needs trust and say how to trust it.
-fn nothing_selected(ctx: &Context, pending: &[&LoadedHook]) -> Result<u8> {
+fn nothing_selected(ctx: &Context, pending: &[&LoadedHook], shadowed: &[hook_config::ShadowAttempt]) -> Result<u8> {
     if ctx.json {
-        let shown: Vec<Shown> = pending.iter().map(|h| Shown::of(h)).collect();
+        let shown: Vec<Shown> = pending.iter().map(|h| Shown::of(h, shadowed)).collect();
         emit_json(&serde_json::json!({"version": JSON_VERSION, "needs_trust": shown}))?;
         return Ok(exit::SUCCESS);
     }
@@ -202,7 +202,18 @@ fn nothing_selected(ctx: &Context, pending: &[&LoadedHook]) -> Result<u8> {
     let mut text = format!("{} hook(s) need trust to run:\n", pending.len());
     for hook in pending {
         let word = if hook.trust == TrustStatus::Modified { "modified " } else { "untrusted" };
-        text.push_str(&format!("  {word}  {}\n", crate::render::clean_line(&hook.decl.id)));
+        let displaces = Shown::of(hook, shadowed).displaces.map(|d| {
+            format!(
+                " (trusting it displaces the {} hook of the same id in {})",
+                d.origin,
+                crate::context::display_path(&d.source)
+            )
+        });
+        text.push_str(&format!(
+            "  {word}  {}{}\n",
+            crate::render::clean_line(&hook.decl.id),
+            displaces.unwrap_or_default()
+        ));
     }
     text.push_str("review and trust them with `hook trust --all` or `hook trust ID…`\n");
     emit(&text)?;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hook_config::{HookSpec, LoadedHook, Program, TrustStatus, trust_value};
+use hook_config::{HookSpec, LoadedHook, Program, ShadowAttempt, TrustStatus, trust_value};
 use hook_types::{HookKind, Origin};
 use serde::Serialize;
 
@@ -37,6 +37,22 @@ pub struct Shown {
     pub files: Vec<ShownFile>,
     /// The value the trust store records: the fingerprint, or the content hash of a hook that names no files.
     pub fingerprint: String,
+    /// The hook of a trusted origin with the same id that trusting this one takes out of force.
+    pub displaces: Option<Displaced>,
+}
+
+/// A hook a trust would take out of force: trusting a hook of the workspace that takes the id of a user or managed
+/// hook lets it displace that one, which may be a guard.
+#[derive(Debug, Clone, Serialize)]
+pub struct Displaced {
+    /// Its origin.
+    pub origin: Origin,
+    /// Its file.
+    pub source: std::path::PathBuf,
+    /// Its event.
+    pub event: String,
+    /// What it runs.
+    pub runs: Vec<String>,
 }
 
 /// One file a command names.
@@ -50,26 +66,18 @@ pub struct ShownFile {
 
 impl Shown {
     /// What `hook` shows of `hook`.
-    pub fn of(hook: &LoadedHook) -> Shown {
+    pub fn of(hook: &LoadedHook, shadowed: &[ShadowAttempt]) -> Shown {
         let decl = &hook.decl;
-        let (runs, cwd, env) = match &decl.spec {
-            HookSpec::Command(spec) => {
-                let runs = match &spec.program {
-                    Program::Argv(argv) => vec![format!("argv {}", serde_json::to_string(argv).unwrap_or_default())],
-                    Program::Shell(text) => {
-                        let mut lines = clean_lines(text).into_iter();
-                        let first = lines.next().unwrap_or_default();
-                        std::iter::once(format!("shell {first}")).chain(lines.map(|l| format!("      {l}"))).collect()
-                    }
-                };
-                let env = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                (runs, Some(spec.cwd.clone()), env)
-            }
-            HookSpec::Prompt { message, .. } => (vec![format!("prompt {}", clean_line(message))], None, Vec::new()),
-            HookSpec::Effect(effect) => {
-                (vec![format!("effect {}", serde_json::to_string(effect).unwrap_or_default())], None, Vec::new())
-            }
-        };
+        let displaces = shadowed
+            .iter()
+            .find(|a| a.attempted.decl.id == decl.id && a.attempted.decl.source == decl.source)
+            .map(|a| Displaced {
+                origin: a.kept.decl.origin,
+                source: a.kept.decl.source.clone(),
+                event: a.kept.decl.event.to_string(),
+                runs: runs_of(&a.kept.decl.spec).0,
+            });
+        let (runs, cwd, env) = runs_of(&decl.spec);
         Shown {
             id: decl.id.clone(),
             origin: decl.origin,
@@ -88,9 +96,36 @@ impl Shown {
                 .map(|f| ShownFile { path: f.path.clone(), sha256: f.sha256.clone() })
                 .collect(),
             fingerprint: trust_value(decl, hook.fingerprint.as_ref()).to_owned(),
+            displaces,
         }
     }
+}
 
+/// What a declaration runs, its working directory and its extra environment, as shown.
+fn runs_of(spec: &HookSpec) -> (Vec<String>, Option<String>, Vec<String>) {
+    {
+        match spec {
+            HookSpec::Command(spec) => {
+                let runs = match &spec.program {
+                    Program::Argv(argv) => vec![format!("argv {}", serde_json::to_string(argv).unwrap_or_default())],
+                    Program::Shell(text) => {
+                        let mut lines = clean_lines(text).into_iter();
+                        let first = lines.next().unwrap_or_default();
+                        std::iter::once(format!("shell {first}")).chain(lines.map(|l| format!("      {l}"))).collect()
+                    }
+                };
+                let env = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                (runs, Some(spec.cwd.clone()), env)
+            }
+            HookSpec::Prompt { message, .. } => (vec![format!("prompt {}", clean_line(message))], None, Vec::new()),
+            HookSpec::Effect(effect) => {
+                (vec![format!("effect {}", serde_json::to_string(effect).unwrap_or_default())], None, Vec::new())
+            }
+        }
+    }
+}
+
+impl Shown {
     /// The block of text for one hook, within 80 columns except for long paths and commands, which are shown
     /// whole: a reviewer must see all of what will run.
     pub fn render(&self, workspace: &Path, painter: &Painter) -> String {
@@ -125,6 +160,16 @@ impl Shown {
         }
         let label = if self.files.is_empty() && self.kind != HookKind::Command { "hash" } else { "fingerprint" };
         field(label, &self.fingerprint);
+        if let Some(d) = &self.displaces {
+            let what = d.runs.first().map(|r| clean_line(r)).unwrap_or_default();
+            let line = format!(
+                "the {} hook of the same id in {} ({}: {what}); trusting this one takes it out of force",
+                d.origin,
+                display_path(&d.source),
+                clean_line(&d.event)
+            );
+            out.push_str(&format!("  {:<12} {}\n", "displaces", painter.paint(Style::Red, &line)));
+        }
         out
     }
 }

@@ -21,7 +21,7 @@ pub fn repo_root() -> PathBuf {
 pub struct Env {
     /// The workspace (a copy of a fixture), canonical.
     pub ws: PathBuf,
-    /// Holds `cfg/` (config home), `managed.yaml`'s place, `state/` and serves as `$HOME`.
+    /// Holds `xdg-config/hooks/` (the config home), `managed.yaml`'s place, `state/` and serves as `$HOME`.
     pub home: PathBuf,
     _dirs: (tempfile::TempDir, tempfile::TempDir),
 }
@@ -63,9 +63,10 @@ impl Env {
         }
     }
 
-    /// The config home passed as `--config-home`.
+    /// The config home passed as `--config-home`: the one `hook` finds by itself too (`$XDG_CONFIG_HOME/hooks`), so
+    /// that a bridge command written without it (a committed file's) finds the same trust store.
     pub fn config_home(&self) -> PathBuf {
-        self.home.join("cfg")
+        self.home.join("xdg-config").join("hooks")
     }
 
     /// The trust store.
@@ -92,6 +93,7 @@ impl Env {
             .env("HOME", &self.home)
             .env("XDG_STATE_HOME", self.home.join("state"))
             .env("XDG_CONFIG_HOME", self.home.join("xdg-config"))
+            .env("PATH", path_with_this_hook())
             .env_remove("NO_COLOR")
             .env_remove("RUST_BACKTRACE")
             .stdin(Stdio::null());
@@ -148,6 +150,8 @@ impl Env {
         if let Some(var) = project_var {
             agent.env(var, &self.ws);
         }
+        // A committed file names `hook` on PATH, as a teammate's machine has it: this build.
+        agent.env("PATH", path_with_this_hook());
         let mut child = agent.spawn().unwrap();
         child.stdin.take().unwrap().write_all(input).unwrap();
         let started = Instant::now();
@@ -158,6 +162,20 @@ impl Env {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        let output = child.wait_with_output().unwrap();
+        Out {
+            code: output.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&output.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&output.stderr)),
+        }
+    }
+
+    /// `hook bridge --protocol <agent>` with `input` on stdin, as the agent runs it (with `--workspace`).
+    pub fn bridge(&self, agent: &str, input: &serde_json::Value) -> Out {
+        let mut command = self.command(&["bridge", "--protocol", agent]);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
         let output = child.wait_with_output().unwrap();
         Out {
             code: output.status.code().unwrap_or(-1),
@@ -230,4 +248,11 @@ pub fn assert_one_line_error(out: &Out, needle: &str) {
     assert!(lines[0].starts_with("hook: error: "), "{out:#?}");
     assert!(lines[0].contains(needle), "stderr lacks {needle:?}: {out:#?}");
     assert!(!out.stderr.contains("panicked") && !out.stderr.contains("backtrace"), "{out:#?}");
+}
+
+/// `PATH` with the directory of the `hook` Cargo just built first.
+pub fn path_with_this_hook() -> std::ffi::OsString {
+    let dir = Path::new(HOOK).parent().expect("the binary has a directory").to_path_buf();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).expect("paths without a colon")
 }

@@ -5,6 +5,7 @@
 //! line:column. A tree has no positions of its own; [`Positions`] places its nodes, read once for a file that has
 //! an issue.
 
+mod depth;
 mod positions;
 mod toml_doc;
 mod tree;
@@ -50,7 +51,14 @@ pub(crate) struct SyntaxError {
 ///
 /// Duplicate keys in one mapping are a syntax error here (serde_json would silently keep the last one): a key
 /// written twice is almost always a mistake, and which copy wins should not be a parser's accident.
-pub(crate) fn parse(text: &str, syntax: Syntax) -> Result<Option<Value>, SyntaxError> {
+pub(crate) fn parse(text: &str, syntax: Syntax, max_depth: usize) -> Result<Option<Value>, SyntaxError> {
+    if let Some((line, column)) = depth::too_deep(text, max_depth) {
+        return Err(SyntaxError {
+            message: format!("lists and maps nest deeper than {max_depth} levels (the limit)"),
+            line: Some(line),
+            column: Some(column),
+        });
+    }
     match syntax {
         Syntax::Toml => toml_doc::parse(text),
         Syntax::Yaml => {
@@ -125,8 +133,8 @@ mod tests {
 
     #[test]
     fn yaml_and_json_build_the_same_tree() {
-        let yaml = parse("- {on: pre_tool, timeout_ms: 1500, tools: [shell]}\n", Syntax::Yaml).unwrap();
-        let json = parse(r#"[{"on":"pre_tool","timeout_ms":1500,"tools":["shell"]}]"#, Syntax::Json).unwrap();
+        let yaml = parse("- {on: pre_tool, timeout_ms: 1500, tools: [shell]}\n", Syntax::Yaml, 100).unwrap();
+        let json = parse(r#"[{"on":"pre_tool","timeout_ms":1500,"tools":["shell"]}]"#, Syntax::Json, 100).unwrap();
         assert_eq!(yaml, json);
         assert_eq!(yaml, Some(json!([{"on": "pre_tool", "timeout_ms": 1500, "tools": ["shell"]}])));
     }
@@ -134,23 +142,23 @@ mod tests {
     #[test]
     fn blank_and_comment_only_documents_are_empty() {
         for text in ["", "\n\n", "# nothing yet\n", "---\n# still nothing\n", "~\n"] {
-            assert_eq!(parse(text, Syntax::Yaml), Ok(None), "{text:?}");
+            assert_eq!(parse(text, Syntax::Yaml, 100), Ok(None), "{text:?}");
         }
-        assert_eq!(parse("  \n", Syntax::Json), Ok(None));
+        assert_eq!(parse("  \n", Syntax::Json, 100), Ok(None));
     }
 
     #[test]
     fn syntax_errors_carry_line_and_column() {
-        let err = parse("- on: pre_tool\n  kind: [command\n", Syntax::Yaml).unwrap_err();
+        let err = parse("- on: pre_tool\n  kind: [command\n", Syntax::Yaml, 100).unwrap_err();
         assert_eq!(err.line, Some(3), "{err:?}");
         assert_eq!(err.message, "did not find expected ',' or ']', while parsing a flow sequence at line 2 column 9");
-        let err = parse("[{\"on\": \"pre_tool\",}]", Syntax::Json).unwrap_err();
+        let err = parse("[{\"on\": \"pre_tool\",}]", Syntax::Json, 100).unwrap_err();
         assert_eq!((err.line, err.column), (Some(1), Some(20)), "{err:?}");
     }
 
     #[test]
     fn duplicate_keys_are_refused_at_the_second_key() {
-        let err = parse("- on: pre_tool\n  on: post_tool\n", Syntax::Yaml).unwrap_err();
+        let err = parse("- on: pre_tool\n  on: post_tool\n", Syntax::Yaml, 100).unwrap_err();
         assert_eq!(err.message, "duplicate key `on`");
         assert_eq!((err.line, err.column), (Some(2), Some(3)));
     }

@@ -9,7 +9,14 @@
 //!    re-checked with [`hook_config::recheck`] (only files whose size or modification time changed are hashed
 //!    again); if it no longer equals the fingerprint it was trusted with, the hook is not run: status `untrusted`, as
 //!    at load. The origin's default trust is not enough to skip this: a user origin inside the workspace is the
-//!    repository's, and its hooks run only on a fingerprint someone trusted.
+//!    repository's, and its hooks run only on a fingerprint someone trusted. A file counts as unchanged only with
+//!    the same size, modification time, ctime and inode, so an edit that restores the modification time, or a
+//!    prepared file renamed over the script, is seen;
+//! 3. such a hook's argv program (relative, or found through the hook's own `env: PATH`) is run by `hook-exec` from
+//!    the very bytes it hashes, compared with the digest that was trusted
+//!    ([`Invocation::verified_program`](hook_exec::Invocation::verified_program)): a swap after the re-check makes
+//!    the hook `untrusted` rather than running unverified bytes. A script named as an argument or a shell word is
+//!    covered by the re-check alone.
 //!
 //! The run gets the payload of its protocol on stdin, the environment of [`super::env`], the hook's `cwd` (else
 //! the workspace) as working directory, and a relative argv program resolved at load (`CommandSpec::resolved_program`).
@@ -87,11 +94,16 @@ pub(crate) fn prepare_user(cx: &RunContext<'_>, hook: &LoadedHook, spec: &Comman
             return Err(Refusal::Untrusted(changed_files(trusted, &now)));
         }
     }
+    let mut verified = None;
     let program = match &spec.program {
         Program::Argv(argv) => {
             let mut argv: Vec<std::ffi::OsString> = argv.iter().map(Into::into).collect();
-            if let (Some(resolved), Some(first)) = (&spec.resolved_program, argv.first_mut()) {
-                *first = resolved.as_os_str().to_owned();
+            // A relative program resolved at load, or a bare name found through the hook's own `env: PATH`: run
+            // exactly that file, not whatever a lookup finds now.
+            let pinned = spec.resolved_program.clone().or_else(|| hook_config::program_on_hook_path(spec));
+            if let (Some(pinned), Some(first)) = (pinned, argv.first_mut()) {
+                verified = verified_digest(hook, &pinned);
+                *first = pinned.into_os_string();
             }
             hook_exec::Program::Argv(argv)
         }
@@ -99,6 +111,7 @@ pub(crate) fn prepare_user(cx: &RunContext<'_>, hook: &LoadedHook, spec: &Comman
     };
     let source_dir = decl.source.parent().filter(|p| !p.as_os_str().is_empty());
     let mut invocation = Invocation::new(program).cwd(cwd).env_policy(cx.env_policy.clone());
+    invocation.verified_program = verified;
     invocation.env_add = hook_env(cx.input, decl.protocol, cx.workspace, source_dir, &spec.env);
     invocation.stdin = cx.payloads.get(decl.protocol, cx.input);
     let (timeout_ms, notes) = clamp(cx.limits, decl.protocol, spec.timeout_ms);
@@ -111,6 +124,16 @@ pub(crate) fn prepare_user(cx: &RunContext<'_>, hook: &LoadedHook, spec: &Comman
         as_mode: spec.as_mode,
         notes,
     })
+}
+
+/// For a hook that runs only on trust: the digest its program had when it was trusted (the re-check just
+/// confirmed it), so `hook-exec` runs exactly those bytes and refuses anything swapped in since.
+fn verified_digest(hook: &LoadedHook, program: &Path) -> Option<String> {
+    if hook.origin_trusted {
+        return None;
+    }
+    let canonical = fs::canonicalize(program).ok()?;
+    hook.fingerprint.as_ref()?.files.iter().find(|f| f.path == canonical).map(|f| f.sha256.clone())
 }
 
 /// Sets up one run of a host command registration: its own invocation (cwd, environment policy) plus the payload
@@ -138,6 +161,13 @@ pub(crate) fn prepare_guard(cx: &RunContext<'_>, action: &CommandAction, on_erro
 
 /// Fills `record` from a finished (not cancelled) run.
 pub(crate) fn interpret(record: &mut Record, prepared: &Prepared, input: &EventInput, run: &RunResult) {
+    if let Some(hook_exec::SpawnError::Changed { program, .. }) = &run.spawn_error {
+        // Swapped between the re-check and the exec: as untrusted as a change the re-check had seen.
+        let what = format!("`{}` changed", std::path::Path::new(program).display());
+        refuse(record, input, prepared.on_error, Refusal::Untrusted(what));
+        record.set_duration(run.duration);
+        return;
+    }
     let rules = HookRules {
         hook_id: &record.meta.hook_id,
         protocol: prepared.protocol,

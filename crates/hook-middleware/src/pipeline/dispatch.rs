@@ -16,7 +16,7 @@ use super::registration::Action;
 use super::result::{DispatchResult, deny_decides};
 use super::routing::Probe;
 use super::schedule::{Coordinator, HookFuture, join_into};
-use super::table::{Guard, Table, UserHook};
+use super::table::{Guard, SkipReason, Table, UserHook};
 use super::{Inner, Pipeline};
 use crate::{EventInput, spans};
 
@@ -48,14 +48,20 @@ impl Pipeline {
     pub async fn dispatch(&self, input: &EventInput) -> DispatchResult {
         let inner = &*self.inner;
         let table = inner.current();
+        let mut problems = Vec::new();
         if input.event == Event::TurnStart {
-            inner.continuations.turn_started(input.session_id.as_deref());
+            inner.sessions.turn_started(input.session_id.as_deref(), input.prompt.as_deref(), &mut problems);
         }
         let probe = Probe::of(input);
         let guards = &table.guards;
-        if !guards.index.any_match(&guards.list, &probe) && !table.user_index.any_match(&table.user, &probe) {
+        let session_start_notice = input.event == Event::SessionStart && table.user.iter().any(|h| h.skip.is_some());
+        if !guards.index.any_match(&guards.list, &probe)
+            && !table.user_index.any_match(&table.user, &probe)
+            && !session_start_notice
+        {
             let mut nothing = DispatchResult::nothing(&input.event);
             nothing.generation = table.generation;
+            nothing.diagnostics = problems;
             return nothing;
         }
         let span = spans::dispatch_span(input);
@@ -65,7 +71,8 @@ impl Pipeline {
             table: &table,
             input,
             deadline: Instant::now() + Duration::from_millis(inner.limits.dispatch_deadline_ms),
-            diagnostics: Vec::new(),
+            diagnostics: problems,
+            notices: Vec::new(),
         };
         let mut result = dispatch.run().instrument(span.clone()).await;
         let elapsed = started.elapsed();
@@ -83,6 +90,7 @@ struct Dispatch<'a> {
     input: &'a EventInput,
     deadline: Instant,
     diagnostics: Vec<String>,
+    notices: Vec<String>,
 }
 
 impl Dispatch<'_> {
@@ -163,6 +171,7 @@ impl Dispatch<'_> {
             }
         }
         self.record_receipts(&records).await;
+        self.announce_skipped_guards(&records);
         DispatchResult {
             verdict,
             reason,
@@ -170,8 +179,56 @@ impl Dispatch<'_> {
             runs: records.into_iter().map(|r| r.summary).collect(),
             halted,
             diagnostics: self.diagnostics,
+            notices: self.notices,
             generation: self.table.generation,
         }
+    }
+
+    /// No guard is skipped in silence: a hook that matched and did not run because it is untrusted or was modified
+    /// since it was trusted is announced to the session's user the first time the session meets it, and every one
+    /// of the workspace's such hooks at session start.
+    fn announce_skipped_guards(&mut self, records: &[Record]) {
+        let at_start = self.input.event == Event::SessionStart;
+        let skipped: Vec<(&str, SkipReason)> = if at_start {
+            self.table.user.iter().filter_map(|h| Some((h.decl().id.as_str(), h.skip?))).collect()
+        } else {
+            records
+                .iter()
+                .filter(|r| r.summary.status == RunStatus::Untrusted)
+                .map(|r| {
+                    let id = r.meta.hook_id.as_str();
+                    // Untrusted at run time without a skip reason at load: its files changed since the load.
+                    let skip = self.table.user.iter().find(|h| h.decl().id == id).and_then(|h| h.skip);
+                    (id, skip.unwrap_or(SkipReason::Modified))
+                })
+                .collect()
+        };
+        let skipped: Vec<(&str, SkipReason)> = skipped
+            .into_iter()
+            .filter(|(_, why)| matches!(why, SkipReason::Untrusted | SkipReason::Modified))
+            .collect();
+        let keys: Vec<String> = skipped.iter().map(|(id, why)| format!("{id}:{why:?}")).collect();
+        let session = self.input.session_id.as_deref();
+        let fresh = self.inner.sessions.first_notices(session, keys, at_start, &mut self.diagnostics);
+        if fresh.is_empty() {
+            return;
+        }
+        let named: Vec<String> = skipped
+            .iter()
+            .filter(|(id, why)| fresh.contains(&format!("{id}:{why:?}")))
+            .map(|(id, why)| match why {
+                SkipReason::Modified => format!("`{id}` (changed since it was trusted)"),
+                _ => format!("`{id}` (not trusted in this workspace)"),
+            })
+            .collect();
+        let which = if at_start { "this workspace has" } else { "matched this event but" };
+        self.notices.push(format!(
+            "{} hook{} {which} did not run: {}. Review with `hook inspect`, then run `hook trust` to let {} run.",
+            named.len(),
+            if named.len() == 1 { "" } else { "s" },
+            named.join(", "),
+            if named.len() == 1 { "it" } else { "them" }
+        ));
     }
 
     /// The guards, one after another; on an event a deny decides, the first deny skips the rest. `rechecking`
@@ -329,11 +386,19 @@ impl Dispatch<'_> {
 
     /// Applies the continuation cap to a turn_end result.
     fn cap_continuations(&mut self, all: &mut [&mut Record], effects: &mut Vec<Effect>) {
-        let requested = effects.iter().any(|e| matches!(e, Effect::RequestContinuation { .. }));
+        let messages: Vec<&str> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::RequestContinuation { message } => Some(message.as_str()),
+                _ => None,
+            })
+            .collect();
         let input = self.input;
         let cap = self.inner.limits.continuation_cap;
+        let session = input.session_id.as_deref();
         let admission =
-            self.inner.continuations.turn_ended(input.session_id.as_deref(), input.stop_hook_active, requested, cap);
+            self.inner.sessions.turn_ended(session, input.stop_hook_active, &messages, cap, &mut self.diagnostics);
+        drop(messages);
         if let Some(Admission::Refused(cap)) = admission {
             effects.retain(|e| !matches!(e, Effect::RequestContinuation { .. }));
             for record in all.iter_mut() {
@@ -347,9 +412,8 @@ impl Dispatch<'_> {
                     );
                 }
             }
-            let session = input.session_id.as_deref().unwrap_or("(none)");
-            self.diagnostics.push(format!(
-                "turn_end: refused a continuation for session {session}: the cap of {cap} in a row was reached"
+            self.notices.push(format!(
+                "a hook asked to keep going after {cap} continuations in a row; the cap of {cap} stopped it here"
             ));
         }
     }

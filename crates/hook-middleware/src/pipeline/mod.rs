@@ -73,7 +73,7 @@ pub use table::{SkipReason, UserTier};
 
 use crate::Budgets;
 use crate::receipts::{ReceiptSink, Sinks};
-use continuation::Continuations;
+use continuation::Sessions;
 use table::{Guards, Table};
 
 /// How the command hooks of one dispatch run.
@@ -159,7 +159,7 @@ pub(crate) struct Inner {
     budgets: Option<Budgets>,
     env_policy: EnvPolicy,
     permits: usize,
-    continuations: Continuations,
+    sessions: Sessions,
 }
 
 impl Inner {
@@ -282,6 +282,7 @@ pub struct PipelineBuilder {
     budgets: Option<Budgets>,
     env_policy: EnvPolicy,
     concurrency: Option<Concurrency>,
+    session_state: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for PipelineBuilder {
@@ -296,6 +297,23 @@ impl std::fmt::Debug for PipelineBuilder {
 }
 
 impl PipelineBuilder {
+    /// Keep what the pipeline remembers per session — the continuation count, which skipped guards the user was
+    /// told about — in files under `dir`, one per session, locked, expired after a day. For a process that handles
+    /// one event and exits (a bridge), so that the count is the session's, not the process's; without it the
+    /// pipeline keeps it in memory. Use [`crate::receipts::session_state_dir`] for the default place.
+    ///
+    /// ```
+    /// use hook_middleware::Pipeline;
+    /// let workspace = tempfile::tempdir().unwrap();
+    /// let state = tempfile::tempdir().unwrap();
+    /// let pipeline = Pipeline::builder().workspace(workspace.path()).session_state(state.path()).build().unwrap();
+    /// # let _ = pipeline;
+    /// ```
+    pub fn session_state(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.session_state = Some(dir.into());
+        self
+    }
+
     /// The host's limits (default: [`Limits::default`]).
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
@@ -399,7 +417,7 @@ impl PipelineBuilder {
                 budgets: self.budgets,
                 env_policy: self.env_policy,
                 permits,
-                continuations: Continuations::default(),
+                sessions: self.session_state.map(Sessions::in_dir).unwrap_or_default(),
             }),
         })
     }

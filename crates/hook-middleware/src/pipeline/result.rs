@@ -32,6 +32,10 @@ pub struct DispatchResult {
     /// Problems of the pipeline itself (a receipt sink that failed, the dispatch deadline, a refused continuation),
     /// one line each, for the host's log.
     pub diagnostics: Vec<String>,
+    /// What the agent's user must be told (not the model): guards that matched and did not run (untrusted,
+    /// modified since trusted), a continuation the cap refused. A bridge shows them in the agent's user-visible
+    /// channel; a host shows them to its user.
+    pub notices: Vec<String>,
     /// The table generation the dispatch ran against.
     pub generation: u64,
 }
@@ -46,6 +50,7 @@ impl DispatchResult {
             runs: Vec::new(),
             halted: false,
             diagnostics: Vec::new(),
+            notices: Vec::new(),
             generation: 0,
         }
     }

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::classify::Failure;
 use super::rules::Rules;
-use super::{HookRules, Interpretation};
+use super::{HookRules, Interpretation, sanitize_text};
 use crate::EventInput;
 
 /// Where a block came from: Codex records a post_tool exit 2 as completed feedback but a `decision: block` as
@@ -212,7 +212,9 @@ impl<'h> Builder<'h> {
         self.decision = Decision::Pass;
         self.blocked = false;
         self.suppress_output = false;
-        let reason = failure.reason(self.hook.hook_id);
+        // A failure's message can quote what the hook wrote (an unknown effect kind, a JSON error's excerpt): it is
+        // hook text, and is sanitized like every other before it becomes an entry or a deny's reason.
+        let reason = sanitize_text(&failure.reason(self.hook.hook_id));
         let text = match stderr.filter(|_| failure.ran()) {
             Some(stderr) => format!("{reason}; stderr: {stderr}"),
             None => reason.clone(),

@@ -33,7 +33,7 @@ mod verify;
 pub use chain::{GENESIS, HostKey, hmac_sha256};
 pub use fanout::{SinkDiagnostic, Sinks};
 pub use file::{FileSink, FileSinkOptions};
-pub use path::{default_receipt_path, receipt_path_in, workspace_id};
+pub use path::{default_receipt_path, receipt_path_in, session_state_dir, workspace_id};
 pub use ring::RingSink;
 pub use trace::{RECEIPT_TARGET, TracingSink, outcome_name};
 pub use verify::{BreakKind, ChainBreak, VerifyError, VerifyReport, tail, verify};

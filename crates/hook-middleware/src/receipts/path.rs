@@ -46,6 +46,20 @@ pub fn default_receipt_path(workspace: &Path) -> Option<PathBuf> {
         .map(|state_home| receipt_path_in(&state_home, workspace))
 }
 
+/// The default directory of `workspace`'s session state (the continuation count and which skipped guards each
+/// session was told about; see [`crate::PipelineBuilder::session_state`]): `<state dir>/hooks/sessions/<workspace id>`,
+/// the state dir chosen as for [`default_receipt_path`]. `None` when neither variable is known.
+///
+/// ```
+/// if let Some(dir) = hook_middleware::receipts::session_state_dir(std::path::Path::new(".")) {
+///     assert!(dir.ends_with(format!("hooks/sessions/{}", hook_middleware::receipts::workspace_id(".".as_ref()))));
+/// }
+/// ```
+pub fn session_state_dir(workspace: &Path) -> Option<PathBuf> {
+    state_home(std::env::var_os("XDG_STATE_HOME"), std::env::var_os("HOME"))
+        .map(|state_home| state_home.join("hooks").join("sessions").join(workspace_id(workspace)))
+}
+
 /// The state directory from the two variables it depends on, apart from the environment so it can be tested.
 fn state_home(xdg_state_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
     let absolute = |value: OsString| Some(PathBuf::from(value)).filter(|p| p.is_absolute());

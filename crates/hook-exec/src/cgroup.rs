@@ -1,0 +1,106 @@
+//! Linux cgroup v2, where the host may create cgroups below its own (a delegated cgroup, or root): every run gets a
+//! cgroup of its own, `<host's cgroup>/hook-exec.<host pid>/run.<n>`, which its leader joins before it executes.
+//! Whatever the run starts stays in it, whatever group or session it moves to, so `cgroup.kill` at the end of the
+//! run reaches even what left with `setsid`; and the watchdog kills the host's whole `hook-exec.<pid>` cgroup when the
+//! host dies, even by SIGKILL, then removes it.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The host's cgroup for runs, `…/hook-exec.<pid>`, when one could be made.
+pub(crate) fn create_root() -> Option<PathBuf> {
+    let own = own_cgroup()?;
+    remove_stale(&own);
+    let root = own.join(format!("hook-exec.{}", std::process::id()));
+    match fs::create_dir(&root) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(_) => return None,
+    }
+    // Proven usable only when a process can be moved into it: make a run cgroup and check its files are there.
+    root.join("cgroup.procs").exists().then_some(root)
+}
+
+/// Removes the empty `hook-exec.<pid>` cgroups of processes that are gone (one whose watchdog was killed too).
+fn remove_stale(own: &Path) {
+    let Ok(entries) = fs::read_dir(own) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("hook-exec.")) else { continue };
+        if Path::new("/proc").join(pid).exists() {
+            continue;
+        }
+        if let Ok(runs) = fs::read_dir(entry.path()) {
+            for run in runs.flatten().filter(|r| r.path().is_dir()) {
+                let _ = fs::remove_dir(run.path());
+            }
+        }
+        let _ = fs::remove_dir(entry.path());
+    }
+}
+
+/// This process's cgroup v2 directory: the `0::<path>` line of `/proc/self/cgroup` under the cgroup2 mount.
+fn own_cgroup() -> Option<PathBuf> {
+    let line = fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = line.lines().find_map(|l| l.strip_prefix("0::"))?.trim().to_owned();
+    let mounts = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mount = mounts.lines().find_map(|l| {
+        let (before, after) = l.split_once(" - ")?;
+        after.starts_with("cgroup2 ").then(|| before.split_whitespace().nth(4).map(PathBuf::from))?
+    })?;
+    Some(mount.join(path.trim_start_matches('/')))
+}
+
+/// One run's cgroup: made before the spawn; the leader joins it through `procs` between fork and exec.
+#[derive(Debug)]
+pub(crate) struct RunCgroup {
+    pub(crate) dir: PathBuf,
+    /// `cgroup.procs`, open for the child's write of `0` (itself).
+    pub(crate) procs: File,
+}
+
+impl RunCgroup {
+    /// A fresh run cgroup under `root`, or `None` when it cannot be made (the run then goes without).
+    pub(crate) fn new(root: &Path) -> Option<RunCgroup> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let dir = root.join(format!("run.{}", NEXT.fetch_add(1, Ordering::Relaxed)));
+        fs::create_dir(&dir).ok()?;
+        match OpenOptions::new().write(true).open(dir.join("cgroup.procs")) {
+            Ok(procs) => Some(RunCgroup { dir, procs }),
+            Err(_) => {
+                let _ = fs::remove_dir(&dir);
+                None
+            }
+        }
+    }
+
+    /// Kills everything left in the run's cgroup, waits (boundedly) until it is empty, and removes it.
+    pub(crate) fn kill_and_remove(&self) {
+        let killed =
+            OpenOptions::new().write(true).open(self.dir.join("cgroup.kill")).and_then(|mut f| f.write_all(b"1"));
+        if killed.is_err() {
+            // No cgroup.kill (a kernel before 5.14): signal every process listed instead.
+            if let Ok(text) = fs::read_to_string(self.dir.join("cgroup.procs")) {
+                for pid in text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()) {
+                    if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+                    }
+                }
+            }
+        }
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            let populated = fs::read_to_string(self.dir.join("cgroup.events"))
+                .map(|events| events.lines().any(|l| l == "populated 1"))
+                .unwrap_or(false);
+            if !populated {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let _ = fs::remove_dir(&self.dir);
+    }
+}
