@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 
 use hook_types::Origin;
 
-use crate::install::{InstallError, insertion, native_form, read_text, write_atomic, yaml_block};
+use crate::install::{Confine, InstallError, insertion, native_form, replace, yaml_block};
 use hook_config::{FileContext, FileLoad, Layout, parse_str};
 use hook_config::{Format, HookDecl, HookSpec, Issue, IssueSeverity, Program};
 use hook_config::{LoadError, LoadOptions, load};
@@ -132,6 +132,7 @@ pub struct ImportTarget {
     pub block: String,
     original: Option<String>,
     planned: Option<String>,
+    confine: Confine,
 }
 
 /// One imported hook.
@@ -210,7 +211,9 @@ fn plan_target(
 ) -> Result<ImportTarget, ImportError> {
     let (path, root) = native_file(layout, workspace, origin)?;
     let cx = FileContext { origin, workspace, root: &root, source_id: None };
-    let original = read_text(&path)?;
+    let what = if origin == Origin::User { "the config home" } else { "the workspace" };
+    let confine = Confine::new(&root, what);
+    let original = confine.read(&path)?;
     let before = parse_str(original.as_deref().unwrap_or(""), &path, Format::Native, &cx);
 
     let existing: HashMap<&str, &HookDecl> = before.hooks.iter().map(|h| (h.id.as_str(), h)).collect();
@@ -245,7 +248,7 @@ fn plan_target(
         });
     }
     if forms.is_empty() {
-        return Ok(ImportTarget { origin, path, hooks, block: String::new(), original, planned: None });
+        return Ok(ImportTarget { origin, path, hooks, block: String::new(), original, planned: None, confine });
     }
 
     let text = original.clone().unwrap_or_default();
@@ -266,7 +269,7 @@ fn plan_target(
     let planned = format!("{}{}{block}{}", &text[..at.at], at.before, &text[at.at..]);
     let after = parse_str(&planned, &path, Format::Native, &cx);
     verify(&path, &before, &after, &mut hooks)?;
-    Ok(ImportTarget { origin, path, hooks, block, original, planned: Some(planned) })
+    Ok(ImportTarget { origin, path, hooks, block, original, planned: Some(planned), confine })
 }
 
 /// The planned native file must hold what it held before, plus each imported hook with the same id, hash and
@@ -340,14 +343,18 @@ impl ImportPlan {
             return Err(ImportError::SourceErrors { format: self.format, count: errors });
         }
         for target in &self.targets {
-            if read_text(&target.path)? != target.original {
+            if target.confine.read(&target.path)? != target.original {
                 return Err(ImportError::Changed { path: target.path.clone() });
             }
         }
         let mut written = Vec::new();
         for target in &self.targets {
             if let Some(text) = &target.planned {
-                write_atomic(&target.path, text)?;
+                let real = target.confine.resolve(&target.path)?;
+                replace(&target.path, &real, target.original.as_deref(), text).map_err(|err| match err {
+                    InstallError::Changed { path } => ImportError::Changed { path },
+                    other => other.into(),
+                })?;
                 written.push(target.path.clone());
             }
         }

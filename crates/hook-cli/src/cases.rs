@@ -81,7 +81,10 @@ struct CaseResult {
 pub fn run(ctx: &Context, args: &TestArgs) -> Result<u8> {
     let cases = read_cases(&args.file)?;
     crate::signals::supervise();
-    let engine = Engine::new(ctx, EngineOptions { trust_workspace: args.trust_workspace, receipts: false })?;
+    let engine = Engine::new(
+        ctx,
+        EngineOptions { trust_workspace: args.trust_workspace, receipts: false, ..EngineOptions::default() },
+    )?;
     let mut results: Vec<CaseResult> = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
         match run_case(&engine, i, case) {

@@ -21,6 +21,10 @@ pub struct EngineOptions {
     pub trust_workspace: bool,
     /// Write receipts to the workspace's default log (`--no-receipts` turns this off).
     pub receipts: bool,
+    /// Listen for SIGINT, SIGTERM and SIGHUP from before the configuration is loaded, not from the first supervised
+    /// dispatch on: a signal during the load then stops that dispatch before it starts (`hook bridge`, which must
+    /// answer the agent whenever it is stopped).
+    pub signals_from_start: bool,
 }
 
 /// A loaded configuration and the pipeline built from it.
@@ -40,6 +44,17 @@ impl Engine {
     /// Loads the workspace and builds the pipeline: the loaded hooks as the user tier, the host's default limits,
     /// and a file sink at the default receipt path unless receipts are off.
     pub fn new(ctx: &Context, options: EngineOptions) -> Result<Engine> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the async runtime")?;
+        let signals = match options.signals_from_start {
+            true => {
+                let _entered = runtime.enter();
+                Signals::new().map_err(|err| eprintln!("hook: warning: cannot listen for signals ({err})")).ok()
+            }
+            false => None,
+        };
         let load = LoadOptions { trust_workspace: options.trust_workspace, ..LoadOptions::default() };
         let config = ctx.load_with(&load)?;
         let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
@@ -96,11 +111,7 @@ impl Engine {
         for issue in pipeline.issues() {
             eprintln!("hook: warning: {}", one_line(&issue.to_string()));
         }
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("cannot start the async runtime")?;
-        Ok(Engine { config, pipeline, receipts, runtime, signals: std::cell::RefCell::new(None) })
+        Ok(Engine { config, pipeline, receipts, runtime, signals: std::cell::RefCell::new(signals) })
     }
 
     /// Keeps only the user hooks `keep` accepts and reloads the pipeline with them: `hook bridge` drops the hooks
@@ -111,18 +122,18 @@ impl Engine {
         self.pipeline.reload(&self.config);
     }
 
-    /// Dispatches one event and reports the pipeline's own diagnostics (a failing receipt sink, the deadline) on
-    /// stderr.
-    pub fn dispatch(&self, input: &EventInput) -> DispatchResult {
-        let result = self.runtime.block_on(self.pipeline.dispatch(input));
-        self.report(&result);
-        result
+    /// One dispatch, its diagnostics reported on stderr, stopped by SIGINT, SIGTERM or SIGHUP as the
+    /// [`crate::signals`] module describes: `Err` carries the exit code to leave with, after every hook of the
+    /// dispatch was stopped and reaped. The first call installs the handlers, unless
+    /// [`EngineOptions::signals_from_start`] did (from then on these signals no longer end the process by themselves).
+    pub fn dispatch_supervised(&self, input: &EventInput) -> Result<DispatchResult, u8> {
+        self.dispatch_until_signal(input).map_err(signals::finish_interrupted)
     }
 
-    /// [`Engine::dispatch`], stopped by SIGINT, SIGTERM or SIGHUP as the [`crate::signals`] module describes: `Err`
-    /// carries the exit code to leave with, after every hook of the dispatch was stopped and reaped. The first call
-    /// installs the handlers (from then on these signals no longer end the process by themselves).
-    pub fn dispatch_supervised(&self, input: &EventInput) -> Result<DispatchResult, u8> {
+    /// [`Engine::dispatch_supervised`] that leaves the end to the caller: `Err` names the signal that stopped the
+    /// dispatch, whose hooks were signalled and, after the grace, killed with it; what is left is for
+    /// [`signals::stop_hooks`].
+    pub fn dispatch_until_signal(&self, input: &EventInput) -> Result<DispatchResult, hook_exec::GroupSignal> {
         let outcome = self.runtime.block_on(async {
             let taken = self.signals.borrow_mut().take();
             let mut listening = taken.or_else(|| {
@@ -140,7 +151,7 @@ impl Engine {
                 self.report(&result);
                 Ok(result)
             }
-            Outcome::Interrupted(signal) => Err(signals::finish_interrupted(signal)),
+            Outcome::Interrupted(signal) => Err(signal),
         }
     }
 

@@ -38,8 +38,14 @@ struct RunJson<'a> {
 /// Runs `hook run`.
 pub fn run(ctx: &Context, args: &RunArgs) -> Result<u8> {
     crate::signals::supervise();
-    let engine =
-        Engine::new(ctx, EngineOptions { trust_workspace: args.trust_workspace, receipts: !args.no_receipts })?;
+    let engine = Engine::new(
+        ctx,
+        EngineOptions {
+            trust_workspace: args.trust_workspace,
+            receipts: !args.no_receipts,
+            ..EngineOptions::default()
+        },
+    )?;
     let input = event_input(
         &args.event,
         args.tool.as_deref(),

@@ -80,14 +80,23 @@ pub async fn until_signal<T>(signals: &mut Signals, work: impl Future<Output = T
 
 /// After an interruption: kills what is left (the dropped dispatch already killed its groups) and says so.
 pub fn finish_interrupted(signal: GroupSignal) -> u8 {
+    stop_hooks();
+    eprintln!("hook: interrupted by {}: the running hooks were stopped", name(signal));
+    u8::try_from(128 + signal.number()).unwrap_or(crate::exit::ERROR)
+}
+
+/// Kills every hook group still alive and every orphan adopted as a subreaper.
+pub fn stop_hooks() {
     hook_exec::signal_live_groups(GroupSignal::Kill);
     hook_exec::reap_orphans();
-    let name = match signal {
+}
+
+/// The signal's name, as messages say it.
+pub fn name(signal: GroupSignal) -> &'static str {
+    match signal {
         GroupSignal::Interrupt => "SIGINT",
         GroupSignal::Terminate => "SIGTERM",
         GroupSignal::Hangup => "SIGHUP",
         GroupSignal::Kill => "SIGKILL",
-    };
-    eprintln!("hook: interrupted by {name}: the running hooks were stopped");
-    u8::try_from(128 + signal.number()).unwrap_or(crate::exit::ERROR)
+    }
 }

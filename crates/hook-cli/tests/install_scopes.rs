@@ -192,7 +192,7 @@ fn an_agent_file_install_cannot_edit_is_one_error_line_naming_it_and_nothing_cha
     std::fs::remove_file(env.ws.join(".claude/settings.json")).unwrap();
     std::fs::create_dir(env.ws.join(".claude/settings.json")).unwrap();
     let out = env.hook(&["install", "--agent", "claude", "--yes"]);
-    common::assert_one_line_error(&out, "cannot read `[WS]/.claude/settings.json`: Is a directory");
+    common::assert_one_line_error(&out, "`[WS]/.claude/settings.json`: is not a regular file; nothing was changed");
     assert!(!env.config_home().join("installs.json").exists());
 }
 

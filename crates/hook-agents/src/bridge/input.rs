@@ -1,7 +1,7 @@
 //! An agent's hook input (the JSON it writes to a hook's stdin) read as an [`EventInput`].
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 use crate::install::{Agent, AgentInstall, json_kind};
 use hook_types::{Event, Scope};
@@ -122,18 +122,28 @@ fn leftover(agent: Agent, input: &mut EventInput, fields: Map<String, Value>) ->
 }
 
 impl AgentInput {
-    /// The workspace this input is about: the agent's project variable when the agent set one
-    /// (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`, `CURSOR_PROJECT_DIR`; Codex sets none), else the project root the
-    /// input names, else its `cwd`. `env` looks a variable up (the process environment, in the CLI).
+    /// The workspace this input is about, found as the agent finds its project: the agent's project variable when
+    /// the agent set one (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`, `CURSOR_PROJECT_DIR`; Codex sets none), else the
+    /// project root the input names (Cursor's `workspace_roots`), else the [`project_root`] above the input's `cwd`
+    /// — Codex and Gemini CLI send the session's working directory, which may be any directory of the project.
+    /// `None` when the input names no directory. `env` looks a variable up (the process environment, in the CLI);
+    /// `HOME` among them.
     ///
     /// ```
-    /// use hook_agents::install::{Agent, json_kind};
+    /// use hook_agents::install::Agent;
     /// use hook_agents::bridge::parse_input;
+    /// let ws = tempfile::tempdir().unwrap();
+    /// std::fs::create_dir_all(ws.path().join(".codex")).unwrap();
+    /// std::fs::create_dir_all(ws.path().join("src/deep")).unwrap();
+    /// let cwd = ws.path().join("src/deep");
+    /// let stdin = format!(r#"{{"hook_event_name":"Stop","cwd":{:?}}}"#, cwd.to_str().unwrap());
+    /// let read = parse_input(Agent::Codex, stdin.as_bytes()).unwrap();
+    /// assert_eq!(read.workspace(|_| None), Some(ws.path().to_path_buf()));
     /// let read = parse_input(Agent::Claude, br#"{"hook_event_name":"Stop","cwd":"/ws/sub"}"#).unwrap();
-    /// assert_eq!(read.workspace(|_| None), Some("/ws/sub".into()));
     /// assert_eq!(read.workspace(|v| (v == "CLAUDE_PROJECT_DIR").then(|| "/ws".into())), Some("/ws".into()));
     /// ```
     pub fn workspace(&self, env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+        let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
         self.agent
             .agent()
             .project_env
@@ -143,8 +153,39 @@ impl AgentInput {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
             .or_else(|| self.project_root.clone())
-            .or_else(|| self.input.cwd.as_ref().map(PathBuf::from))
+            .or_else(|| self.input.cwd.as_ref().map(|cwd| project_root(self.agent, Path::new(cwd), home.as_deref())))
     }
+}
+
+/// The project root of `agent` above the directory `cwd`, as the agents find theirs: the nearest directory, `cwd`
+/// itself or an ancestor, that holds the agent's project settings directory (`.claude/`, `.codex/`, `.gemini/`,
+/// `.cursor/`: the first part of its project file in the agent table) or this engine's `.hooks/` — the home
+/// directory excepted, whose `.claude/` holds the user's settings, not a project's; else the nearest that holds
+/// `.git`; else `cwd` itself.
+///
+/// ```
+/// use hook_agents::bridge::project_root;
+/// use hook_agents::install::Agent;
+/// let repo = tempfile::tempdir().unwrap();
+/// std::fs::create_dir_all(repo.path().join(".git")).unwrap();
+/// std::fs::create_dir_all(repo.path().join("a/b")).unwrap();
+/// assert_eq!(project_root(Agent::Gemini, &repo.path().join("a/b"), None), repo.path());
+/// std::fs::create_dir_all(repo.path().join("a/.gemini")).unwrap();
+/// assert_eq!(project_root(Agent::Gemini, &repo.path().join("a/b"), None), repo.path().join("a"));
+/// // Another agent's settings directory is no project root for this one.
+/// assert_eq!(project_root(Agent::Codex, &repo.path().join("a/b"), None), repo.path());
+/// ```
+pub fn project_root(agent: Agent, cwd: &Path, home: Option<&Path>) -> PathBuf {
+    let settings_dir = agent.agent().files.project.and_then(|file| match Path::new(file).components().next() {
+        Some(Component::Normal(dir)) => Some(dir.to_owned()),
+        _ => None,
+    });
+    let native_dir = format!(".{}", hook_config::DEFAULT_APP_DIR);
+    let marked = cwd.ancestors().find(|dir| {
+        Some(*dir) != home
+            && (dir.join(&native_dir).is_dir() || settings_dir.as_ref().is_some_and(|name| dir.join(name).is_dir()))
+    });
+    marked.or_else(|| cwd.ancestors().find(|dir| dir.join(".git").exists())).unwrap_or(cwd).to_path_buf()
 }
 
 /// Typed access to the input's fields, naming the field in every error.

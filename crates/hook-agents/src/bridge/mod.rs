@@ -5,10 +5,11 @@
 //!    — the agent's event name read as the canonical event and the filters it implies (`PostToolUseFailure` is a
 //!    failed post_tool, `SubagentStop` a subagent's turn_end, Cursor's `beforeShellExecution` a pre_tool of the tool
 //!    `shell`), an event with no equivalent as a foreign one; and [`AgentInput::workspace`], the workspace it is
-//!    about.
+//!    about: the project root the agent names, or the one above the payload's `cwd` ([`project_root`]).
 //! 2. [`bridge_hooks`]: the hooks to run — never one in the invoking agent's live configuration (the agent runs those
 //!    itself), every other one. A handler that runs the bridge is never among them: `hook_config::load` lists it as
-//!    excluded for every host (no recursion, whichever agent's file holds it).
+//!    excluded for every host (no recursion, whichever agent's file holds it); and a bridge a hook of an engine
+//!    started, whatever its program is called, dispatches nothing ([`is_nested`], [`nested_answer`]).
 //! 3. A dispatch through the [`Pipeline`](hook_middleware::Pipeline), with trust and receipts as any host has them.
 //! 4. [`answer`]: the result in the agent's output protocol, exit code, stdout JSON and stderr. For a foreign event,
 //!    the hooks' own answers folded by the agent's rule: any blocking answer wins, its reason shown. [`failure`]:
@@ -43,6 +44,7 @@
 
 mod answer;
 mod input;
+mod nested;
 mod reply;
 mod select;
 
@@ -50,6 +52,7 @@ mod select;
 mod tests;
 
 pub use answer::{Answer, BLOCKING_EXIT, ERROR_EXIT, answer, failure};
-pub use input::{AgentInput, InputError, parse_input};
+pub use input::{AgentInput, InputError, parse_input, project_root};
+pub use nested::{BRIDGE_DEPTH_VAR, is_nested, nested_answer};
 pub use reply::Reply;
 pub use select::{agent_runs_it, bridge_hooks};

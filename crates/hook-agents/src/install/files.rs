@@ -1,63 +1,309 @@
-//! Reading and writing the files install touches: atomically, through symlinks, keeping permissions, and with the
-//! JSON layout the user chose.
+//! Reading and writing the files install touches: never outside the scope's directory, never through a name
+//! someone planted, never over an edit install did not see; and with the JSON layout the user chose.
+//!
+//! - **Confinement** ([`Confine`]): every file install or uninstall reads or writes is resolved first, through every
+//!   symlink on its way, and its real path must lie inside the scope's directory (the workspace for the local and
+//!   project scopes; the home directory, or the config home for the engine's own files, for the user scope). A
+//!   symlink that stays inside is followed, so a dotfiles checkout under the home directory keeps its link; one that
+//!   leaves, a dangling one, or something that is not a regular file at the file's place is refused with the path
+//!   and why. A repository that ships `.claude/settings.json` as a link to the user's own settings cannot make a
+//!   project install rewrite them.
+//! - **Temporary files** are created new (`O_CREAT | O_EXCL`: whatever is at the name, a symlink included, is an
+//!   error, never followed) under a random name, in the target's own directory, with the target's permissions.
+//! - **Compare-and-swap** ([`replace`], [`remove`]): the new text replaces the file only if the file still holds
+//!   what install read. On Linux the swap is `renameat2(RENAME_EXCHANGE)`: the new file and the old trade places
+//!   atomically, and what was swapped out is compared with what was read; if it differs (an agent saved the file
+//!   in between), the two are swapped back and nothing changed. A file install creates is put in place with
+//!   `RENAME_NOREPLACE`, so one that appeared meanwhile is never overwritten. Where the filesystem has neither, the
+//!   file is re-read and compared right before a plain rename (a window of microseconds instead of none). A writer
+//!   that keeps the old file open and writes into it after the swap is out of reach of any rename-based scheme.
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Component, Path, PathBuf};
 
+use rustix::fs::{CWD, RenameFlags, renameat_with};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::InstallError;
+use super::agent::InstallScope;
 
-/// A file's text, or `None` when it does not exist.
+/// The directory a scope's files must stay inside (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Confine {
+    /// The directory, canonical (as far as it exists).
+    root: PathBuf,
+    /// What it is, for messages ("the workspace").
+    what: &'static str,
+}
+
+impl Confine {
+    /// Files must stay inside `root`, which messages call `what`.
+    pub(crate) fn new(root: &Path, what: &'static str) -> Confine {
+        let root = real_path(root).unwrap_or_else(|_| std::path::absolute(root).unwrap_or_else(|_| root.into()));
+        Confine { root, what }
+    }
+
+    /// The real path of `path`: every symlink on its way resolved. Refused when it leaves the directory, when a
+    /// symlink on the way dangles, or when something other than a regular file is at the file's place.
+    pub(crate) fn resolve(&self, path: &Path) -> Result<PathBuf, InstallError> {
+        let refuse = |message: String| InstallError::Unsupported { path: path.to_path_buf(), message };
+        let real = real_path(path).map_err(|why| match why {
+            Unreal::Dangling(link) if std::path::absolute(path).is_ok_and(|p| p == link) => refuse(format!(
+                "it is a symlink to `{}`, which does not exist; hook install does not replace a link with a file",
+                fs::read_link(&link).unwrap_or_default().display()
+            )),
+            Unreal::Dangling(link) => refuse(format!(
+                "`{}` on its way is a symlink to `{}`, which does not exist",
+                link.display(),
+                fs::read_link(&link).unwrap_or_default().display()
+            )),
+            Unreal::Io(source) => InstallError::Io { action: "cannot resolve", path: path.to_path_buf(), source },
+        })?;
+        if !real.starts_with(&self.root) {
+            let how = match fs::symlink_metadata(path) {
+                Ok(meta) if meta.file_type().is_symlink() => "it is a symlink to",
+                _ => "a symlink on its way leads to",
+            };
+            return Err(refuse(format!(
+                "{how} `{}`, outside {} `{}`; hook install never reads or writes through a link that leaves it",
+                real.display(),
+                self.what,
+                self.root.display()
+            )));
+        }
+        match fs::symlink_metadata(&real) {
+            Ok(meta) if !meta.is_file() => Err(refuse(format!(
+                "{}is not a regular file",
+                if real == path { String::new() } else { format!("its target `{}` ", real.display()) }
+            ))),
+            _ => Ok(real),
+        }
+    }
+
+    /// The text of the file at `path` (resolved, see [`Confine::resolve`]), or `None` when it does not exist.
+    pub(crate) fn read(&self, path: &Path) -> Result<Option<String>, InstallError> {
+        read_text(&self.resolve(path)?)
+    }
+}
+
+/// The directories the files of one install of `scope` must stay inside: the agent's file's (the workspace, or the
+/// home directory for the user scope) and the native file's (the workspace, or the config home).
+pub(crate) fn scope_confines(
+    scope: InstallScope,
+    workspace: &Path,
+    home: Option<&Path>,
+    config_home: &Path,
+) -> Result<(Confine, Confine), InstallError> {
+    match scope {
+        InstallScope::User => {
+            let home = home.ok_or(InstallError::Unknown { what: "the home directory", hint: "set $HOME" })?;
+            Ok((Confine::new(home, "the home directory"), Confine::new(config_home, "the config home")))
+        }
+        InstallScope::Local | InstallScope::Project => {
+            let confine = Confine::new(workspace, "the workspace");
+            Ok((confine.clone(), confine))
+        }
+    }
+}
+
+/// Why a path has no real path.
+enum Unreal {
+    /// A symlink on the way (or at the end) points at nothing.
+    Dangling(PathBuf),
+    Io(io::Error),
+}
+
+/// `path` with every symlink resolved; the components that do not exist yet are appended as they are (they will
+/// be created as directories and a file, not followed).
+fn real_path(path: &Path) -> Result<PathBuf, Unreal> {
+    let path = std::path::absolute(path).map_err(Unreal::Io)?;
+    let mut existing = path.as_path();
+    let mut missing = Vec::new();
+    loop {
+        match fs::symlink_metadata(existing) {
+            Ok(meta) if meta.file_type().is_symlink() && fs::metadata(existing).is_err() => {
+                return Err(Unreal::Dangling(existing.to_path_buf()));
+            }
+            Ok(_) => break,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                let (Some(name), Some(parent)) = (existing.file_name(), existing.parent()) else {
+                    return Err(Unreal::Io(err));
+                };
+                missing.push(name.to_owned());
+                existing = parent;
+            }
+            Err(err) => return Err(Unreal::Io(err)),
+        }
+    }
+    let mut real = fs::canonicalize(existing).map_err(Unreal::Io)?;
+    for name in missing.iter().rev() {
+        if matches!(Path::new(name).components().next(), Some(Component::Normal(_))) {
+            real.push(name);
+        } else {
+            return Err(Unreal::Io(io::Error::new(io::ErrorKind::InvalidInput, "a `..` in a missing part")));
+        }
+    }
+    Ok(real)
+}
+
+/// A file's text, or `None` when it does not exist. A symlink at `path` is not followed (callers resolve first).
 pub(crate) fn read_text(path: &Path) -> Result<Option<String>, InstallError> {
-    match fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|err| InstallError::Unsupported {
+    match hook_config::locked::read_no_follow(path) {
+        Ok(Some(bytes)) => String::from_utf8(bytes).map(Some).map_err(|err| InstallError::Unsupported {
             path: path.to_path_buf(),
             message: format!("the file is not valid UTF-8 (byte offset {})", err.utf8_error().valid_up_to()),
         }),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+        Ok(None) => Ok(None),
         Err(source) => Err(InstallError::Io { action: "cannot read", path: path.to_path_buf(), source }),
     }
 }
 
-/// The path a write really goes to: a symlinked file (a dotfiles checkout) is written through its link, not
-/// replaced by a regular file.
-pub(crate) fn write_target(path: &Path) -> PathBuf {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        _ => path.to_path_buf(),
-    }
-}
-
-/// Writes `text` to `path` atomically (a temporary file beside it, then a rename), keeping the permissions of the
-/// file it replaces. Creates missing parent directories and returns the ones it created, outermost first.
-pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<Vec<PathBuf>, InstallError> {
-    let target = write_target(path);
-    let io_err = |action: &'static str, path: &Path| {
-        let path = path.to_path_buf();
-        move |source| InstallError::Io { action, path, source }
-    };
-    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+/// Writes `text` to the file at `shown` (whose real path, from [`Confine::resolve`], is `real`) if the file still
+/// holds `expected` — `None`: if it still does not exist — and fails with [`InstallError::Changed`] otherwise,
+/// leaving the file as it found it (see the module docs). Keeps the permissions of the file it replaces. Creates
+/// missing parent directories and returns the ones it created, outermost first.
+pub(crate) fn replace(
+    shown: &Path,
+    real: &Path,
+    expected: Option<&str>,
+    text: &str,
+) -> Result<Vec<PathBuf>, InstallError> {
+    let dir = parent(real);
     let created = create_dirs(dir)?;
-    let permissions = fs::metadata(&target).ok().map(|m| m.permissions());
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = dir.join(format!(".{name}.hook-install.{}", std::process::id()));
     let result = (|| {
-        let mut file = fs::File::create(&temp).map_err(io_err("cannot create", &temp))?;
-        file.write_all(text.as_bytes()).map_err(io_err("cannot write", &temp))?;
-        file.sync_all().map_err(io_err("cannot write", &temp))?;
-        if let Some(permissions) = permissions {
-            fs::set_permissions(&temp, permissions).map_err(io_err("cannot set the permissions of", &temp))?;
+        let temp = temp_file(real, text)?;
+        let changed = || InstallError::Changed { path: shown.to_path_buf() };
+        match expected {
+            None => match renameat_with(CWD, &*temp, CWD, real, RenameFlags::NOREPLACE) {
+                // The temporary name is free again: nothing is left to remove.
+                Ok(()) => drop(temp.keep()),
+                Err(rustix::io::Errno::EXIST) => return Err(changed()),
+                Err(errno) if unsupported(errno) => match fs::hard_link(&*temp, real) {
+                    Ok(()) => {}
+                    Err(err) if err.kind() == io::ErrorKind::AlreadyExists => return Err(changed()),
+                    Err(source) => return Err(io_error("cannot create", real, source)),
+                },
+                Err(errno) => return Err(io_error("cannot create", real, errno.into())),
+            },
+            Some(expected) => match renameat_with(CWD, &*temp, CWD, real, RenameFlags::EXCHANGE) {
+                Ok(()) => {
+                    // `temp` now names what was at the file's place: it must be what install read.
+                    if !holds(&temp, expected) {
+                        let _ = renameat_with(CWD, &*temp, CWD, real, RenameFlags::EXCHANGE);
+                        return Err(changed());
+                    }
+                }
+                Err(rustix::io::Errno::NOENT) => return Err(changed()),
+                Err(errno) if unsupported(errno) => {
+                    if !holds(real, expected) {
+                        return Err(changed());
+                    }
+                    fs::rename(&*temp, real).map_err(|source| io_error("cannot replace", real, source))?;
+                }
+                Err(errno) => return Err(io_error("cannot replace", real, errno.into())),
+            },
         }
-        fs::rename(&temp, &target).map_err(io_err("cannot replace", &target))
+        // Whatever `temp` names now (the old file, or nothing) goes when it drops.
+        sync_dir(dir);
+        Ok(())
     })();
     if result.is_err() {
-        let _ = fs::remove_file(&temp);
+        remove_empty_dirs(&created);
     }
     result.map(|()| created)
+}
+
+/// Removes the file at `shown` (real path `real`) if it still holds `expected`: it is first moved, atomically, over
+/// a new file of a random name beside it, then compared; a file that changed is moved back and
+/// [`InstallError::Changed`] returned. A missing file is fine.
+pub(crate) fn remove(shown: &Path, real: &Path, expected: &str) -> Result<(), InstallError> {
+    let aside = temp_file(real, "")?;
+    match fs::rename(real, &aside) {
+        Ok(()) => {}
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => return Err(io_error("cannot remove", real, source)),
+    }
+    if holds(&aside, expected) {
+        // Dropping `aside` removes what was moved there.
+        return Ok(());
+    }
+    if renameat_with(CWD, &*aside, CWD, real, RenameFlags::NOREPLACE).is_ok() {
+        // The name is empty again: nothing of ours is left to remove.
+        let _ = aside.keep();
+    }
+    Err(InstallError::Changed { path: shown.to_path_buf() })
+}
+
+/// Writes `text` to `path` through a new temporary file and a rename, with no comparison: for files only this
+/// engine writes, under their own lock ([`super::record`]), and for `hook import`, which compares first.
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<Vec<PathBuf>, InstallError> {
+    let dir = parent(path);
+    let created = create_dirs(dir)?;
+    let temp = temp_file(path, text)?;
+    temp.persist(path).map_err(|err| io_error("cannot replace", path, err.error))?;
+    sync_dir(dir);
+    Ok(created)
+}
+
+/// A new file beside `target` holding `text`, with `target`'s permissions (a new file's default ones when it does
+/// not exist): created exclusively under a random name, synced; removed when dropped.
+fn temp_file(target: &Path, text: &str) -> Result<tempfile::TempPath, InstallError> {
+    let dir = parent(target);
+    let permissions =
+        fs::metadata(target).map(|m| m.permissions()).unwrap_or_else(|_| fs::Permissions::from_mode(0o666));
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!(".{}.", file_name(target)))
+        .suffix(".hook-install")
+        .rand_bytes(12)
+        .permissions(permissions.clone())
+        .tempfile_in(dir)
+        .map_err(|source| io_error("cannot create a temporary file in", dir, source))?;
+    let written = file.write_all(text.as_bytes()).and_then(|()| file.as_file().sync_all());
+    written.map_err(|source| io_error("cannot write", file.path(), source))?;
+    // The umask narrowed the mode at creation; the file replaced had exactly these.
+    if fs::metadata(target).is_ok() {
+        fs::set_permissions(file.path(), permissions)
+            .map_err(|source| io_error("cannot set the permissions of", file.path(), source))?;
+    }
+    Ok(file.into_temp_path())
+}
+
+/// Whether the regular file at `path` (not followed if a symlink) holds exactly `expected`.
+fn holds(path: &Path, expected: &str) -> bool {
+    matches!(hook_config::locked::read_no_follow(path), Ok(Some(bytes)) if bytes == expected.as_bytes())
+}
+
+/// Whether the filesystem (or kernel) lacks the `renameat2` flag asked for.
+fn unsupported(errno: rustix::io::Errno) -> bool {
+    use rustix::io::Errno;
+    errno == Errno::INVAL || errno == Errno::NOSYS || errno == Errno::OPNOTSUPP
+}
+
+fn parent(path: &Path) -> &Path {
+    path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn io_error(action: &'static str, path: &Path, source: io::Error) -> InstallError {
+    InstallError::Io { action, path: path.to_path_buf(), source }
+}
+
+fn not_found_ok(err: io::Error) -> io::Result<()> {
+    if err.kind() == io::ErrorKind::NotFound { Ok(()) } else { Err(err) }
+}
+
+/// Syncs a directory after a rename in it, where the filesystem allows.
+fn sync_dir(dir: &Path) {
+    if let Ok(dir) = fs::File::open(dir) {
+        let _ = dir.sync_all();
+    }
 }
 
 /// Creates `dir` and its missing ancestors; returns the ones created, outermost first.
@@ -65,7 +311,7 @@ fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
     let mut missing = Vec::new();
     let mut at = Some(dir);
     while let Some(path) = at {
-        if path.as_os_str().is_empty() || path.exists() {
+        if path.as_os_str().is_empty() || fs::symlink_metadata(path).is_ok() {
             break;
         }
         missing.push(path.to_path_buf());
@@ -84,13 +330,10 @@ fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
     Ok(missing)
 }
 
-/// Removes a file install created (a missing one is fine).
+/// Removes a file this engine alone writes (the install records, a trust store install created); a missing one is
+/// fine, and a symlink at its place is removed, not followed.
 pub(crate) fn remove_file(path: &Path) -> Result<(), InstallError> {
-    match fs::remove_file(write_target(path)) {
-        Ok(()) => Ok(()),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(source) => Err(InstallError::Io { action: "cannot remove", path: path.to_path_buf(), source }),
-    }
+    fs::remove_file(path).or_else(not_found_ok).map_err(|source| io_error("cannot remove", path, source))
 }
 
 /// Removes directories install created, innermost first, as long as they are empty.
@@ -207,25 +450,109 @@ mod tests {
         assert_eq!(JsonLayout::of("").write(&json!({"a": 1})), "{\n  \"a\": 1\n}\n");
     }
 
+    /// A confinement to `dir`, and `dir/name` resolved through it.
+    fn confined(dir: &Path, name: &str) -> (Confine, Result<PathBuf, InstallError>) {
+        let confine = Confine::new(dir, "the workspace");
+        let resolved = confine.resolve(&dir.join(name));
+        (confine, resolved)
+    }
+
     #[test]
-    fn writing_through_a_symlink_keeps_the_link() {
+    fn a_symlink_inside_the_scope_is_written_through_and_kept() {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.json");
         let link = dir.path().join("link.json");
         fs::write(&real, "{}").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        write_atomic(&link, "{\"a\":1}").unwrap();
+        let (_, resolved) = confined(dir.path(), "link.json");
+        let resolved = resolved.unwrap();
+        replace(&link, &resolved, Some("{}"), "{\"a\":1}").unwrap();
         assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(fs::read_to_string(&real).unwrap(), "{\"a\":1}");
+    }
+
+    #[test]
+    fn links_that_leave_the_scope_or_dangle_and_non_files_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("settings.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("settings.json"), dir.path().join("file.json")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("linked-dir")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), dir.path().join("dangling.json")).unwrap();
+        fs::create_dir(dir.path().join("a-dir")).unwrap();
+        for (name, why) in [
+            ("file.json", "it is a symlink to"),
+            ("linked-dir/settings.json", "a symlink on its way leads to"),
+            ("linked-dir/new/settings.json", "a symlink on its way leads to"),
+            ("dangling.json", "which does not exist"),
+            ("dangling.json/x.json", "on its way is a symlink"),
+            ("a-dir", "is not a regular file"),
+        ] {
+            let (confine, resolved) = confined(dir.path(), name);
+            let err = resolved.unwrap_err().to_string();
+            assert!(err.contains(why), "{name}: {err}");
+            assert!(confine.read(&dir.path().join(name)).is_err(), "{name} is not read either");
+        }
+        assert_eq!(fs::read_to_string(outside.path().join("settings.json")).unwrap(), "{}");
+    }
+
+    #[test]
+    fn a_replace_over_a_file_that_changed_since_it_was_read_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("settings.json");
+        fs::write(&file, "edited by the agent").unwrap();
+        let err = replace(&file, &file, Some("as read"), "install's").unwrap_err();
+        assert!(matches!(err, InstallError::Changed { .. }), "{err}");
+        assert_eq!(fs::read_to_string(&file).unwrap(), "edited by the agent");
+        // A file that appeared since install saw none is not overwritten either.
+        let err = replace(&file, &file, None, "install's").unwrap_err();
+        assert!(matches!(err, InstallError::Changed { .. }), "{err}");
+        let err = remove(&file, &file, "as read").unwrap_err();
+        assert!(matches!(err, InstallError::Changed { .. }), "{err}");
+        assert_eq!(fs::read_to_string(&file).unwrap(), "edited by the agent");
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["settings.json"], "no temporary file is left");
+        remove(&file, &file, "edited by the agent").unwrap();
+        assert!(!file.exists());
+    }
+
+    #[test]
+    fn a_replace_keeps_the_permissions_and_a_new_file_gets_the_usual_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("settings.json");
+        fs::write(&file, "{}").unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+        replace(&file, &file, Some("{}"), "{ }").unwrap();
+        assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o640);
+        let new = dir.path().join("new.json");
+        replace(&new, &new, None, "{}").unwrap();
+        assert_ne!(fs::metadata(&new).unwrap().permissions().mode() & 0o044, 0, "readable as any new file is");
+    }
+
+    #[test]
+    fn planted_names_beside_the_file_are_never_written_through() {
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("victim");
+        fs::write(&victim, "precious").unwrap();
+        let file = dir.path().join("settings.json");
+        fs::write(&file, "{}").unwrap();
+        for n in 0..64 {
+            let name = format!(".settings.json.hook-install.{}", std::process::id() + n);
+            std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
+        }
+        replace(&file, &file, Some("{}"), "{\"a\":1}").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(fs::symlink_metadata(&file).unwrap().is_file());
     }
 
     #[test]
     fn missing_parent_directories_are_created_and_reported() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a/b/c.json");
-        let created = write_atomic(&file, "{}").unwrap();
+        let created = replace(&file, &file, None, "{}").unwrap();
         assert_eq!(created, vec![dir.path().join("a"), dir.path().join("a/b")]);
-        remove_file(&file).unwrap();
+        remove(&file, &file, "{}").unwrap();
         remove_empty_dirs(&created);
         assert!(!dir.path().join("a").exists());
     }

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use hook_types::HandlerShape;
 
+use super::InstallError;
 use super::agent::Agent;
 use hook_config::BridgeProgram;
 use hook_config::{FileContext, parse_str};
@@ -90,6 +91,32 @@ pub(crate) fn handlers(agent: Agent, hooks: &Map<String, Value>) -> Vec<Handler>
         }
     }
     out
+}
+
+/// Refuses a `hooks` object install would have to replace part of to edit: an event of the agent whose value is
+/// not a list of objects (`"PreToolUse": {…}`), which the agent itself would not read either. Writing the bridge
+/// there would silently drop what the user wrote; install says where and what instead, and changes nothing.
+pub(crate) fn check_shapes(agent: Agent, path: &Path, hooks: &Map<String, Value>) -> Result<(), InstallError> {
+    for (key, value) in hooks {
+        let switch = agent.agent().hooks_switches.contains(&key.as_str());
+        let is_event = agent.agent().event(key).is_some();
+        if switch || !is_event || is_event_list(agent, key, value) {
+            continue;
+        }
+        let found = match value {
+            Value::Array(_) => "a list holding something other than objects".to_owned(),
+            other => super::json_kind(other).to_owned(),
+        };
+        let expected = match agent.agent().handler {
+            HandlerShape::Flat => "a list of handlers",
+            _ => "a list of matcher groups",
+        };
+        return Err(InstallError::Unsupported {
+            path: path.to_path_buf(),
+            message: format!("`hooks.{key}` is {found}, expected {expected}; fix it by hand first"),
+        });
+    }
+    Ok(())
 }
 
 /// Whether a handler runs the bridge.

@@ -7,7 +7,7 @@
 //! 1. It writes the bridge entry — a command that runs `hook bridge --protocol <agent>` — under every event of the
 //!    agent that has an equivalent here ([`Agent::install_events`]), plus every foreign event one of the moved hooks
 //!    listens to, with an agent-side timeout above the engine's dispatch deadline ([`Agent::bridge_timeout`]). An
-//!    event that already has a bridge entry (any command that invokes the bridge, [`BridgeProgram`]) gets none.
+//!    event that already has a bridge entry (any command that invokes the bridge, [`BridgeProgram`](hook_config::BridgeProgram)) gets none.
 //! 2. It moves the agent's own hooks found in that file into the native file of the same scope
 //!    (`.hooks/hooks.yaml`, `.hooks/hooks.local.yaml`, `<config home>/hooks.yaml`), in the native form that keeps
 //!    their protocol and content hash ([`native_form`]); the result is loaded back and checked before anything is
@@ -69,7 +69,7 @@ pub use agent::{Agent, AgentEvent, AgentInstall, BRIDGE_NAME, BRIDGE_TIMEOUT_MAR
 pub use agent_trust::{AgentTrustChange, AgentTrustEntry, agent_state_file, codex_hook_hash};
 pub use command::{bridge_command, quote};
 pub use files::json_kind;
-pub(crate) use files::{read_text, write_atomic};
+pub(crate) use files::{Confine, replace};
 pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};
 pub use plan::{InstallPlan, InstallRequest, KeptHandler, MovedHook, plan_install};
@@ -123,7 +123,7 @@ pub enum InstallError {
         message: String,
     },
     /// A file changed between planning and writing; nothing (more) was changed.
-    #[error("`{}` changed while hook install ran; run it again", path.display())]
+    #[error("`{}` changed while hook install ran; nothing was changed", path.display())]
     Changed {
         /// The file.
         path: PathBuf,

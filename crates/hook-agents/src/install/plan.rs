@@ -11,10 +11,12 @@ use hook_types::HandlerShape;
 
 use super::agent::{Agent, AgentInstall, InstallScope};
 use super::edit::{Place, add_bridge, drop_empty_lists, remove_handlers};
-use super::files::{JsonLayout, parse_json_object, read_text, sha256, write_atomic};
+use super::files::{Confine, JsonLayout, parse_json_object, replace, scope_confines, sha256};
 use super::handlers::{Found, classify, handlers, is_bridge};
 use super::native::{insertion, native_form, yaml_block};
-use super::record::{FileChange, InstallRecord, Installs, MovedRecord, NativeChange, TrustedRecord, installs_path};
+use super::record::{
+    FileChange, InstallRecord, LockedInstalls, MovedRecord, NativeChange, TrustedRecord, installs_path,
+};
 use hook_config::BridgeProgram;
 use hook_config::Layout;
 use hook_config::fingerprint;
@@ -120,6 +122,8 @@ pub struct InstallPlan {
     trust_store: Option<PathBuf>,
     /// What install changes in the agent's own hook trust (Codex's `trusted_hash` of the bridge entries).
     pub agent_trust: Option<AgentTrustChange>,
+    /// Where the agent's file and the native file must stay.
+    confines: (Confine, Confine),
 }
 
 /// Reads the agent's file of `request.scope` and plans the install (see the [module docs](super)). Nothing is
@@ -130,9 +134,10 @@ pub struct InstallPlan {
 /// is not something install can edit without losing content; the moved hooks would not load back unchanged.
 pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
     let paths = Paths::of(request)?;
-    let agent_original = read_text(&paths.agent_file)?;
+    let agent_original = paths.confines.0.read(&paths.agent_file)?;
     let mut root = parse_json_object(&paths.agent_file, agent_original.as_deref())?;
     let mut hooks = agent_hooks(&root, &paths.agent_file)?;
+    super::handlers::check_shapes(request.agent, &paths.agent_file, &hooks)?;
     let hooks_before = hooks.clone();
     let found = sort_handlers(request, &paths, &root, &hooks);
     let mut kept = found.kept;
@@ -141,7 +146,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     let mut moved = native.moved;
     settle_trust(&paths, &mut moved)?;
 
-    let bridges = plan_bridges(request, &moved, found.bridged);
+    let bridges = plan_bridges(request, &paths, &moved, found.bridged)?;
     let places: Vec<Place<'_>> = moved.iter().map(|m| (m.event.as_str(), m.place.0, m.place.1)).collect();
     remove_handlers(&mut hooks, &places);
     add_bridge(&mut hooks, &bridges.added, &request.agent.bridge_entry(&request.command, &request.limits));
@@ -184,6 +189,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         installs: installs_path(request.layout).map(|p| absolute(&p)).unwrap_or_default(),
         trust_store: paths.trust_store,
         agent_trust,
+        confines: paths.confines,
     })
 }
 
@@ -214,6 +220,8 @@ struct Paths {
     /// The trust store; `None` when the config home lies inside the workspace (a repository never supplies its
     /// own trust).
     trust_store: Option<PathBuf>,
+    /// Where the agent's file and the native file must stay.
+    confines: (Confine, Confine),
 }
 
 impl Paths {
@@ -242,7 +250,16 @@ impl Paths {
         };
         let trust_store =
             (!config_home.starts_with(&workspace)).then(|| config_home.join(hook_config::TRUST_STORE_FILE));
-        Ok(Paths { native_file: absolute(&native_file), workspace, agent_file, config_home, origin, trust_store })
+        let confines = scope_confines(scope, &workspace, layout.home.as_deref(), &config_home)?;
+        Ok(Paths {
+            native_file: absolute(&native_file),
+            workspace,
+            agent_file,
+            config_home,
+            origin,
+            trust_store,
+            confines,
+        })
     }
 
     /// The root relative paths of the agent's file resolve against.
@@ -347,7 +364,7 @@ fn plan_native(
 ) -> Result<NativePlan, InstallError> {
     let native_root = paths.native_root();
     let cx = FileContext { origin: paths.origin, workspace: &paths.workspace, root: &native_root, source_id: None };
-    let original = read_text(&paths.native_file)?;
+    let original = paths.confines.1.read(&paths.native_file)?;
     let before = parse_str(original.as_deref().unwrap_or(""), &paths.native_file, Format::Native, &cx);
     let mut moved = Vec::new();
     let mut forms = Vec::new();
@@ -419,7 +436,12 @@ struct Bridges {
 /// The agent merges its scopes. A bridge a broader scope's file already holds on an event serves this workspace
 /// too: a second one here would run the engine's hooks twice. A narrower scope's bridge serves this workspace only,
 /// so a broader install still adds its own, and says this workspace then has two.
-fn plan_bridges(request: &InstallRequest<'_>, moved: &[MovedHook], mut bridged: Vec<String>) -> Bridges {
+fn plan_bridges(
+    request: &InstallRequest<'_>,
+    paths: &Paths,
+    moved: &[MovedHook],
+    mut bridged: Vec<String>,
+) -> Result<Bridges, InstallError> {
     let (agent, scope) = (request.agent, request.scope);
     let mut events: Vec<String> = agent.install_events().into_iter().map(str::to_owned).collect();
     for hook in moved {
@@ -438,7 +460,9 @@ fn plan_bridges(request: &InstallRequest<'_>, moved: &[MovedHook], mut bridged: 
     let mut narrower = Vec::new();
     for other in [InstallScope::Local, InstallScope::Project, InstallScope::User] {
         let Some(path) = agent.config_file(other, request.layout).filter(|_| other != scope) else { continue };
-        let Ok(Some(text)) = read_text(&path) else { continue };
+        let home = request.layout.home.as_deref();
+        let Ok((confine, _)) = scope_confines(other, &paths.workspace, home, &paths.config_home) else { continue };
+        let Ok(Some(text)) = confine.read(&path) else { continue };
         let Ok(other_root) = parse_json_object(&path, Some(&text)) else { continue };
         let Some(Value::Object(other_hooks)) = other_root.get("hooks") else { continue };
         for handler in handlers(agent, other_hooks) {
@@ -454,7 +478,7 @@ fn plan_bridges(request: &InstallRequest<'_>, moved: &[MovedHook], mut bridged: 
         }
     }
     let added = events.into_iter().filter(|e| !bridged.contains(e)).collect();
-    Bridges { added, elsewhere, narrower }
+    Ok(Bridges { added, elsewhere, narrower })
 }
 
 /// The native file after the insertion must hold what it held before, plus each moved hook with the same id, hash
@@ -526,7 +550,8 @@ impl InstallPlan {
         self.check_unchanged()?;
         let mut native_change = None;
         if let Some((text, block)) = &self.native_new {
-            let created_dirs = write_atomic(&self.native_file, text)?;
+            let real = self.confines.1.resolve(&self.native_file)?;
+            let created_dirs = replace(&self.native_file, &real, self.native_original.as_deref(), text)?;
             native_change = Some(NativeChange {
                 file: FileChange {
                     path: self.native_file.clone(),
@@ -539,10 +564,15 @@ impl InstallPlan {
         }
         let undo_native = |change: &Option<NativeChange>| {
             if let Some(change) = change {
-                let _ = super::undo::restore_exactly(&change.file);
+                let _ = super::undo::restore_exactly(&change.file, &self.confines.1);
             }
         };
-        let created_dirs = match write_atomic(&self.agent_file, &self.agent_new) {
+        let written = self
+            .confines
+            .0
+            .resolve(&self.agent_file)
+            .and_then(|real| replace(&self.agent_file, &real, self.agent_original.as_deref(), &self.agent_new));
+        let created_dirs = match written {
             Ok(created) => created,
             Err(err) => {
                 undo_native(&native_change);
@@ -559,16 +589,16 @@ impl InstallPlan {
         let trusted = match self.trust() {
             Ok(trusted) => trusted,
             Err(err) => {
-                let _ = super::undo::restore_exactly(&agent_change);
+                let _ = super::undo::restore_exactly(&agent_change, &self.confines.0);
                 undo_native(&native_change);
                 return Err(err);
             }
         };
         if let Some(change) = &self.agent_trust
-            && let Err(err) = write_atomic(&change.file, &change.written)
+            && let Err(err) = replace(&change.file, &change.file, change.original.as_deref(), &change.written)
         {
             super::undo::revoke(self.trust_store.as_deref(), &self.workspace, &trusted, false);
-            let _ = super::undo::restore_exactly(&agent_change);
+            let _ = super::undo::restore_exactly(&agent_change, &self.confines.0);
             undo_native(&native_change);
             return Err(err);
         }
@@ -597,10 +627,9 @@ impl InstallPlan {
             trusted,
             agent_trust: self.agent_trust.clone(),
         };
-        let saved = Installs::read(&self.installs).and_then(|mut installs| {
-            installs.version = 1;
-            installs.installs.push(record.clone());
-            installs.write(&self.installs)
+        let saved = LockedInstalls::open(&self.installs).and_then(|mut locked| {
+            locked.installs.installs.push(record.clone());
+            locked.save()
         });
         if let Err(err) = saved {
             super::undo::revoke(
@@ -609,7 +638,7 @@ impl InstallPlan {
                 &record.trusted,
                 record.trust_store_created,
             );
-            let _ = super::undo::restore_exactly(&record.agent_file);
+            let _ = super::undo::restore_exactly(&record.agent_file, &self.confines.0);
             undo_native(&record.native_file);
             return Err(err);
         }
@@ -617,8 +646,9 @@ impl InstallPlan {
     }
 
     fn check_unchanged(&self) -> Result<(), InstallError> {
-        for (path, original) in [(&self.agent_file, &self.agent_original), (&self.native_file, &self.native_original)] {
-            if read_text(path)? != *original {
+        let files = [(&self.agent_file, &self.agent_original), (&self.native_file, &self.native_original)];
+        for ((path, original), confine) in files.into_iter().zip([&self.confines.0, &self.confines.1]) {
+            if confine.read(path)? != *original {
                 return Err(InstallError::Changed { path: path.clone() });
             }
         }

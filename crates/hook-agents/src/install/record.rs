@@ -1,4 +1,8 @@
 //! `<config home>/installs.json`: what each install changed, so uninstall can undo exactly that.
+//!
+//! Every change to it is a read-modify-write under the exclusive lock of `installs.json.lock`
+//! ([`hook_config::locked`]), held by an install from reading the records to writing them and by an uninstall for its
+//! whole run: two installs that finish at once both keep their record, and an uninstall never undoes a record twice.
 
 use std::path::{Path, PathBuf};
 
@@ -7,8 +11,9 @@ use serde_json::{Map, Value};
 
 use super::InstallError;
 use super::agent::{Agent, InstallScope};
-use super::files::{read_text, write_atomic};
+use super::files::write_atomic;
 use hook_config::Layout;
+use hook_config::locked::{self, FileLock};
 
 /// The file name of the install records inside the config home.
 pub const INSTALLS_FILE: &str = "installs.json";
@@ -119,21 +124,62 @@ impl InstallRecord {
 impl Installs {
     /// Reads the records; a missing file holds none.
     pub fn read(path: &Path) -> Result<Installs, InstallError> {
-        let Some(text) = read_text(path)? else { return Ok(Installs { version: 1, installs: Vec::new() }) };
+        let bytes = locked::read_no_follow(path).map_err(|source| InstallError::Io {
+            action: "cannot read",
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let Some(bytes) = bytes else { return Ok(Installs { version: 1, installs: Vec::new() }) };
         let bad = |message: String| InstallError::Record { path: path.to_path_buf(), message };
-        let installs: Installs = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        let installs: Installs = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
         if installs.version != 1 {
             return Err(bad(format!("version {} is not 1", installs.version)));
         }
         Ok(installs)
     }
 
-    /// Writes the records atomically; no records left removes the file.
+    /// Writes the records atomically, under their lock; no records left removes the file.
     pub fn write(&self, path: &Path) -> Result<(), InstallError> {
+        let _lock = LockedInstalls::lock(path)?;
+        self.write_locked(path)
+    }
+
+    fn write_locked(&self, path: &Path) -> Result<(), InstallError> {
         if self.installs.is_empty() {
             return super::files::remove_file(path);
         }
         let text = serde_json::to_string_pretty(self).unwrap_or_default() + "\n";
         write_atomic(path, &text).map(|_| ())
+    }
+}
+
+/// The records, read under their lock, which is held until this is dropped.
+pub(crate) struct LockedInstalls {
+    _lock: FileLock,
+    path: PathBuf,
+    /// The records as read (and as changed since).
+    pub(crate) installs: Installs,
+}
+
+impl LockedInstalls {
+    /// Takes the lock of `path`, then reads the records.
+    pub(crate) fn open(path: &Path) -> Result<LockedInstalls, InstallError> {
+        let lock = LockedInstalls::lock(path)?;
+        let installs = Installs::read(path)?;
+        Ok(LockedInstalls { _lock: lock, path: path.to_path_buf(), installs })
+    }
+
+    /// Writes the records as they are now (the lock stays held).
+    pub(crate) fn save(&mut self) -> Result<(), InstallError> {
+        self.installs.version = 1;
+        self.installs.write_locked(&self.path)
+    }
+
+    fn lock(path: &Path) -> Result<FileLock, InstallError> {
+        locked::lock(path, locked::DEFAULT_WAIT).map_err(|source| InstallError::Io {
+            action: "cannot lock",
+            path: locked::lock_path(path),
+            source,
+        })
     }
 }

@@ -7,8 +7,11 @@ use serde_json::Value;
 use super::InstallError;
 use super::agent::{Agent, InstallScope};
 use super::edit::{remove_bridge, restore_handlers};
-use super::files::{JsonLayout, parse_json_object, read_text, remove_empty_dirs, remove_file, sha256, write_atomic};
-use super::record::{FileChange, InstallRecord, Installs, TrustedRecord, installs_path};
+use super::files::{
+    Confine, JsonLayout, parse_json_object, read_text, remove, remove_empty_dirs, remove_file, replace, scope_confines,
+    sha256,
+};
+use super::record::{FileChange, InstallRecord, LockedInstalls, TrustedRecord, installs_path};
 use hook_config::BridgeProgram;
 use hook_config::Layout;
 use hook_config::TrustStore;
@@ -41,14 +44,18 @@ pub fn uninstall(agent: Agent, scope: InstallScope, layout: &Layout) -> Result<U
     })?;
     let workspace = std::fs::canonicalize(&layout.workspace).ok();
     let trust_store = layout.config_home_path().map(|home| absolute(home).join(hook_config::TRUST_STORE_FILE));
-    let mut installs = Installs::read(&path)?;
+    // The records stay locked for the whole run: an install finishing meanwhile waits, and keeps its record.
+    let mut locked = LockedInstalls::open(&path)?;
     let mut report = UninstallReport::default();
     let program = BridgeProgram::default();
-    while let Some(at) = installs.installs.iter().rposition(|r| r.is_for(agent, scope, workspace.as_deref())) {
-        let record = installs.installs[at].clone();
-        undo(&record, trust_store.as_deref(), &program, &mut report)?;
-        installs.installs.remove(at);
-        installs.write(&path)?;
+    while let Some(at) = locked.installs.installs.iter().rposition(|r| r.is_for(agent, scope, workspace.as_deref())) {
+        let record = locked.installs.installs[at].clone();
+        let config_home = layout.config_home_path().map(absolute).unwrap_or_default();
+        let record_workspace = record.workspace.clone().unwrap_or_default();
+        let confines = scope_confines(record.scope, &record_workspace, layout.home.as_deref(), &config_home)?;
+        undo(&record, &confines, trust_store.as_deref(), &program, &mut report)?;
+        locked.installs.installs.remove(at);
+        locked.save()?;
         report.records += 1;
     }
     Ok(report)
@@ -56,20 +63,23 @@ pub fn uninstall(agent: Agent, scope: InstallScope, layout: &Layout) -> Result<U
 
 fn undo(
     record: &InstallRecord,
+    (agent_confine, native_confine): &(Confine, Confine),
     trust_store: Option<&Path>,
     program: &BridgeProgram,
     report: &mut UninstallReport,
 ) -> Result<(), InstallError> {
     // The agent's file first: once it is back, the agent runs its own hooks again and the bridge no more.
     let agent_file = &record.agent_file;
-    if restore_exactly(agent_file)? {
+    let agent_real = agent_confine.resolve(&agent_file.path)?;
+    if restore_exactly(agent_file, agent_confine)? {
         report.restored.push(agent_file.path.clone());
-    } else if let Some(text) = read_text(&agent_file.path)? {
+    } else if let Some(text) = read_text(&agent_real)? {
         let mut root = parse_json_object(&agent_file.path, Some(&text))?;
         let mut hooks = match root.get("hooks") {
             Some(Value::Object(hooks)) => hooks.clone(),
             _ => serde_json::Map::new(),
         };
+        super::handlers::check_shapes(record.agent, &agent_file.path, &hooks)?;
         restore_handlers(record.agent, &mut hooks, &record.moved, program);
         remove_bridge(record.agent, &mut hooks, &record.added_events, program);
         let original = parse_json_object(&agent_file.path, record.agent_file.original.as_deref()).unwrap_or_default();
@@ -79,7 +89,7 @@ fn undo(
         } else {
             root.insert("hooks".into(), Value::Object(hooks));
         }
-        write_atomic(&agent_file.path, &JsonLayout::of(&text).write(&Value::Object(root)))?;
+        replace(&agent_file.path, &agent_real, Some(&text), &JsonLayout::of(&text).write(&Value::Object(root)))?;
         report.edited.push(agent_file.path.clone());
     } else if !record.moved.is_empty() {
         report.warnings.push(format!(
@@ -95,12 +105,13 @@ fn undo(
     }
 
     if let Some(native) = &record.native_file {
-        if restore_exactly(&native.file)? {
+        let native_real = native_confine.resolve(&native.file.path)?;
+        if restore_exactly(&native.file, native_confine)? {
             report.restored.push(native.file.path.clone());
         } else {
-            match read_text(&native.file.path)? {
+            match read_text(&native_real)? {
                 Some(text) if text.contains(&native.block) => {
-                    write_atomic(&native.file.path, &text.replacen(&native.block, "", 1))?;
+                    replace(&native.file.path, &native_real, Some(&text), &text.replacen(&native.block, "", 1))?;
                     report.edited.push(native.file.path.clone());
                 }
                 _ => report.warnings.push(format!(
@@ -121,18 +132,19 @@ fn undo(
 }
 
 /// Puts a file back exactly as it was, if it still holds exactly what install wrote: the original text, or no file
-/// (and none of the directories install created for it). Returns whether it did.
-pub(crate) fn restore_exactly(change: &FileChange) -> Result<bool, InstallError> {
-    let current = read_text(&change.path)?;
-    if current.as_deref().map(sha256).as_deref() != Some(change.written_sha256.as_str()) {
+/// (and none of the directories install created for it). Returns whether it did. The file must stay inside
+/// `confine`, and the swap is a compare-and-swap against what was read here.
+pub(crate) fn restore_exactly(change: &FileChange, confine: &Confine) -> Result<bool, InstallError> {
+    let real = confine.resolve(&change.path)?;
+    let Some(current) = read_text(&real)?.filter(|text| sha256(text) == change.written_sha256) else {
         return Ok(false);
-    }
+    };
     match &change.original {
         Some(original) => {
-            write_atomic(&change.path, original)?;
+            replace(&change.path, &real, Some(&current), original)?;
         }
         None => {
-            remove_file(&change.path)?;
+            remove(&change.path, &real, &current)?;
             remove_empty_dirs(&change.created_dirs);
         }
     }

@@ -6,7 +6,16 @@
 //! hook's non-blocking error and go ahead. Every failure — bad flags, unreadable input, a configuration that cannot
 //! load, a panic — answers with [`hook_agents::bridge::failure`]: the agent's blocking form on a gate event
 //! or an event not known yet, its non-blocking error elsewhere. So the bridge is recognised before clap parses the
-//! command line ([`intercept`]), and everything after that runs inside `catch_unwind`.
+//! command line ([`intercept`]), and everything after that runs inside `catch_unwind`. A SIGINT, SIGTERM or SIGHUP
+//! from the moment the configuration starts loading stops the hooks (forwarded, then killed after the grace, as
+//! `hook run` does) and answers as a failure too: the blocking form on a gate, never a silent exit 143.
+//!
+//! A bridge started by a hook of this engine (its environment holds `HOOK_BRIDGE_DEPTH`) dispatches nothing and
+//! passes with a notice ([`hook_agents::bridge::nested_answer`]): bridges never start bridges, whatever they are
+//! called.
+//!
+//! The workspace is `--workspace`, else the one the agent names or whose project root holds the payload's `cwd`
+//! ([`AgentInput::workspace`]).
 //!
 //! Test-only: when the environment variable `HOOK_BRIDGE_TEST_PANIC` is set to a non-empty value, the bridge panics
 //! right after reading its input, so tests can prove a panic answers with the blocking form. Nothing else reads it.
@@ -21,7 +30,10 @@ use std::sync::Mutex;
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Args, Parser};
-use hook_agents::bridge::{AgentInput, Answer, agent_runs_it, answer, failure, parse_input};
+use hook_agents::bridge::{
+    AgentInput, Answer, BRIDGE_DEPTH_VAR, agent_runs_it, answer, failure, is_nested, nested_answer, parse_input,
+    project_root,
+};
 use hook_agents::install::{Agent, AgentInstall};
 use hook_config::IssueSeverity;
 use hook_types::Event;
@@ -31,6 +43,7 @@ use crate::cli::{Cli, Command};
 use crate::context::Context;
 use crate::engine::{Engine, EngineOptions};
 use crate::exit::{one_line, panic_parts};
+use crate::signals;
 
 /// The variable that makes the bridge panic on purpose (tests only; see the module docs).
 pub const TEST_PANIC_VAR: &str = "HOOK_BRIDGE_TEST_PANIC";
@@ -139,6 +152,10 @@ fn bridge(args: &[OsString], known: &mut Known) -> Answer {
     if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| !v.is_empty()) {
         panic!("{TEST_PANIC_VAR} is set: panicking on purpose");
     }
+    // A hook of an engine: that engine already dispatches this event, and this bridge must start nothing.
+    if is_nested(std::env::var_os(BRIDGE_DEPTH_VAR).as_deref()) {
+        return nested_answer(&read);
+    }
     match dispatch(&cli, &read) {
         Ok(answer) => answer,
         Err(err) => failure(Some(agent), Some(&read.event_name), &one_line(&format!("{err:#}"))),
@@ -153,15 +170,29 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
         let workspace = read.workspace(|name| std::env::var_os(name));
         global.workspace = Some(match workspace {
             Some(dir) => dir,
-            None => std::env::current_dir()?,
+            None => {
+                let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+                project_root(read.agent, &std::env::current_dir()?, home.as_deref())
+            }
         });
     }
     let ctx = Context::new(&global)?;
-    let mut engine = Engine::new(&ctx, EngineOptions { trust_workspace: false, receipts: true })?;
+    // Every child of the bridge is a hook run: one that leaves its group and is orphaned comes back to be killed.
+    let _ = hook_exec::supervise(hook_exec::Supervision { subreaper: true, watchdog: false, cgroup: false });
+    let options = EngineOptions { trust_workspace: false, receipts: true, signals_from_start: true };
+    let mut engine = Engine::new(&ctx, options)?;
     // The bridge entries themselves never load as hooks (hook_config lists them as excluded); what the agent runs
     // itself must not run here too.
     engine.retain_hooks(|hook| !agent_runs_it(read.agent, hook));
-    let mut result = engine.dispatch(&read.input);
+    let mut result = match engine.dispatch_until_signal(&read.input) {
+        Ok(result) => result,
+        Err(signal) => {
+            // Stopped is not decided: on a gate the agent must not go ahead.
+            signals::stop_hooks();
+            let message = format!("interrupted by {}: the running hooks were stopped", signals::name(signal));
+            return Ok(failure(Some(read.agent), Some(&read.event_name), &message));
+        }
+    };
     // A hook file that does not load is a policy that may be missing: say so once a turn, not on every tool call.
     if matches!(read.input.event, Event::SessionStart | Event::TurnStart) {
         let errors: Vec<String> = engine

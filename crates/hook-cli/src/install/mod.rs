@@ -6,10 +6,14 @@
 //! `hook trust` does: `--yes`, or a `y` on a terminal; without either (a stdin that is not a terminal) it refuses,
 //! exits 1 and changes nothing. Writing only the bridge entry needs no confirmation: it runs nothing that is not
 //! already trusted.
+//!
+//! The user scope writes under the home directory, so it takes only a home `$HOME` names, and says which: with
+//! `$HOME` unset, the platform's fallback (the password database) could be another account's home than the one the
+//! agent reads.
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use clap::{Args, ValueEnum};
 use hook_agents::install::{
     InstallPlan, InstallRecord, InstallRequest, InstallScope, UninstallReport, bridge_command, installs_path,
@@ -88,6 +92,9 @@ struct InstallJson<'a> {
     kept: Vec<KeptJson<'a>>,
     trusted: Vec<&'a str>,
     installs: Option<PathBuf>,
+    /// The home directory the user scope writes under.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    home: Option<&'a Path>,
 }
 
 #[derive(Debug, Serialize)]
@@ -146,7 +153,8 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     let scope = args.scope.scope();
     let exe = current_exe().context("cannot find the path of the running `hook` to write as the bridge command")?;
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let layout = &ctx.layout;
+    let home = user_home(scope)?;
+    let layout = &ctx.layout.clone().with_home(home.clone().or_else(|| ctx.layout.home.clone()));
     // The bridge must find the same config home (trust, user hooks) and policy file as this install; a default one
     // it finds by itself.
     let config_home = global.config_home.as_deref().map(absolute);
@@ -166,11 +174,14 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     }
 
     if !ctx.json {
+        if let Some(home) = &home {
+            emit(&format!("user scope: the home directory is {} ($HOME)\n", home.display()))?;
+        }
         emit(&describe(&plan, ctx))?;
     }
     if plan.is_empty() {
         if ctx.json {
-            emit_json(&json_of(&plan, None, None))?;
+            emit_json(&json_of(&plan, None, None, home.as_deref()))?;
         } else {
             emit("nothing to do: the bridge is on every event and no hook is left to move\n")?;
         }
@@ -199,7 +210,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     }
     let record = plan.apply()?;
     if ctx.json {
-        emit_json(&json_of(&plan, Some(&record), installs_path(layout)))?;
+        emit_json(&json_of(&plan, Some(&record), installs_path(layout), home.as_deref()))?;
     } else {
         let mut text = format!(
             "{} the bridge for {} in {}\n",
@@ -254,6 +265,23 @@ fn agent_trust_note(agent: Protocol, scope: InstallScope) -> Option<&'static str
              that prompt the first time you open this workspace.",
         ),
         _ => None,
+    }
+}
+
+/// For the user scope, the home directory `$HOME` names; `None` for the other scopes.
+fn user_home(scope: InstallScope) -> Result<Option<PathBuf>> {
+    if scope != InstallScope::User {
+        return Ok(None);
+    }
+    match std::env::var_os("HOME").filter(|home| !home.is_empty()).map(PathBuf::from) {
+        Some(home) if home.is_absolute() => Ok(Some(home)),
+        Some(home) => {
+            bail!("$HOME (`{}`) is not an absolute path; --scope user writes under the home directory", home.display())
+        }
+        None => bail!(
+            "$HOME is not set; --scope user writes under the home directory and takes only the one $HOME names \
+             (set it to the home of the account the agent runs as)"
+        ),
     }
 }
 
@@ -342,7 +370,12 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
     text
 }
 
-fn json_of<'a>(plan: &'a InstallPlan, record: Option<&'a InstallRecord>, installs: Option<PathBuf>) -> InstallJson<'a> {
+fn json_of<'a>(
+    plan: &'a InstallPlan,
+    record: Option<&'a InstallRecord>,
+    installs: Option<PathBuf>,
+    home: Option<&'a Path>,
+) -> InstallJson<'a> {
     InstallJson {
         version: JSON_VERSION,
         agent: plan.agent.as_str(),
@@ -369,6 +402,7 @@ fn json_of<'a>(plan: &'a InstallPlan, record: Option<&'a InstallRecord>, install
             .collect(),
         trusted: record.map(|r| r.trusted.iter().map(|t| t.id.as_str()).collect()).unwrap_or_default(),
         installs: record.and(installs),
+        home,
     }
 }
 
@@ -389,7 +423,9 @@ struct UninstallJson<'a> {
 pub fn uninstall(ctx: &Context, args: &UninstallArgs) -> Result<u8> {
     let agent = args.agent;
     let scope = args.scope.scope();
-    let report: UninstallReport = undo(agent, scope, &ctx.layout)?;
+    let home = user_home(scope)?;
+    let layout = ctx.layout.clone().with_home(home.or_else(|| ctx.layout.home.clone()));
+    let report: UninstallReport = undo(agent, scope, &layout)?;
     if ctx.json {
         emit_json(&UninstallJson {
             version: JSON_VERSION,

@@ -96,6 +96,7 @@ impl Env {
             .env("PATH", path_with_this_hook())
             .env_remove("NO_COLOR")
             .env_remove("RUST_BACKTRACE")
+            .env_remove("HOOK_BRIDGE_DEPTH")
             .stdin(Stdio::null());
         command
     }
@@ -144,6 +145,7 @@ impl Env {
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("CURSOR_PROJECT_DIR")
             .env_remove("HOOK_BRIDGE_TEST_PANIC")
+            .env_remove("HOOK_BRIDGE_DEPTH")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -8,7 +8,10 @@
 //! 3. the variables the agent of the hook's protocol sets for its own hooks, from its entry in the agent table
 //!    ([`hook_types::Agent`]): its session id and working directory where it sets them, then each variable naming the
 //!    project directory (Gemini CLI sets `CLAUDE_PROJECT_DIR` as well as its own). Codex, mecha and clio-coder set
-//!    none: Codex's hooks run in the session's working directory.
+//!    none: Codex's hooks run in the session's working directory;
+//! 4. [`BRIDGE_DEPTH_VAR`]: how many engines' dispatches the hook runs under (this process's own depth plus one). A
+//!    bridge started with it set is a hook of an engine already, one that would dispatch the same event again and
+//!    could start another bridge: it answers at once instead, whatever its program is called.
 //!
 //! The pipeline's variables come after the hook's `env` on purpose: the fingerprint (DESIGN §4.6) expands
 //! `$CLAUDE_PROJECT_DIR`, `$HOOK_PROJECT_DIR` and `$GEMINI_PROJECT_DIR` to the workspace, so a hook must not be able
@@ -17,10 +20,26 @@
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use hook_types::Protocol;
 
 use crate::EventInput;
+
+/// The variable set in every command hook's environment: the depth of engine dispatches it runs under, `1` under a
+/// dispatch of a process that is not itself a hook of one.
+pub const BRIDGE_DEPTH_VAR: &str = "HOOK_BRIDGE_DEPTH";
+
+/// The depth this process's hooks run at: its own (from its environment; a value that does not read as a number
+/// still means "under a dispatch") plus one.
+fn hook_depth() -> &'static str {
+    static DEPTH: OnceLock<String> = OnceLock::new();
+    DEPTH.get_or_init(|| {
+        let own = std::env::var(BRIDGE_DEPTH_VAR).ok().filter(|v| !v.is_empty());
+        let own = own.map_or(0, |v| v.trim().parse::<u32>().unwrap_or(1));
+        own.saturating_add(1).to_string()
+    })
+}
 
 /// The variables to add, in the order they are set.
 pub(crate) fn hook_env(
@@ -49,5 +68,20 @@ pub(crate) fn hook_env(
     for name in agent.project_env {
         vars.push(((*name).into(), dir()));
     }
+    vars.push((BRIDGE_DEPTH_VAR.into(), hook_depth().into()));
     vars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hook_types::Event;
+
+    #[test]
+    fn every_hook_is_marked_as_running_under_a_dispatch_and_cannot_unmark_itself() {
+        let own = BTreeMap::from([(BRIDGE_DEPTH_VAR.to_owned(), "0".to_owned())]);
+        let vars = hook_env(&EventInput::new(Event::PreTool), Protocol::Codex, Path::new("/ws"), None, &own);
+        let (_, depth) = vars.iter().rev().find(|(name, _)| name == BRIDGE_DEPTH_VAR).unwrap();
+        assert!(depth.to_str().unwrap().parse::<u32>().unwrap() >= 1, "{depth:?}");
+    }
 }

@@ -67,6 +67,7 @@ use hook_config::Issue;
 use hook_exec::EnvPolicy;
 use hook_types::Limits;
 
+pub use env::BRIDGE_DEPTH_VAR;
 pub use registration::{EvalError, Evaluate, Evaluation, Registration, Tier};
 pub use result::{DispatchResult, Phase, PreviewEntry, Reload};
 pub use table::{SkipReason, UserTier};
