@@ -187,6 +187,8 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
             .collect();
         return FileLoad { issues, closed_gates, ..FileLoad::default() };
     };
+    // What is reported from here on is about the file or one hook, not about the last event a reader read.
+    reporter.in_event(None);
     if wire.hooks.len() > limits.max_hooks_per_file {
         reporter.at_position(
             IssueSeverity::Error,
