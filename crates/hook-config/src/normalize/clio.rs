@@ -29,13 +29,10 @@ const EFFECT_KINDS: [&str; 7] = [
     "lock_tools",
 ];
 
-/// The events clio-coder fires (its `MIDDLEWARE_HOOKS`: before_tool, after_tool, turn_start, turn_end,
-/// on_compaction), as canonical events.
-const EVENTS: [Event; 5] = [Event::PreTool, Event::PostTool, Event::TurnStart, Event::TurnEnd, Event::Compaction];
-
-/// Whether clio-coder's loader accepts `effect` on `event`.
-pub(super) fn accepts_effect(effect: &Effect, event: &Event) -> bool {
-    EFFECT_KINDS.contains(&effect.kind()) && EVENTS.contains(event)
+/// Whether clio-coder's loader accepts `effect`, whatever the event: it checks the effect alone. (Its events are
+/// the agent table's, and an event it does not fire is not its concern here.)
+pub(super) fn accepts_effect(effect: &Effect) -> bool {
+    EFFECT_KINDS.contains(&effect.kind())
 }
 
 /// `tools` on an event that names no tool: clio-coder loads the hook and never runs it.

@@ -465,7 +465,7 @@ fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>, protocol: P
                 hook_types::CANONICAL_EVENTS.iter().filter(|e| effect.valid_on(e)).map(Event::to_string).collect();
             let message =
                 format!("effect `{}` is not valid on {event}; it is valid on {}", effect.kind(), valid.join(", "));
-            if protocol == Protocol::Clio && clio::accepts_effect(&effect, event) {
+            if protocol == Protocol::Clio && clio::accepts_effect(&effect) {
                 clio::inert_effect(hook, &field, message);
                 return Some(HookSpec::Effect(effect));
             }
