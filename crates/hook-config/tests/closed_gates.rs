@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use hook_config::{Config, FileContext, Format, GATES, Layout, LoadOptions, load, parse_str};
+use hook_config::{Config, FileContext, Format, GATES, InspectReport, Layout, LoadOptions, load, parse_str};
 use hook_types::{Event, Origin};
 
 /// The gates `text` (read as `file` of `format`) closes, each as `(events, location)`, the location being the
@@ -173,6 +173,15 @@ fn a_broken_file_in_an_untrusted_project_still_fails_closed() {
     assert_eq!(config.closed_gates[0].events, [Event::PreTool]);
     assert_eq!(config.closed_gates[0].origin, Origin::Project);
     assert!(config.closed_gates[0].issue.source.ends_with("ws/.hooks/hooks.yaml"));
+
+    // The inspect report shows it, first thing after the header, and in its JSON.
+    let report = InspectReport::new(&config);
+    let text = report.render_text();
+    let at = text.find("── closed gates (1): deny until fixed ").unwrap_or_else(|| panic!("{text}"));
+    assert!(text[at..].contains("\n  pre_tool\n    the hook configuration has errors:"), "{text}");
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["closed_gates"][0]["events"], serde_json::json!(["pre_tool"]));
+    assert_eq!(json["closed_gates"][0]["line"], 3);
 }
 
 #[test]
