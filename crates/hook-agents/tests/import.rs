@@ -173,7 +173,7 @@ fn import_refuses_what_it_cannot_do_safely() {
 #[test]
 fn import_reports_a_native_hook_that_takes_the_same_id_with_other_contents() {
     let ws = Ws::new(&[(".clio-coder/hooks.yaml", "- {id: guard, on: before_tool, kind: command, shell: ./a.sh}\n")]);
-    ws.write(".hooks/hooks.yaml", "- {id: guard, on: pre_tool, kind: command, shell: ./b.sh}\n");
+    ws.write(".hooks/hooks.yaml", "- {id: guard, on: pre_tool, kind: command, shell: exit 0}\n");
     let err = ws.plan(Format::Clio).unwrap_err();
     assert!(matches!(&err, ImportError::Conflict { id, .. } if id == "guard"), "{err}");
     assert!(err.to_string().contains("already has a hook `guard` that differs"), "{err}");

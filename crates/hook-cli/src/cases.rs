@@ -160,7 +160,10 @@ fn read_cases(path: &Path) -> Result<Vec<Case>> {
                 let hint = did_you_mean(kind, kinds.iter().copied())
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
-                bail!("{at}: expect.effects: unknown effect kind `{kind}`{hint}");
+                bail!(
+                    "{at}: expect.effects: unknown effect kind `{kind}`{hint}; the effect kinds are {}",
+                    kinds.join(", ")
+                );
             }
         }
     }

@@ -59,10 +59,21 @@ impl Engine {
         let config = ctx.load_with(&load)?;
         let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
         if errors > 0 {
-            // Lenient, as a host that runs what is valid: the dropped hooks do not run, and the user should know.
+            // Lenient, as a host that runs what is valid: the dropped hooks do not run, the gates they were on deny,
+            // and the user should know.
+            let closed: Vec<String> = hook_config::GATES
+                .iter()
+                .filter(|gate| config.closed_gates.iter().any(|c| c.closes(gate)))
+                .map(ToString::to_string)
+                .collect();
+            let closed = if closed.is_empty() {
+                String::new()
+            } else {
+                format!(", and {} deny until they are fixed", closed.join(", "))
+            };
             eprintln!(
                 "hook: warning: {errors} error-level issue(s) in the hook configuration; what they concern does not \
-                 run (see `hook validate`)"
+                 run{closed} (see `hook validate`)"
             );
         }
         if options.trust_workspace {
@@ -74,7 +85,7 @@ impl Engine {
             );
         }
         let mut builder =
-            Pipeline::builder().limits(Limits::default()).workspace(&config.workspace).user_hooks(config.hooks.clone());
+            Pipeline::builder().limits(Limits::default()).workspace(&config.workspace).user_hooks(&config);
         // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
         // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
         // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.
@@ -104,10 +115,11 @@ impl Engine {
     }
 
     /// Keeps only the user hooks `keep` accepts and reloads the pipeline with them: `hook bridge` drops the hooks
-    /// the invoking agent runs itself.
+    /// the invoking agent runs itself. The closed gates stay closed: a declaration that cannot be read runs nowhere,
+    /// in the agent or here.
     pub fn retain_hooks(&mut self, keep: impl FnMut(&hook_config::LoadedHook) -> bool) {
         self.config.hooks.retain(keep);
-        self.pipeline.reload(self.config.hooks.clone());
+        self.pipeline.reload(&self.config);
     }
 
     /// One dispatch, its diagnostics reported on stderr, stopped by SIGINT, SIGTERM or SIGHUP as the

@@ -1,8 +1,9 @@
 //! `hook validate`: every issue found while loading, one per line as `file:line:column: severity: message` (or
-//! `file: severity: message` where the parser gives no position), then a summary; exit 1 on any error-level issue.
+//! `file: severity: message` where the parser gives no position), then the gates the errors leave closed, then a
+//! summary; exit 1 on any error-level issue.
 
 use anyhow::Result;
-use hook_config::{Issue, IssueSeverity};
+use hook_config::{ClosedGate, Issue, IssueSeverity};
 use serde::Serialize;
 
 use crate::context::{Context, display_path};
@@ -20,6 +21,9 @@ struct ValidateJson<'a> {
     /// How many hooks are in force.
     hooks: usize,
     issues: &'a [Issue],
+    /// The gates that deny until the errors are fixed; left out when there are none.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    closed_gates: &'a [ClosedGate],
 }
 
 /// Checks the workspace's configuration.
@@ -36,6 +40,7 @@ pub fn run(ctx: &Context) -> Result<u8> {
             warnings,
             hooks: config.hooks.len(),
             issues: &config.issues,
+            closed_gates: &config.closed_gates,
         };
         emit_json(&json)?;
         return Ok(code);
@@ -48,6 +53,17 @@ pub fn run(ctx: &Context) -> Result<u8> {
         // Paths as a compiler prints them, so an editor can jump to them; the rest of the line is hook-config's.
         let shown = Issue { source: display_path(&issue.source).into(), ..issue.clone() };
         out.push_str(&clean_line(&shown.to_string()));
+        out.push('\n');
+    }
+    let closed: Vec<String> = hook_config::GATES
+        .iter()
+        .filter(|gate| config.closed_gates.iter().any(|c| c.closes(gate)))
+        .map(ToString::to_string)
+        .collect();
+    if !closed.is_empty() {
+        // Said once, after the errors it is about: every host denies these gates until they are fixed.
+        let line = format!("fails closed: {} deny until the errors above are fixed", closed.join(", "));
+        out.push_str(&ctx.painter.paint(Style::Red, &line));
         out.push('\n');
     }
     let files = config.sources.iter().filter(|s| s.found).count();

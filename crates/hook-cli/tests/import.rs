@@ -189,7 +189,7 @@ fn import_refuses_to_write_while_the_agents_file_has_errors() {
 #[test]
 fn import_reports_a_native_hook_of_the_same_id_with_other_contents_and_writes_nothing() {
     let env = fixture_env(&fixture("mecha"));
-    let taken = "- id: project.command.a9bb24e88779408a\n  on: pre_tool\n  kind: command\n  shell: ./mine.sh\n";
+    let taken = "- id: project.command.a9bb24e88779408a\n  on: pre_tool\n  kind: command\n  shell: exit 0\n";
     env.write(".hooks/hooks.yaml", taken);
     let out = env.hook(&["import", "--from", "mecha", "--write"]);
     assert_one_line_error(

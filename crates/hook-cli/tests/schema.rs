@@ -63,7 +63,7 @@ fn document(path: &Path) -> Option<Value> {
 fn loads_cleanly(path: &Path) -> bool {
     let dir = path.parent().unwrap().canonicalize().unwrap();
     let workspace = if dir.ends_with(".hooks") { dir.parent().unwrap().to_path_buf() } else { dir.clone() };
-    let cx = FileContext { origin: Origin::Project, workspace: &workspace, root: &dir, source_id: None };
+    let cx = FileContext { origin: Origin::Project, workspace: &workspace, root: &workspace, source_id: None };
     let load = load_file(path, Format::Native, &cx);
     !load.issues.iter().any(|i| i.severity == IssueSeverity::Error)
 }

@@ -67,10 +67,14 @@ fn a_bad_cases_file_is_one_line_naming_the_file_case_and_field() {
         "kind.cases.yaml",
         "- {name: x, event: pre_tool, tool: shell, expect: {verdict: deny, effects: [blok_tool]}}\n",
     );
+    let out = env.hook(&["test", "kind.cases.yaml"]);
     assert_one_line_error(
-        &env.hook(&["test", "kind.cases.yaml"]),
+        &out,
         "case 0 (`x`): expect.effects: unknown effect kind `blok_tool` (did you mean `block_tool`?)",
     );
+    // And it names every kind there is.
+    let kinds: Vec<&str> = hook_types::effect_kinds().collect();
+    assert!(out.stderr.trim_end().ends_with(&format!("; the effect kinds are {}", kinds.join(", "))), "{out:#?}");
     env.write("event.cases.yaml", "- {name: x, event: pre_tol, expect: {verdict: pass}}\n");
     assert_one_line_error(&env.hook(&["test", "event.cases.yaml"]), "case 0 (`x`): event: unknown event `pre_tol`");
     assert_one_line_error(&env.hook(&["test", "missing.yaml"]), "test file `missing.yaml` cannot be read");

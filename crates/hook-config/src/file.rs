@@ -2,20 +2,22 @@
 //!
 //! Expected bad input is data: [`load_file`] and [`parse_str`] never fail and never panic. A file that cannot be
 //! read or parsed is one issue and no hooks; a malformed hook is dropped with its issues while its siblings load;
-//! a file with nothing in it (or only comments) gives no issue and no hooks. A host that wants mecha's rule — any
-//! error refuses to start — calls [`FileLoad::strict`].
+//! a file with nothing in it (or only comments) gives no issue and no hooks. What an error drops from a gate — or
+//! from an event that cannot be told, or the whole file — closes that gate ([`FileLoad::closed_gates`]). A host
+//! that wants mecha's rule — any error refuses to start — calls [`FileLoad::strict`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
-use hook_types::{Limits, Origin};
+use hook_types::{Event, Limits, Origin};
 use serde_json::Value;
 
+use crate::closed_gate::ClosedGate;
 use crate::formats::{self, hook_field};
 use crate::issues::{Place, Reporter, describe};
 use crate::model::{Format, HookDecl, Issue, IssueSeverity};
-use crate::normalize::{NormalizeCx, id_prefix, normalize};
+use crate::normalize::{Dropped, NormalizeCx, id_prefix, normalize};
 use crate::parse::{self, Syntax, Target};
 
 /// What loading one file needs to know about where it sits.
@@ -41,6 +43,9 @@ pub struct FileLoad {
     pub issues: Vec<Issue>,
     /// The managed file's `only_managed: true` (always `false` for other origins, which get a warning instead).
     pub only_managed: bool,
+    /// The gates closed by what could not be read: a gate's declaration dropped for an error, a declaration whose
+    /// event is unknown, a file that does not parse (see [`ClosedGate`]).
+    pub closed_gates: Vec<ClosedGate>,
 }
 
 /// The error returned by [`FileLoad::strict`]: the load had error-level issues.
@@ -105,11 +110,7 @@ pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits:
     let bytes = match read_bounded(path, limits.max_file_bytes) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return FileLoad::default(),
-        Err(err) => {
-            let mut reporter = Reporter::new(path, None);
-            reporter.at_position(IssueSeverity::Error, (None, None), format!("cannot read the file: {err}"));
-            return FileLoad { issues: reporter.into_issues(), ..FileLoad::default() };
-        }
+        Err(err) => return unreadable(path, cx.origin, (None, None), format!("cannot read the file: {err}")),
     };
     match String::from_utf8(bytes) {
         Ok(text) => parse_str_with(&text, path, format, cx, limits),
@@ -119,13 +120,9 @@ pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits:
             let prefix = String::from_utf8_lossy(valid);
             let line = prefix.matches('\n').count() + 1;
             let column = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            let mut reporter = Reporter::new(path, None);
-            reporter.at_position(
-                IssueSeverity::Error,
-                (Some(line), Some(column)),
-                format!("the file is not valid UTF-8 (byte offset {}); nothing in it was loaded", valid.len()),
-            );
-            FileLoad { issues: reporter.into_issues(), ..FileLoad::default() }
+            let message =
+                format!("the file is not valid UTF-8 (byte offset {}); nothing in it was loaded", valid.len());
+            unreadable(path, cx.origin, (Some(line), Some(column)), message)
         }
     }
 }
@@ -150,7 +147,9 @@ pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits:
 /// assert_eq!(load.hooks[0].id, "user.prompt.3d272c794c1ca3aa");
 /// let issue = &load.issues[0];
 /// assert_eq!((issue.field.as_deref(), issue.line), (Some("hooks[1].effect.kind"), Some(7)));
-/// assert_eq!(issue.message, "unknown effect kind `block_tol` (did you mean `block_tool`?)");
+/// assert!(issue.message.starts_with("unknown effect kind `block_tol` (did you mean `block_tool`?); the effect kinds are"));
+/// // The effect hook was on a gate: until the file is fixed, that gate denies.
+/// assert_eq!(load.closed_gates[0].events, [hook_types::Event::PreTool]);
 /// ```
 pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad {
     parse_str_with(text, path, format, cx, &Limits::default())
@@ -172,19 +171,24 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
         Ok(Some(root)) => root,
         Ok(None) => return FileLoad::default(),
         Err(err) => {
-            let mut reporter = Reporter::new(path, None);
-            reporter.at_position(
-                IssueSeverity::Error,
-                (err.line, err.column),
-                format!("syntax error: {}; nothing in this file was loaded", err.message),
-            );
-            return FileLoad { issues: reporter.into_issues(), ..FileLoad::default() };
+            let tab = if Syntax::of(path) == Syntax::Yaml { tab_hint(text, err.line) } else { String::new() };
+            let message = format!("syntax error: {}{tab}; nothing in this file was loaded", err.message);
+            return unreadable(path, cx.origin, (err.line, err.column), message);
         }
     };
     let mut reporter = Reporter::new(path, Some(text));
     let Some(mut wire) = formats::read(format, root, &mut reporter) else {
-        return FileLoad { issues: reporter.into_issues(), ..FileLoad::default() };
+        // Nothing of the file loads: every error closes every gate.
+        let issues = reporter.into_issues();
+        let closed_gates = issues
+            .iter()
+            .filter(|issue| issue.severity == IssueSeverity::Error)
+            .map(|issue| ClosedGate::all(cx.origin, issue))
+            .collect();
+        return FileLoad { issues, closed_gates, ..FileLoad::default() };
     };
+    // What is reported from here on is about the file or one hook, not about the last event a reader read.
+    reporter.in_event(None);
     if wire.hooks.len() > limits.max_hooks_per_file {
         reporter.at_position(
             IssueSeverity::Error,
@@ -233,9 +237,19 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
     };
     let mut hooks: Vec<HookDecl> = Vec::with_capacity(wire.hooks.len());
     let mut ids: HashMap<String, usize> = HashMap::new();
+    // Every hook the normalizer saw, by index: `None` when it loaded, what is known of it when it was dropped.
+    let mut outcomes: HashMap<usize, Option<Dropped>> = HashMap::with_capacity(wire.hooks.len());
     for hook in wire.hooks {
         let node = hook.node.clone();
-        let Some(decl) = normalize(hook, &cx, &mut reporter) else { continue };
+        let decl = match normalize(hook, &cx, &mut reporter) {
+            Ok(decl) => decl,
+            Err(dropped) => {
+                outcomes.insert(dropped.index, Some(dropped));
+                continue;
+            }
+        };
+        let dropped = Dropped { index: decl.index, event: Some(decl.event.clone()), disabled: !decl.enabled };
+        outcomes.insert(decl.index, Some(dropped));
         if let Some(&first) = ids.get(&decl.id) {
             // Two default ids collide only when prefix, kind and hash are equal: the same hook written twice.
             let explicit = decl.id != format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash);
@@ -245,6 +259,23 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
                 field: Some(hook_field(decl.index, explicit.then_some("id"))),
                 node: Some((if explicit { node.key("id") } else { node }, Target::Node)),
             };
+            if explicit && format == Format::Clio {
+                // clio-coder keeps one hook per id, the last declared, in the place of the first.
+                reporter.warn(
+                    place,
+                    format!(
+                        "duplicate id `{}` (first used by hooks[{first}]); as clio-coder does, this hook replaces that \
+                         one",
+                        decl.id
+                    ),
+                );
+                ids.insert(decl.id.clone(), decl.index);
+                outcomes.insert(decl.index, None);
+                if let Some(earlier) = hooks.iter_mut().find(|h| h.index == first) {
+                    *earlier = decl;
+                }
+                continue;
+            }
             if explicit {
                 reporter.error(
                     place,
@@ -256,13 +287,75 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
             continue;
         }
         ids.insert(decl.id.clone(), decl.index);
+        outcomes.insert(decl.index, None);
         hooks.push(decl);
     }
-    let mut issues = reporter.into_issues();
+    let (issues, events) = reporter.into_parts();
+    let mut issues: Vec<(Issue, Option<String>)> = issues.into_iter().zip(events).collect();
     // Readers report unknown keys before the normalizer reports the rest: put everything in file order — file-level
     // issues first, then hook by hook, each hook's by position (unplaced ones last).
-    issues.sort_by_key(|issue| (issue.index.map_or(0, |i| i + 1), issue.line.is_none(), issue.line, issue.column));
-    FileLoad { hooks, issues, only_managed }
+    issues.sort_by_key(|(issue, _)| (issue.index.map_or(0, |i| i + 1), issue.line.is_none(), issue.line, issue.column));
+    let closed_gates = closed_gates(&issues, &outcomes, cx.origin);
+    let issues = issues.into_iter().map(|(issue, _)| issue).collect();
+    FileLoad { hooks, issues, only_managed, closed_gates }
+}
+
+/// The gates this file's error-level issues close (see [`crate::closed_gate`]), one per dropped declaration and
+/// per error no declaration accounts for, in file order. Each issue comes with the event whose entries its reader
+/// was reading, if any.
+fn closed_gates(
+    issues: &[(Issue, Option<String>)],
+    outcomes: &HashMap<usize, Option<Dropped>>,
+    origin: Origin,
+) -> Vec<ClosedGate> {
+    let mut seen: HashSet<usize> = HashSet::new();
+    let mut closed = Vec::new();
+    for (issue, event_name) in issues.iter().filter(|(issue, _)| issue.severity == IssueSeverity::Error) {
+        // The first error of a hook is its root cause; the others add nothing to which gate it leaves open.
+        if issue.index.is_some_and(|index| !seen.insert(index)) {
+            continue;
+        }
+        let gate = match issue.index.and_then(|index| outcomes.get(&index)) {
+            // An error about a hook that loaded: nothing was dropped (no reader reports one, but none is lost).
+            Some(None) => None,
+            Some(Some(dropped)) if dropped.disabled => None,
+            Some(Some(dropped)) => ClosedGate::for_event(dropped.event.as_ref(), origin, issue),
+            // An entry the reader dropped before the normalizer saw it, or an error about the file outside any hook:
+            // the event it was read under, if the reader said, else every gate.
+            None => {
+                let event = event_name.as_deref().and_then(|name| Event::parse(name).ok()).map(|p| p.event);
+                ClosedGate::for_event(event.as_ref(), origin, issue)
+            }
+        };
+        closed.extend(gate);
+    }
+    closed
+}
+
+/// What to do about a YAML syntax error that a tab causes: YAML indents with spaces only, and a tab in the
+/// indentation of a line at or before the error is the usual cause. Empty when there is none.
+fn tab_hint(text: &str, error_line: Option<usize>) -> String {
+    let upto = error_line.unwrap_or(usize::MAX);
+    let tabbed = text.lines().take(upto).position(|line| {
+        let indent = &line[..line.len() - line.trim_start().len()];
+        indent.contains('\t')
+    });
+    match tabbed {
+        Some(at) => format!(
+            " (line {} is indented with a tab: YAML indents with spaces only; replace the tab with spaces)",
+            at + 1
+        ),
+        None => String::new(),
+    }
+}
+
+/// A load that read nothing of the file: one error, and every gate closed by it.
+fn unreadable(path: &Path, origin: Origin, position: (Option<usize>, Option<usize>), message: String) -> FileLoad {
+    let mut reporter = Reporter::new(path, None);
+    reporter.at_position(IssueSeverity::Error, position, message);
+    let issues = reporter.into_issues();
+    let closed_gates = issues.iter().map(|issue| ClosedGate::all(origin, issue)).collect();
+    FileLoad { issues, closed_gates, ..FileLoad::default() }
 }
 
 /// Reads at most `max` bytes of a regular file; anything else is an error saying what it is. The open does not

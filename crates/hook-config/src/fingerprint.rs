@@ -37,6 +37,8 @@ const PROJECT_VARS: [&str; 3] = ["CLAUDE_PROJECT_DIR", "HOOK_PROJECT_DIR", "GEMI
 /// std::fs::create_dir_all(ws.path().join(".hooks")).unwrap();
 /// std::fs::create_dir_all(ws.path().join("scripts")).unwrap();
 /// std::fs::write(ws.path().join("scripts/guard.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+/// # use std::os::unix::fs::PermissionsExt;
+/// std::fs::set_permissions(ws.path().join("scripts/guard.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
 /// std::fs::write(
 ///     ws.path().join(".hooks/hooks.yaml"),
 ///     "- {id: guard, on: pre_tool, kind: command, argv: [./scripts/guard.sh]}\n",
@@ -315,7 +317,7 @@ fn expand_project_vars<'t>(text: &'t str, workspace: &Path) -> Cow<'t, str> {
 /// Splits a shell command into words: quotes removed (single quotes literal, double quotes with `\` escapes),
 /// operators (`; & | < > ( )` and backticks) and whitespace separating words, project variables expanded outside
 /// single quotes.
-fn shell_words(command: &str, workspace: &Path) -> Vec<String> {
+pub(crate) fn shell_words(command: &str, workspace: &Path) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;

@@ -294,7 +294,12 @@ mod tests {
 - {on: pre_tool, kind: effect, enabled: false, effect: {kind: block_tool, reason: "no", severity: hard-block}}
 - {on: "foreign:WorktreeCreate", protocol: claude, kind: command, argv: [x]}
 "#;
-        let root = Path::new("/ws");
+        // The program must exist and be executable for the hook to load.
+        let dir = tempfile::tempdir().unwrap();
+        let guard = dir.path().join("guard.sh");
+        std::fs::write(&guard, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&guard, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let root = dir.path();
         let cx = FileContext { origin: Origin::Project, workspace: root, root, source_id: None };
         let load = parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
         assert_eq!(load.hooks.len(), 8, "{:#?}", load.issues);

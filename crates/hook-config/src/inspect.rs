@@ -53,10 +53,31 @@ pub struct InspectReport {
     /// empty, and read as empty when absent, so reports written before it existed still read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excluded: Vec<InspectExcluded>,
+    /// Gates that deny until a file is fixed: a declaration for them (or one whose event cannot be told, or a
+    /// whole file) could not be read. Left out of the JSON when empty, and read as empty when absent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closed_gates: Vec<InspectClosedGate>,
     /// Every problem found.
     pub issues: Vec<Issue>,
     /// Every file looked at, in precedence order.
     pub sources: Vec<SourceFile>,
+}
+
+/// Gates closed by something that could not be read: they answer deny with `reason` until the file is fixed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectClosedGate {
+    /// The gates closed (`pre_tool`, `turn_start`, `permission_request`).
+    pub events: Vec<String>,
+    /// The origin of the file.
+    pub origin: Origin,
+    /// The file.
+    pub source: PathBuf,
+    /// 1-based line of the error, where known.
+    pub line: Option<usize>,
+    /// 1-based column of the error, where known.
+    pub column: Option<usize>,
+    /// The deny reason those gates answer with.
+    pub reason: String,
 }
 
 /// One hook in the report.
@@ -230,6 +251,18 @@ impl InspectReport {
                     message: e.reason.describe().to_owned(),
                 })
                 .collect(),
+            closed_gates: config
+                .closed_gates
+                .iter()
+                .map(|gate| InspectClosedGate {
+                    events: gate.events.iter().map(ToString::to_string).collect(),
+                    origin: gate.origin,
+                    source: gate.issue.source.clone(),
+                    line: gate.issue.line,
+                    column: gate.issue.column,
+                    reason: gate.reason(),
+                })
+                .collect(),
             issues: config.issues.clone(),
             sources: config.sources.clone(),
         }
@@ -248,6 +281,14 @@ impl InspectReport {
         }
         if self.only_managed {
             line(out, "policy       only_managed: only managed hooks run; the others are shown".to_owned());
+        }
+        if !self.closed_gates.is_empty() {
+            out.push('\n');
+            section(out, &format!("closed gates ({}): deny until fixed", self.closed_gates.len()));
+            for gate in &self.closed_gates {
+                line(out, format!("  {}", gate.events.join(", ")));
+                wrapped(out, &gate.reason, "    ", "      ");
+            }
         }
         if self.hooks.is_empty() {
             out.push('\n');

@@ -31,12 +31,32 @@ pub(crate) struct Reporter<'a> {
     /// not also report those fields missing, so one typo is one issue.
     likely_meant: HashSet<(usize, &'static str)>,
     issues: Vec<Issue>,
+    /// The event name (as the agent spells it) whose entries a reader is reading, if any: see
+    /// [`Reporter::in_event`].
+    event: Option<String>,
+    /// For each issue, the event name that was current when it was reported.
+    events: Vec<Option<String>>,
 }
 
 impl<'a> Reporter<'a> {
     /// A reporter for `source`, placing nodes in `text`.
     pub(crate) fn new(source: &'a Path, text: Option<&'a str>) -> Self {
-        Reporter { source, text, positions: OnceCell::new(), likely_meant: HashSet::new(), issues: Vec::new() }
+        Reporter {
+            source,
+            text,
+            positions: OnceCell::new(),
+            likely_meant: HashSet::new(),
+            issues: Vec::new(),
+            event: None,
+            events: Vec::new(),
+        }
+    }
+
+    /// Says that what is reported from now on is about the entries of `event` (an agent's name for it), until the
+    /// next call; `None` for the rest of the file. A reader of a file grouped by event (Claude Code's, Gemini CLI's,
+    /// Cursor's) says so, so that an entry it drops for an error closes only the gate it was on, if any.
+    pub(crate) fn in_event(&mut self, event: Option<&str>) {
+        self.event = event.map(str::to_owned);
     }
 
     /// Records an issue at a known position (a syntax error, an invalid byte).
@@ -46,6 +66,7 @@ impl<'a> Reporter<'a> {
         position: (Option<usize>, Option<usize>),
         message: impl Into<String>,
     ) {
+        self.events.push(self.event.clone());
         self.issues.push(Issue {
             source: self.source.to_path_buf(),
             index: None,
@@ -66,6 +87,7 @@ impl<'a> Reporter<'a> {
             }
             _ => None,
         };
+        self.events.push(self.event.clone());
         self.issues.push(Issue {
             source: self.source.to_path_buf(),
             index: place.index,
@@ -103,6 +125,11 @@ impl<'a> Reporter<'a> {
     /// The issues recorded so far.
     pub(crate) fn into_issues(self) -> Vec<Issue> {
         self.issues
+    }
+
+    /// The issues recorded so far, each with the event name that was current when it was reported.
+    pub(crate) fn into_parts(self) -> (Vec<Issue>, Vec<Option<String>>) {
+        (self.issues, self.events)
     }
 }
 

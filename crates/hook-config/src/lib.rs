@@ -11,6 +11,9 @@
 //! let workspace = tempfile::tempdir().unwrap();
 //! let home = tempfile::tempdir().unwrap();
 //! std::fs::create_dir(workspace.path().join(".hooks")).unwrap();
+//! std::fs::write(workspace.path().join("guard.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+//! # use std::os::unix::fs::PermissionsExt;
+//! std::fs::set_permissions(workspace.path().join("guard.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
 //! std::fs::write(
 //!     workspace.path().join(".hooks/hooks.yaml"),
 //!     "- id: no-force-push\n  on: PreToolUse\n  tools: [shell]\n  kind: command\n  argv: [./guard.sh]\n\
@@ -32,10 +35,14 @@
 //! // …and the bad one is an issue naming the field, with a suggestion.
 //! let issue = config.issues.iter().find(|i| i.field.as_deref() == Some("hooks[2].on")).unwrap();
 //! assert!(issue.message.contains("did you mean `pre_tool`?"), "{issue}");
+//! // A declaration whose event cannot be told could have guarded any gate: every gate denies until it is fixed.
+//! assert_eq!(config.closed_gates[0].events, hook_config::GATES);
+//! assert!(config.closed_gates[0].reason().starts_with("the hook configuration has errors: "));
 //! ```
 #![forbid(unsafe_code)]
 
 mod bridge_program;
+mod closed_gate;
 mod discover;
 mod excluded;
 mod file;
@@ -57,14 +64,15 @@ mod trust;
 mod workspace_trust;
 
 pub use bridge_program::BridgeProgram;
+pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
 pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
-    INSPECT_VERSION, InspectExcluded, InspectFilters, InspectHook, InspectHookRef, InspectOverridden, InspectReport,
-    InspectShadow,
+    INSPECT_VERSION, InspectClosedGate, InspectExcluded, InspectFilters, InspectHook, InspectHookRef,
+    InspectOverridden, InspectReport, InspectShadow,
 };
 pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};
 pub use load::{Config, LoadError, LoadOptions, load};

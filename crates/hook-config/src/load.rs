@@ -8,6 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use hook_types::{Limits, Origin};
 
 use crate::bridge_program::BridgeProgram;
+use crate::closed_gate::ClosedGate;
 use crate::discover::{self, Slot, SourceFile};
 use crate::excluded::{self, Excluded};
 use crate::fingerprint::{FingerprintCache, fingerprint_cached};
@@ -79,6 +80,10 @@ pub struct Config {
     pub excluded: Vec<Excluded>,
     /// Every problem found, in the order found.
     pub issues: Vec<Issue>,
+    /// The gates that answer deny until a file is fixed, because a declaration for them (or one whose event cannot
+    /// be told, or a whole file) could not be read; in precedence order. A pipeline built from this `Config` denies
+    /// each of them first (see [`ClosedGate`]). With `only_managed`, only the managed file's count.
+    pub closed_gates: Vec<ClosedGate>,
     /// The managed file says `only_managed: true`: every other hook is shown but not run.
     pub only_managed: bool,
     /// Whether the user origin is trusted (not when the config home lies inside the workspace).
@@ -167,6 +172,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let mut sources = Vec::new();
     let mut only_managed = false;
     let mut per_file: Vec<(PathBuf, Vec<HookDecl>)> = Vec::new();
+    let mut closed_gates: Vec<ClosedGate> = Vec::new();
     for slot in discover::slots(layout, &workspace) {
         let found = slot.path.is_file();
         let mut source =
@@ -175,11 +181,13 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
             issues.extend(crate::trust::managed_file_issue(&slot.path));
         }
         if !found && slot.path.exists() {
-            issues.push(file_issue(
+            let issue = file_issue(
                 &slot.path,
                 IssueSeverity::Error,
                 "this path exists but is not a regular file; expected a file of hook declarations".to_owned(),
-            ));
+            );
+            closed_gates.push(ClosedGate::all(slot.origin, &issue));
+            issues.push(issue);
         }
         if found {
             if let Some(yaml) = &slot.json_beside
@@ -194,6 +202,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
             let file = read_slot(&slot, &workspace, &options.limits);
             source.read = true;
             issues.extend(file.issues);
+            closed_gates.extend(file.closed_gates);
             // The reader honours `only_managed` in the managed file only (and warns elsewhere).
             only_managed |= file.only_managed && slot.origin == Origin::Managed;
             per_file.push((slot.path.clone(), file.hooks));
@@ -201,7 +210,9 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         sources.push(source);
     }
 
-    issues.extend(cap_total(&mut per_file, options.limits.max_hooks_total));
+    let (capped, closed) = cap_total(&mut per_file, options.limits.max_hooks_total);
+    issues.extend(capped);
+    closed_gates.extend(closed);
     // One list at its final size: growing it file by file copied every declaration again at each doubling.
     let mut loaded = Vec::with_capacity(per_file.iter().map(|(_, hooks)| hooks.len()).sum());
     for (_, hooks) in per_file {
@@ -232,8 +243,11 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let trusted_in_memory =
         if options.trust_workspace { workspace_trust::count(&merged, in_store, origin_trusted) } else { 0 };
 
+    // Under `only_managed` no other origin runs, readable or not.
+    closed_gates.retain(|gate| !only_managed || gate.origin == Origin::Managed);
     let config = Config {
         trust_store: store.map(|s| s.path().to_path_buf()),
+        closed_gates,
         workspace,
         hooks: merged.hooks,
         overridden: merged.overridden,
@@ -274,13 +288,14 @@ fn read_slot(slot: &Slot, workspace: &Path, limits: &Limits) -> FileLoad {
 }
 
 /// Holds the hooks of all files together to `max`: the files of highest precedence (the managed file first) keep
-/// theirs, the lowest lose theirs first, each cut one error-level issue.
-fn cap_total(per_file: &mut [(PathBuf, Vec<HookDecl>)], max: usize) -> Vec<Issue> {
+/// theirs, the lowest lose theirs first, each cut one error-level issue; a gate a dropped hook was on is closed.
+fn cap_total(per_file: &mut [(PathBuf, Vec<HookDecl>)], max: usize) -> (Vec<Issue>, Vec<ClosedGate>) {
     let mut left = max;
     let mut issues = Vec::new();
+    let mut closed = Vec::new();
     for (path, hooks) in per_file.iter_mut().rev() {
         if hooks.len() > left {
-            issues.push(file_issue(
+            let issue = file_issue(
                 path,
                 IssueSeverity::Error,
                 format!(
@@ -289,12 +304,18 @@ fn cap_total(per_file: &mut [(PathBuf, Vec<HookDecl>)], max: usize) -> Vec<Issue
                     hooks.len() - left,
                     hooks.len()
                 ),
-            ));
+            );
+            for gate in crate::closed_gate::GATES {
+                if let Some(dropped) = hooks[left..].iter().find(|h| h.enabled && h.event == gate) {
+                    closed.extend(ClosedGate::for_event(Some(&gate), dropped.origin, &issue));
+                }
+            }
+            issues.push(issue);
             hooks.truncate(left);
         }
         left -= hooks.len();
     }
-    issues
+    (issues, closed)
 }
 
 /// Declared timeouts that this host's limits clamp differently from the default limits, which the reader already

@@ -22,7 +22,11 @@ impl Fixture {
         for (relative, text) in files {
             let path = root.join("ws").join(relative);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
-            fs::write(path, text).unwrap();
+            fs::write(&path, text).unwrap();
+            if relative.ends_with(".sh") {
+                // A script a hook runs needs its run bit, or the hook does not load.
+                fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+            }
         }
         Fixture { _dir: dir, root }
     }

@@ -314,28 +314,28 @@ fn required_fields_closed_vocabularies_and_ids() {
         "missing required field `kind` (`command`, `prompt` or `effect`)",
     );
     check_hook(
-        "- {on: pre_tool, kind: comand, argv: [a]}",
+        "- {on: pre_tool, kind: comand, argv: [sh]}",
         "hooks[1].kind",
         "unknown kind `comand` (did you mean `command`?); expected one of `command`, `prompt`, `effect`",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], on_error: fail}",
+        "- {on: pre_tool, kind: command, argv: [sh], on_error: fail}",
         "hooks[1].on_error",
         "unknown on_error `fail`; expected one of `deny`, `ignore`",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], protocol: claud}",
+        "- {on: pre_tool, kind: command, argv: [sh], protocol: claud}",
         "hooks[1].protocol",
         "unknown protocol `claud` (did you mean `claude`?); expected one of `native`, `claude`, `codex`, `gemini`, \
          `cursor`, `mecha`, `clio`",
     );
     check_hook(
-        "- {id: Lint Check, on: pre_tool, kind: command, argv: [a]}",
+        "- {id: Lint Check, on: pre_tool, kind: command, argv: [sh]}",
         "hooks[1].id",
         "invalid id `Lint Check`: expected lowercase letters, digits, `.`, `_` and `-` only",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], message: x}",
+        "- {on: pre_tool, kind: command, argv: [sh], message: x}",
         "hooks[1].message",
         "`message` belongs to prompt hooks; this is a command hook",
     );
@@ -379,37 +379,37 @@ fn command_values_say_what_was_expected() {
         "`shell` is empty; expected a command line for `sh -c`",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: -5}",
+        "- {on: pre_tool, kind: command, argv: [sh], timeout_ms: -5}",
         "hooks[1].timeout_ms",
         "expected a positive whole number of milliseconds, found a negative number",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: 1.5}",
+        "- {on: pre_tool, kind: command, argv: [sh], timeout_ms: 1.5}",
         "hooks[1].timeout_ms",
         "expected a whole number of milliseconds, found a decimal number",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], env: {DEBUG: true}}",
+        "- {on: pre_tool, kind: command, argv: [sh], env: {DEBUG: true}}",
         "hooks[1].env.DEBUG",
         "expected a string, found a boolean (quote it)",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], env: [A=1]}",
+        "- {on: pre_tool, kind: command, argv: [sh], env: [A=1]}",
         "hooks[1].env",
         "expected a mapping of variable names to strings, found a list",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], as: note}",
+        "- {on: pre_tool, kind: command, argv: [sh], as: note}",
         "hooks[1].as",
         "unknown as `note`; expected one of `annotate`, `reminder`",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], sequential: yes}",
+        "- {on: pre_tool, kind: command, argv: [sh], sequential: yes}",
         "hooks[1].sequential",
         "expected `true` or `false`, found a string",
     );
     check_hook(
-        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: 500, timeoutMs: 500}",
+        "- {on: pre_tool, kind: command, argv: [sh], timeout_ms: 500, timeoutMs: 500}",
         "hooks[1].timeoutMs",
         "`timeoutMs` repeats `timeout_ms` (the same field spelled twice); set it once",
     );
@@ -467,7 +467,7 @@ fn cwd_that_is_missing_or_a_regular_file_is_refused() {
             ),
         ),
     ] {
-        let yaml = format!("{SIBLING}- {{on: pre_tool, kind: command, argv: [a], cwd: '{cwd}'}}\n");
+        let yaml = format!("{SIBLING}- {{on: pre_tool, kind: command, argv: [sh], cwd: '{cwd}'}}\n");
         let load = hook_config::parse_str(&yaml, Path::new("hooks.yaml"), Format::Native, &cx);
         let issue = only_issue(&load, cwd);
         assert_eq!((issue.field.as_deref(), issue.message.as_str()), (Some("hooks[1].cwd"), message.as_str()));
@@ -539,8 +539,8 @@ fn odd_documents_give_issues_never_panics() {
     let odd = [
         "- !tagged {on: pre_tool, kind: prompt, message: x}",
         "--- []\n--- []\n",
-        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: 99999999999999999999999}",
-        "- {on: pre_tool, kind: command, argv: [a], timeout_ms: .nan}",
+        "- {on: pre_tool, kind: command, argv: [sh], timeout_ms: 99999999999999999999999}",
+        "- {on: pre_tool, kind: command, argv: [sh], timeout_ms: .nan}",
         "- ~\n- []\n- 3\n",
         "{1: 2, hooks: []}",
         "? [complex, key]\n: value\nhooks: []\n",

@@ -129,6 +129,8 @@ fn the_same_declaration_in_two_workspaces_hashes_the_same() {
         let workspace = TempDir::new().unwrap();
         std::fs::create_dir(workspace.path().join("scripts")).unwrap();
         std::fs::write(workspace.path().join("scripts/fmt.sh"), "#!/bin/sh\n").unwrap();
+        let executable = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+        std::fs::set_permissions(workspace.path().join("scripts/fmt.sh"), executable).unwrap();
         let decl = only_hook(workspace.path(), &workspace.path().join(".hooks/hooks.yaml"), Some(yaml), Format::Native);
         let HookSpec::Command(command) = &decl.spec else { panic!("a command hook") };
         // What was resolved differs per workspace; what is hashed does not.

@@ -21,13 +21,19 @@ impl Env {
         for (relative, text) in files {
             let path = root.join(relative);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
-            fs::write(path, text).unwrap();
+            fs::write(&path, text).unwrap();
+            if relative.ends_with(".sh") {
+                // A script a hook runs needs its run bit, or the hook does not load.
+                fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+            }
         }
         // A policy file as an operator installs it, so the report does not depend on who runs the test.
         let policy = root.join("policy");
         if policy.is_dir() {
             for entry in fs::read_dir(&policy).unwrap() {
-                fs::set_permissions(entry.unwrap().path(), fs::Permissions::from_mode(0o444)).unwrap();
+                let path = entry.unwrap().path();
+                let mode = if path.extension().is_some_and(|e| e == "sh") { 0o555 } else { 0o444 };
+                fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
             }
             fs::set_permissions(&policy, fs::Permissions::from_mode(0o555)).unwrap();
         }

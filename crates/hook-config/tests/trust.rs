@@ -34,7 +34,11 @@ impl Env {
             None => self.workspace.join(relative),
         };
         fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
+        fs::write(&path, text).unwrap();
+        if relative.ends_with(".sh") {
+            // A script a hook runs needs its run bit, or the hook does not load.
+            fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        }
         self
     }
 

@@ -57,7 +57,11 @@ impl Fixture {
     fn write(&self, relative: &str, text: &str) {
         let path = self.root.join(relative);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
+        fs::write(&path, text).unwrap();
+        if relative.ends_with(".sh") {
+            // A script a hook runs needs its run bit, or the hook does not load.
+            fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        }
     }
 
     fn load(&self, trust_workspace: bool) -> Config {

@@ -51,7 +51,7 @@ fn undefined_exit_spawn_failure_timeout_and_invalid_json_each_deny_a_pre_tool_na
     fx.user_hooks(
         r#"
 - {id: seven, on: pre_tool, kind: command, tools: [a], shell: "exit 7"}
-- {id: missing, on: pre_tool, kind: command, tools: [b], argv: [./no-such-program]}
+- {id: missing, on: pre_tool, kind: command, tools: [b], argv: [no-such-program-on-path]}
 - {id: slow, on: pre_tool, kind: command, tools: [c], shell: "sleep 5", timeout_ms: 200}
 - {id: garbled, on: pre_tool, kind: command, tools: [d], shell: "echo '{not json'"}
 "#,

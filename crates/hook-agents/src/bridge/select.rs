@@ -21,7 +21,7 @@ use hook_config::LoadedHook;
 /// use std::path::Path;
 /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/"), root: Path::new("/"), source_id: None };
 /// let claude = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#;
-/// let native = "- {on: pre_tool, kind: command, shell: ./guard.sh}";
+/// let native = "- {on: pre_tool, kind: command, shell: exit 0}";
 /// let loaded = |text: &str, path: &str, format| LoadedHook {
 ///     decl: parse_str(text, Path::new(path), format, &cx).hooks.remove(0),
 ///     trust: TrustStatus::Trusted, fingerprint: None, allowed_by_policy: true, origin_trusted: false,

@@ -181,6 +181,7 @@ pub(super) fn read_groups(
     for (event, groups) in events.iter().filter(|(k, _)| !dialect.skipped_keys.contains(&k.as_str())) {
         reader.event(event, groups, &hooks_node, reporter);
     }
+    reporter.in_event(None);
     let GroupReader { mut file, replaced, .. } = reader;
     // Run once: drop the copies a later identical handler replaced, keeping file order.
     let mut position = 0;
@@ -213,6 +214,7 @@ impl GroupReader<'_> {
             reporter,
         );
         let mapped = row.map(|r| r.name);
+        reporter.in_event(Some(&on));
         let Value::Array(groups) = groups else {
             let place = file_place(event_path, event_node, Target::Node);
             reporter.error(place, format!("expected a list of matcher groups, found {}", describe(groups)));

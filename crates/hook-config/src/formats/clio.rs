@@ -10,10 +10,10 @@
 
 use serde_json::Value;
 
-use super::{Spelling, WireFile, read_hook_list};
+use super::{Spelling, Unknown, WireFile, read_hook_list};
 use crate::issues::Reporter;
 
 /// Reads a clio-coder file.
 pub(super) fn read(root: Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
-    read_hook_list(root, Spelling::Camel, reporter)
+    read_hook_list(root, Spelling::Camel, Unknown::IgnoredBy("clio-coder"), reporter)
 }

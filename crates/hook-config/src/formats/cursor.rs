@@ -99,6 +99,7 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
     // Every entry takes a position, loaded or not, so `hooks[N]` in issues counts the entries as written.
     let mut position = 0;
     for (event, entries) in events {
+        reporter.in_event(None);
         let event_node = hooks_node.key(event);
         let Value::Array(entries) = entries else {
             let place = file_place(format!("hooks.{event}"), event_node, Target::Node);
@@ -108,6 +109,7 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
         let place = file_place(format!("hooks.{event}"), event_node.clone(), Target::Key);
         let (on, row) = EVENTS.resolve(event, place, reporter);
         let canonical = row.and_then(|r| r.event.as_ref()).map(hook_types::Event::canonical_name);
+        reporter.in_event(Some(&on));
         for (i, entry) in entries.iter().enumerate() {
             let node = event_node.index(i);
             let mut hook = HookBuilder::new(position, node.clone());

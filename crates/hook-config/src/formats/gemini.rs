@@ -85,6 +85,7 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
     // Every entry takes a position, loaded or not, so `hooks[N]` in issues counts the entries as written.
     let mut position = 0;
     for (event, groups) in events.iter().filter(|(k, _)| !SWITCHES.contains(&k.as_str())) {
+        reporter.in_event(None);
         let event_node = hooks_node.key(event);
         let Value::Array(groups) = groups else {
             let place = file_place(format!("hooks.{event}"), event_node, Target::Node);
@@ -94,6 +95,7 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
         let (on, row) =
             EVENTS.resolve(event, file_place(format!("hooks.{event}"), event_node.clone(), Target::Key), reporter);
         let canonical = row.and_then(|r| r.event.as_ref()).map(hook_types::Event::canonical_name);
+        reporter.in_event(Some(&on));
         for (g, group) in groups.iter().enumerate() {
             let group_path = format!("hooks.{event}[{g}]");
             let group_node = event_node.index(g);

@@ -111,9 +111,25 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
     }
 }
 
+/// What a hook-list file's reader does with what it does not know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unknown {
+    /// This engine's own files: an unknown key is an error (the hook is dropped), an unknown version refuses the
+    /// file.
+    Refuse,
+    /// An agent that reads past them (clio-coder ignores every key it does not know and never checks `version`):
+    /// a warning, and the rest loads.
+    IgnoredBy(&'static str),
+}
+
 /// Reads the shape native and clio-coder files share: a list of hooks, or `{ version: 1, hooks: [...] }` (the
 /// managed file may add `only_managed`).
-pub(crate) fn read_hook_list(root: Value, spelling: Spelling, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+pub(crate) fn read_hook_list(
+    root: Value,
+    spelling: Spelling,
+    unknown: Unknown,
+    reporter: &mut Reporter<'_>,
+) -> Option<WireFile> {
     let root_path = NodePath::default();
     let mut file = WireFile::default();
     let (items, items_path) = match root {
@@ -126,8 +142,17 @@ pub(crate) fn read_hook_list(root: Value, spelling: Spelling, reporter: &mut Rep
                     Some("version") => {
                         if value.as_u64() != Some(1) {
                             let found = value.as_u64().map_or_else(|| describe(&value).to_owned(), |v| v.to_string());
+                            let place =
+                                Place { field: Some(written), node: Some((node, Target::Node)), ..Place::default() };
+                            if let Unknown::IgnoredBy(agent) = unknown {
+                                reporter.warn(
+                                    place,
+                                    format!("unsupported version {found}; {agent} does not read `version`, so neither does this engine: the hooks are read as version 1"),
+                                );
+                                continue;
+                            }
                             reporter.error(
-                                Place { field: Some(written), node: Some((node, Target::Node)), ..Place::default() },
+                                place,
                                 format!("unsupported version {found}: this engine reads version 1; nothing in this file was loaded"),
                             );
                             return None;
@@ -139,14 +164,19 @@ pub(crate) fn read_hook_list(root: Value, spelling: Spelling, reporter: &mut Rep
                     }
                     None => {
                         let suggestion = suggest(FILE_KEYS, &written, spelling);
-                        reporter.error(
-                            Place { field: Some(written.clone()), node: Some((node, Target::Key)), ..Place::default() },
-                            format!(
-                                "unknown top-level key `{written}`{}; expected `version`, `hooks` or `{}`",
-                                hint(suggestion),
-                                spell(FILE_KEYS[2], spelling)
-                            ),
+                        let place =
+                            Place { field: Some(written.clone()), node: Some((node, Target::Key)), ..Place::default() };
+                        let message = format!(
+                            "unknown top-level key `{written}`{}; expected `version`, `hooks` or `{}`",
+                            hint(suggestion),
+                            spell(FILE_KEYS[2], spelling)
                         );
+                        match unknown {
+                            Unknown::Refuse => reporter.error(place, message),
+                            Unknown::IgnoredBy(agent) => {
+                                reporter.warn(place, format!("{message}; {agent} ignores it, and so does this engine"));
+                            }
+                        }
                     }
                 }
             }
@@ -221,19 +251,26 @@ pub(crate) fn read_hook_list(root: Value, spelling: Spelling, reporter: &mut Rep
                 }
                 None => {
                     let suggestion = suggest(HOOK_KEYS, &written, spelling);
-                    if let Some(meant) = suggestion.and_then(|s| lookup(HOOK_KEYS, s)) {
-                        reporter.likely_meant(index, meant);
+                    let place = Place {
+                        index: Some(index),
+                        field: Some(hook_field(index, Some(&written))),
+                        node: Some((value_node, Target::Key)),
+                        ..Place::default()
+                    };
+                    let message = format!("unknown field `{written}`{}", hint(suggestion));
+                    match unknown {
+                        Unknown::Refuse => {
+                            if let Some(meant) = suggestion.and_then(|s| lookup(HOOK_KEYS, s)) {
+                                reporter.likely_meant(index, meant);
+                            }
+                            reporter.error(place, message);
+                            hook.malformed = true;
+                        }
+                        // Ignored, so a field it was meant as is still reported missing where one is required.
+                        Unknown::IgnoredBy(agent) => {
+                            reporter.warn(place, format!("{message}; {agent} ignores it, and so does this engine"));
+                        }
                     }
-                    reporter.error(
-                        Place {
-                            index: Some(index),
-                            field: Some(hook_field(index, Some(&written))),
-                            node: Some((value_node, Target::Key)),
-                            ..Place::default()
-                        },
-                        format!("unknown field `{written}`{}", hint(suggestion)),
-                    );
-                    hook.malformed = true;
                 }
             }
         }
@@ -263,8 +300,15 @@ fn spell(key: Key, spelling: Spelling) -> &'static str {
 }
 
 /// The nearest key in the format's own spelling; a key written in the other spelling's style still finds its match.
+/// A hook key close to `event` or `events` (what most agents call it, and what a misspelt `on` is usually meant as)
+/// suggests `on`.
 fn suggest(keys: &[Key], written: &str, spelling: Spelling) -> Option<&'static str> {
+    const EVENT_WORDS: [&str; 3] = ["event", "events", "hook_event"];
+    let meant_on = keys.contains(&("on", "on"));
     let candidates = keys.iter().flat_map(|&(snake, camel)| [snake, camel]);
-    let nearest = hook_types::did_you_mean(written, candidates)?;
+    let nearest = hook_types::did_you_mean(written, candidates.chain(EVENT_WORDS.into_iter().filter(|_| meant_on)))?;
+    if EVENT_WORDS.contains(&nearest) {
+        return Some("on");
+    }
     keys.iter().find(|(snake, camel)| *snake == nearest || *camel == nearest).map(|&key| spell(key, spelling))
 }

@@ -5,10 +5,10 @@
 
 use serde_json::Value;
 
-use super::{Spelling, WireFile, read_hook_list};
+use super::{Spelling, Unknown, WireFile, read_hook_list};
 use crate::issues::Reporter;
 
 /// Reads a native file.
 pub(super) fn read(root: Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
-    read_hook_list(root, Spelling::Snake, reporter)
+    read_hook_list(root, Spelling::Snake, Unknown::Refuse, reporter)
 }

@@ -8,8 +8,8 @@ use std::path::{Component, Path, PathBuf};
 use hook_types::{Event, Limits, Protocol};
 use serde_json::Value;
 
-use super::NormalizeCx;
 use super::fields::HookReader;
+use super::{NormalizeCx, program};
 use crate::formats::WireField;
 use crate::issues::describe;
 use crate::model::{AsMode, CommandSpec, Program};
@@ -32,8 +32,11 @@ pub(super) fn read(
     let env = read_env(hook);
     let (program, field) = program?;
     let resolved_program = match &program {
-        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, cx),
-        Program::Shell(_) => None,
+        Program::Argv(argv) => resolve_program(hook, &argv[0], &field, env.as_ref(), protocol, cx),
+        Program::Shell(command) => {
+            check_shell_program(hook, command, &field, resolved_cwd.as_deref(), env.as_ref(), protocol, cx);
+            None
+        }
     };
     Some(CommandSpec {
         program,
@@ -115,23 +118,96 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
 }
 
 /// A program path with a `/` that is relative resolves against the origin root (DESIGN §4.1); a bare name is looked
-/// up on `PATH` at run time and an absolute path stays as it is, so neither has a resolved form.
+/// up on `PATH` at run time and an absolute path stays as it is, so neither has a resolved form. Each is checked
+/// (see [`super::program`]).
 fn resolve_program(
     hook: &mut HookReader<'_, '_>,
     program: &str,
     argv: &WireField,
+    env: Option<&BTreeMap<String, String>>,
+    protocol: Protocol,
     cx: &NormalizeCx<'_>,
 ) -> Option<PathBuf> {
+    let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
     let path = Path::new(program);
-    if !program.contains('/') || path.is_absolute() {
+    if cx.format != Protocol::Native {
+        // An agent's own file: that agent loads the hook whatever its program, and runs it in its own environment.
+        return (program.contains('/') && !path.is_absolute()).then(|| lexical_join(cx.root, path));
+    }
+    if !program.contains('/') {
+        check_on_path(hook, program, place, env, cx);
         return None;
     }
-    let resolved = lexical_join(cx.root, path);
-    if !cx.program_exists(&resolved) {
-        let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
-        hook.warn_at(place, format!("the program `{program}` does not exist (resolved to `{}`)", resolved.display()));
+    let resolved = if path.is_absolute() { path.to_path_buf() } else { lexical_join(cx.root, path) };
+    if let Some(problem) = program::problem(program, &resolved, &cx.program_state(&resolved)) {
+        report_program(hook, place, problem, protocol);
     }
-    Some(resolved)
+    (!path.is_absolute()).then_some(resolved)
+}
+
+/// The first word of a `shell` command, where it can be told (see [`program::shell_program`]): a path must be an
+/// executable file (relative to the hook's `cwd`, where `sh -c` runs), a bare name must be found on `PATH`.
+fn check_shell_program(
+    hook: &mut HookReader<'_, '_>,
+    command: &str,
+    shell: &WireField,
+    cwd: Option<&Path>,
+    env: Option<&BTreeMap<String, String>>,
+    protocol: Protocol,
+    cx: &NormalizeCx<'_>,
+) {
+    if cx.format != Protocol::Native {
+        return;
+    }
+    let Some(word) = program::shell_program(command, &cx.workspace) else { return };
+    let place = hook.place(Some(shell), Target::Node);
+    if !word.contains('/') {
+        check_on_path(hook, &word, place, env, cx);
+        return;
+    }
+    // No usable `cwd` (reported already): nothing to resolve a relative word against.
+    let Some(resolved) = (if Path::new(&word).is_absolute() {
+        Some(PathBuf::from(&word))
+    } else {
+        cwd.map(|cwd| program::against(cwd, &word))
+    }) else {
+        return;
+    };
+    if let Some(problem) = program::problem(&word, &resolved, &cx.program_state(&resolved)) {
+        report_program(hook, place, problem, protocol);
+    }
+}
+
+/// A program that cannot run: an error (the hook is dropped); a warning for a disabled hook, which never runs, and
+/// for a hook of an agent's protocol (moved here by `hook install` or `hook import`), which that agent loads anyway.
+fn report_program(hook: &mut HookReader<'_, '_>, place: crate::issues::Place, problem: String, protocol: Protocol) {
+    if hook.disabled {
+        hook.warn_at(place, format!("{problem}; the hook is disabled, so it fails only once it is enabled"));
+    } else if protocol != Protocol::Native {
+        let agent = protocol.agent().name;
+        hook.warn_at(place, format!("{problem}; it follows {agent}'s rules, and {agent} loads it and lets it fail"));
+    } else {
+        hook.error_at(place, problem);
+    }
+}
+
+/// A bare program name not found on `PATH` is a warning: the host's `PATH` may differ from this one.
+fn check_on_path(
+    hook: &mut HookReader<'_, '_>,
+    name: &str,
+    place: crate::issues::Place,
+    env: Option<&BTreeMap<String, String>>,
+    cx: &NormalizeCx<'_>,
+) {
+    let empty = BTreeMap::new();
+    if program::on_path(name, env.unwrap_or(&empty), cx) == Some(false) {
+        hook.warn_at(
+            place,
+            format!(
+                "the program `{name}` is not found on PATH; the hook fails when it runs unless the host's PATH has it"
+            ),
+        );
+    }
 }
 
 /// `cwd` as written (`"."` by default) and resolved: symlinks followed, confined to the workspace.
@@ -147,6 +223,19 @@ fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Opt
         );
         return (cwd, None);
     }
+    if cx.format == Protocol::Clio
+        && let Some(joined) = clio_missing_cwd(&cwd, &cx.workspace)
+    {
+        hook.warn(
+            Some(&field),
+            format!(
+                "the directory `{cwd}` does not exist (resolved to `{}`); clio-coder loads this hook anyway, and it \
+                 fails each time it runs",
+                joined.display()
+            ),
+        );
+        return (cwd, Some(joined));
+    }
     match cx.cwd(&cwd, |cwd| resolve_cwd(cwd, &cx.workspace)) {
         Ok(resolved) => (cwd, Some(resolved)),
         Err(message) => {
@@ -154,6 +243,13 @@ fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Opt
             (cwd, None)
         }
     }
+}
+
+/// A `cwd` that does not exist but lies inside the workspace as written: clio-coder checks it only lexically, so it
+/// loads there (and its command fails to start when it runs). The pipeline checks it again before every run.
+fn clio_missing_cwd(cwd: &str, workspace: &Path) -> Option<PathBuf> {
+    let joined = lexical_join(workspace, Path::new(cwd));
+    (joined.starts_with(workspace) && !joined.exists()).then_some(joined)
 }
 
 /// A non-empty `cwd` resolved against the (canonical) workspace, symlinks followed; or why it cannot be used: it does
@@ -188,7 +284,7 @@ fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64
     let Some(field) = hook.take("timeout_ms") else {
         return Some(protocol.default_timeout_ms());
     };
-    let Some(mut timeout) = field.value.as_u64() else {
+    let Some(mut timeout) = field.value.as_u64().or_else(|| clio_timeout(hook, &field, protocol)) else {
         let message = match &field.value {
             Value::Number(n) if n.is_i64() => {
                 "expected a positive whole number of milliseconds, found a negative number".to_owned()
@@ -221,6 +317,20 @@ fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64
             ),
         );
     }
+    Some(timeout)
+}
+
+/// clio-coder reads any finite number of milliseconds, floored and clamped to its bounds (`Math.floor`, then
+/// 100 … 5 000): a fraction or a negative number loads there, so it loads here, with a warning.
+fn clio_timeout(hook: &mut HookReader<'_, '_>, field: &WireField, protocol: Protocol) -> Option<u64> {
+    let (min, max) = protocol.timeout_bounds_ms().filter(|_| protocol == Protocol::Clio)?;
+    let written = field.value.as_f64().filter(|ms| ms.is_finite())?;
+    // Within the bounds once clamped, so the conversion is exact.
+    let timeout = written.floor().clamp(min as f64, max as f64) as u64;
+    hook.warn(
+        Some(field),
+        format!("{written} is not a whole number of milliseconds; clio-coder floors and clamps it: using {timeout} ms"),
+    );
     Some(timeout)
 }
 

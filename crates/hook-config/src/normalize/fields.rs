@@ -17,6 +17,11 @@ pub(super) struct HookReader<'r, 'a> {
     pub(super) failed: bool,
     /// The declared id, once read, so later issues name it.
     pub(super) hook_id: Option<String>,
+    /// The agent whose file this is loads the hook but never runs it (clio-coder's `tools` on an event without a
+    /// tool, an effect its host ignores there): loaded disabled, with a warning that says why.
+    pub(super) inert: bool,
+    /// It says `enabled: false`: what would only fail when it runs is a warning, not a reason to drop it.
+    pub(super) disabled: bool,
 }
 
 impl<'r, 'a> HookReader<'r, 'a> {
@@ -32,7 +37,16 @@ impl<'r, 'a> HookReader<'r, 'a> {
                 at += 1;
             }
         }
-        HookReader { index: wire.index, node: wire.node, fields, reporter, failed: wire.malformed, hook_id: None }
+        HookReader {
+            index: wire.index,
+            node: wire.node,
+            fields,
+            reporter,
+            failed: wire.malformed,
+            hook_id: None,
+            inert: false,
+            disabled: false,
+        }
     }
 
     /// Removes and returns a field.

@@ -7,8 +7,10 @@
 //! Event filters: an alias can imply a filter (`PostToolUseFailure` is `post_tool` with `only_errors`,
 //! `SubagentStop` is `turn_end` with `scope: subagent`); an explicit field may restate it but not contradict it.
 
+mod clio;
 mod command;
 mod fields;
+mod program;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -47,8 +49,10 @@ pub(crate) struct NormalizeCx<'c> {
 pub(crate) struct Memo {
     /// Compiled matchers, by pattern.
     matchers: RefCell<HashMap<String, Option<Matcher>>>,
-    /// Whether each resolved program path exists.
-    programs: RefCell<HashMap<PathBuf, bool>>,
+    /// What each resolved program path is.
+    programs: RefCell<HashMap<PathBuf, program::ProgramState>>,
+    /// Whether each bare program name is on this process's `PATH`.
+    on_path: RefCell<HashMap<String, bool>>,
     /// Each `cwd` as written: resolved and confined, or why not.
     cwds: RefCell<HashMap<String, Result<PathBuf, String>>>,
 }
@@ -64,14 +68,14 @@ impl NormalizeCx<'_> {
         Ok(compiled)
     }
 
-    /// Whether `path` exists, asked once per distinct path.
-    fn program_exists(&self, path: &Path) -> bool {
-        if let Some(&exists) = self.memo.programs.borrow().get(path) {
-            return exists;
+    /// What `path` is as a program, asked once per distinct path.
+    fn program_state(&self, path: &Path) -> program::ProgramState {
+        if let Some(state) = self.memo.programs.borrow().get(path) {
+            return state.clone();
         }
-        let exists = path.exists();
-        self.memo.programs.borrow_mut().insert(path.to_path_buf(), exists);
-        exists
+        let state = program::state_of(path);
+        self.memo.programs.borrow_mut().insert(path.to_path_buf(), state.clone());
+        state
     }
 
     /// `resolve(cwd)`, once per distinct `cwd`.
@@ -85,13 +89,30 @@ impl NormalizeCx<'_> {
     }
 }
 
-/// Normalizes one hook; `None` when it has an error-level issue (reported).
-pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Reporter<'_>) -> Option<HookDecl> {
+/// What is known of a hook that was dropped for an error-level issue: enough to tell which gate it leaves without
+/// its guard (see [`crate::closed_gate`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Dropped {
+    /// Its position in the file.
+    pub(crate) index: usize,
+    /// Its event, where `on` named one (even one this hook may not use, such as another agent's event in a native
+    /// file); `None` when `on` is missing, unknown or not a string.
+    pub(crate) event: Option<Event>,
+    /// It says `enabled: false`: it would not have run even if it could be read.
+    pub(crate) disabled: bool,
+}
+
+/// Normalizes one hook; `Err` when it has an error-level issue (reported), with what is known of it.
+pub(crate) fn normalize(
+    wire: WireHook,
+    cx: &NormalizeCx<'_>,
+    reporter: &mut Reporter<'_>,
+) -> Result<HookDecl, Dropped> {
     let mut hook = HookReader::new(wire, reporter);
 
-    let id = read_id(&mut hook);
+    let id = read_id(&mut hook, cx.format);
     let protocol = read_protocol(&mut hook, cx.format);
-    let parsed = read_event(&mut hook, protocol);
+    let (parsed, named) = read_event(&mut hook, protocol);
     let kind = read_kind(&mut hook);
     let (event, alias_filters) = match parsed {
         Some((event, filters)) => (Some(event), filters),
@@ -101,6 +122,8 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
     let (tools, matcher) = read_targets(&mut hook, event.as_ref(), protocol, cx);
     let sequential = hook.bool("sequential").is_some_and(|(b, _)| b);
     let enabled = hook.bool("enabled").is_none_or(|(b, _)| b);
+    hook.disabled = !enabled;
+    let dropped = |hook: &HookReader<'_, '_>| Dropped { index: hook.index, event: named.clone(), disabled: !enabled };
     let on_error = hook.choice("on_error", &["deny", "ignore"]).map(|(choice, _)| match choice {
         "deny" => OnError::Deny,
         _ => OnError::Ignore,
@@ -111,7 +134,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
     let spec = match kind {
         Some(HookKind::Command) => command::read(&mut hook, event.as_ref(), protocol, cx).map(HookSpec::Command),
         Some(HookKind::Prompt) => read_prompt(&mut hook, event.as_ref()),
-        Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref()),
+        Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref(), protocol),
         Some(HookKind::InProcess) | None => None,
     };
     if let Some(kind) = kind {
@@ -119,7 +142,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
     }
 
     let (Some(event), Some(spec), false) = (event, spec, hook.failed) else {
-        return None;
+        return Err(dropped(&hook));
     };
     let on_error = on_error.unwrap_or_else(|| protocol.default_on_error(&event));
     let mut decl = HookDecl {
@@ -134,7 +157,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
         tools,
         matcher,
         sequential,
-        enabled,
+        enabled: enabled && !hook.inert,
         protocol,
         on_error,
         spec,
@@ -142,7 +165,7 @@ pub(crate) fn normalize(wire: WireHook, cx: &NormalizeCx<'_>, reporter: &mut Rep
     };
     decl.hash = crate::hash::content_hash(&decl);
     decl.id = id.unwrap_or_else(|| format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash));
-    Some(decl)
+    Ok(decl)
 }
 
 /// Whether `id` is a valid hook id: non-empty, lowercase `[a-z0-9._-]`.
@@ -163,7 +186,10 @@ pub fn id_prefix(name: &str) -> String {
     if prefix.is_empty() { "hook".to_owned() } else { prefix }
 }
 
-fn read_id(hook: &mut HookReader<'_, '_>) -> Option<String> {
+fn read_id(hook: &mut HookReader<'_, '_>, format: Format) -> Option<String> {
+    if format == Format::Clio {
+        return clio::read_id(hook);
+    }
     let (id, field) = hook.string("id")?;
     if !is_valid_id(&id) {
         hook.error(
@@ -184,14 +210,15 @@ fn read_protocol(hook: &mut HookReader<'_, '_>, format: Format) -> Protocol {
     }
 }
 
-fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<(Event, EventFilters)> {
+/// The event and the filters its alias implies, if the hook may use it; and the event `on` names, if it names one.
+fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> (Option<(Event, EventFilters)>, Option<Event>) {
     let Some(field) = hook.take("on") else {
         hook.missing("on", "missing required field `on` (the event, e.g. `pre_tool`)");
-        return None;
+        return (None, None);
     };
     let Value::String(name) = &field.value else {
         hook.wrong_type(&field, "an event name (e.g. `pre_tool`)");
-        return None;
+        return (None, None);
     };
     match Event::parse(name) {
         Ok(parsed) if parsed.event.is_foreign() && protocol == Protocol::Native => {
@@ -202,12 +229,15 @@ fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<(Even
                      (set `protocol` to that agent's)"
                 ),
             );
-            None
+            (None, Some(parsed.event))
         }
-        Ok(parsed) => Some((parsed.event, parsed.filters)),
+        Ok(parsed) => {
+            let event = parsed.event.clone();
+            (Some((parsed.event, parsed.filters)), Some(event))
+        }
         Err(err) => {
             hook.error(Some(&field), err.to_string());
-            None
+            (None, None)
         }
     }
 }
@@ -276,10 +306,12 @@ fn read_targets(
         && !event.is_tool_event()
     {
         let field = field.clone();
-        hook.error(
-            Some(&field),
-            format!("`tools` applies to tool events (pre_tool, permission_request, post_tool), not {event}"),
-        );
+        let message = format!("`tools` applies to tool events (pre_tool, permission_request, post_tool), not {event}");
+        if protocol == Protocol::Clio {
+            clio::inert_tools(hook, &field, event, message);
+        } else {
+            hook.error(Some(&field), message);
+        }
     }
     let mut matcher = None;
     if let Some((pattern, field)) = hook.string("matcher") {
@@ -300,6 +332,8 @@ fn read_targets(
                             "`matcher` applies to tool events, session_start (source) and compaction (trigger), not {event}"
                         ),
                     );
+                } else if protocol == Protocol::Native && event.is_some_and(Event::is_tool_event) {
+                    unknown_matcher_tools(hook, &compiled, &field);
                 }
                 matcher = Some(compiled);
             }
@@ -364,6 +398,24 @@ fn canonical_tools(
         .collect()
 }
 
+/// An exact-names matcher naming a tool no agent uses: a gate that waits for a tool that never comes is no gate, so
+/// each such name is a warning with the nearest tool name (a regex is not guessed at).
+fn unknown_matcher_tools(hook: &mut HookReader<'_, '_>, matcher: &Matcher, field: &WireField) {
+    let crate::model::MatcherRule::Exact(names) = &matcher.rule else { return };
+    for name in names {
+        if hook_types::CANONICAL_TOOLS.contains(&name.as_str()) || hook_types::canonical_tool(name).is_some() {
+            continue;
+        }
+        let hint = hook_types::suggest_tool(name).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+        hook.warn(
+            Some(field),
+            format!(
+                "`{name}` is no tool any known agent uses{hint}; the matcher matches only a tool named exactly `{name}`"
+            ),
+        );
+    }
+}
+
 fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
     let message = if hook.has("message") {
         hook.string("message").and_then(|(message, field)| read_message(hook, message, &field))
@@ -400,7 +452,7 @@ fn read_message(hook: &mut HookReader<'_, '_>, mut message: String, field: &Wire
     Some(message)
 }
 
-fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
+fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>, protocol: Protocol) -> Option<HookSpec> {
     let Some(field) = hook.take("effect") else {
         hook.missing("effect", "an effect hook needs `effect` (e.g. `effect: { kind: block_tool, reason: ... }`)");
         return None;
@@ -408,13 +460,16 @@ fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<H
     match Effect::from_json(&field.value) {
         Ok(effect) if event.is_none_or(|event| effect.valid_on(event)) => Some(HookSpec::Effect(effect)),
         Ok(effect) => {
-            let event = event.map(Event::to_string).unwrap_or_default();
+            let event = event.expect("checked above");
             let valid: Vec<String> =
                 hook_types::CANONICAL_EVENTS.iter().filter(|e| effect.valid_on(e)).map(Event::to_string).collect();
-            hook.error(
-                Some(&field),
-                format!("effect `{}` is not valid on {event}; it is valid on {}", effect.kind(), valid.join(", ")),
-            );
+            let message =
+                format!("effect `{}` is not valid on {event}; it is valid on {}", effect.kind(), valid.join(", "));
+            if protocol == Protocol::Clio && clio::accepts_effect(&effect) {
+                clio::inert_effect(hook, &field, message);
+                return Some(HookSpec::Effect(effect));
+            }
+            hook.error(Some(&field), message);
             None
         }
         Err(err) => {
@@ -428,7 +483,12 @@ fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<H
                 }
                 _ => hook.place(Some(&field), crate::parse::Target::Node),
             };
-            hook.error_at(place, err.to_string());
+            let mut message = err.to_string();
+            if matches!(err, hook_types::EffectError::UnknownKind { .. } | hook_types::EffectError::MissingKind) {
+                let kinds: Vec<&str> = hook_types::effect_kinds().collect();
+                message.push_str(&format!("; the effect kinds are {}", kinds.join(", ")));
+            }
+            hook.error_at(place, message);
             None
         }
     }

@@ -44,6 +44,7 @@
 //! assert_eq!(result.reason.as_deref(), Some("force pushes are off"));
 //! ```
 
+mod closed;
 mod command;
 mod continuation;
 mod dispatch;
@@ -62,14 +63,14 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
-use hook_config::{Issue, LoadedHook};
+use hook_config::Issue;
 use hook_exec::EnvPolicy;
 use hook_types::Limits;
 
 pub use env::BRIDGE_DEPTH_VAR;
 pub use registration::{EvalError, Evaluate, Evaluation, Registration, Tier};
 pub use result::{DispatchResult, Phase, PreviewEntry, Reload};
-pub use table::SkipReason;
+pub use table::{SkipReason, UserTier};
 
 use crate::Budgets;
 use crate::receipts::{ReceiptSink, Sinks};
@@ -196,7 +197,8 @@ impl Pipeline {
 
     /// Replaces the user tier as one unit. Dispatches already running keep the table they started with; the next
     /// dispatch uses the new one. A hook whose id a fixed or host registration (or an earlier hook) already took is
-    /// dropped with an error-level issue.
+    /// dropped with an error-level issue. Pass the whole reloaded [`hook_config::Config`], so that the gates it left
+    /// closed deny (see [`UserTier`]).
     ///
     /// ```
     /// use hook_middleware::pipeline::Pipeline;
@@ -206,11 +208,11 @@ impl Pipeline {
     /// let reload = pipeline.reload(Vec::new());
     /// assert_eq!((reload.generation, pipeline.generation()), (2, 2));
     /// ```
-    pub fn reload(&self, hooks: Vec<LoadedHook>) -> Reload {
+    pub fn reload(&self, tier: impl Into<UserTier>) -> Reload {
         let _one_at_a_time = self.inner.reloading.lock().unwrap_or_else(|e| e.into_inner());
         let generation = self.inner.current().generation + 1;
-        let table = Table::new(generation, Arc::clone(&self.inner.guards), hooks);
-        let reload = Reload { generation, hooks: table.user.len(), issues: table.issues.clone() };
+        let table = Table::new(generation, Arc::clone(&self.inner.guards), tier.into());
+        let reload = Reload { generation, hooks: table.user.len() - table.closed, issues: table.issues.clone() };
         *self.inner.table.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(table);
         reload
     }
@@ -246,7 +248,7 @@ impl Pipeline {
 /// 1. `.fixed(..)` registrations, in the order added (the host's builtins);
 /// 2. `.host(..)` registrations, in the order added;
 /// 3. `.user_hooks(..)`: prompt and effect declarations in precedence order, then command declarations
-///    concurrently, folded in precedence order;
+///    concurrently, folded in precedence order; a gate the configuration left closed denies above all of them;
 /// 4. the guards again, on an input a user hook rewrote.
 ///
 /// Receipts go to every `.receipt_sink(..)` in the order added, after the dispatch's runs are folded, on Tokio's
@@ -276,7 +278,7 @@ pub struct PipelineBuilder {
     workspace: Option<PathBuf>,
     fixed: Vec<Registration>,
     host: Vec<Registration>,
-    user: Vec<LoadedHook>,
+    user: UserTier,
     sinks: Sinks,
     budgets: Option<Budgets>,
     env_policy: EnvPolicy,
@@ -290,7 +292,7 @@ impl std::fmt::Debug for PipelineBuilder {
             .field("workspace", &self.workspace)
             .field("fixed", &self.fixed)
             .field("host", &self.host)
-            .field("user_hooks", &self.user.len())
+            .field("user_hooks", &self.user.hooks.len())
             .finish_non_exhaustive()
     }
 }
@@ -337,10 +339,10 @@ impl PipelineBuilder {
         self
     }
 
-    /// The user tier: loaded hooks in precedence order (as `hook_config::load` returns them). Replaces any
-    /// earlier call.
-    pub fn user_hooks(mut self, hooks: Vec<LoadedHook>) -> Self {
-        self.user = hooks;
+    /// The user tier: the loaded configuration (`&config`), whose hooks run in precedence order and whose closed
+    /// gates deny (see [`UserTier`]); or bare hooks. Replaces any earlier call.
+    pub fn user_hooks(mut self, tier: impl Into<UserTier>) -> Self {
+        self.user = tier.into();
         self
     }
 
