@@ -165,3 +165,42 @@ fn validate_json_lists_the_closed_gates() {
     let out = Env::new("gates").hook(&["validate", "--json"]);
     assert!(out.json().get("closed_gates").is_none(), "{}", out.stdout);
 }
+
+#[test]
+fn every_agents_bridge_denies_its_gate_with_the_configuration_errors_file_and_line() {
+    let env = workspace_with("  - on: pre_tool\n    kind: effect\n    effect: {kind: block_tool, reasn: no}\n");
+    let ws = env.ws.display().to_string();
+    let cases = [
+        (
+            "claude",
+            json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": ws, "tool_name": "Bash",
+                          "tool_input": {"command": "ls"}}),
+        ),
+        (
+            "codex",
+            json!({"hook_event_name": "PreToolUse", "session_id": "s", "turn_id": "t", "cwd": ws,
+                         "tool_name": "Bash", "tool_use_id": "c", "tool_input": {"command": "ls"}}),
+        ),
+        (
+            "gemini",
+            json!({"hook_event_name": "BeforeTool", "session_id": "s", "cwd": ws,
+                          "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        ),
+        (
+            "cursor",
+            json!({"hook_event_name": "beforeShellExecution", "conversation_id": "s", "generation_id": "g",
+                          "command": "ls", "cwd": ws, "workspace_roots": [ws]}),
+        ),
+    ];
+    let at = format!("[WS]/.hooks/hooks.yaml:{}:", first_line() + 2);
+    for (agent, input) in cases {
+        let out = env.bridge(agent, &input);
+        let denied = out.code == 2
+            || out.stdout.contains("\"permissionDecision\":\"deny\"")
+            || out.stdout.contains("\"decision\":\"deny\"")
+            || out.stdout.contains("\"permission\":\"deny\"");
+        assert!(denied, "{agent}: {out:#?}");
+        let text = format!("{}{}", out.stdout, out.stderr);
+        assert!(text.contains("the hook configuration has errors") && text.contains(&at), "{agent}: {out:#?}");
+    }
+}
