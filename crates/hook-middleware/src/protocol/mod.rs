@@ -69,7 +69,7 @@ mod wire;
 
 use hook_config::{AsMode, HookDecl, HookSpec};
 use hook_exec::RunResult;
-use hook_types::{Decision, Effect, Event, OnError, OutputEntry, Protocol, RunStatus};
+use hook_types::{Decision, Effect, Event, OnError, OutputEntry, Protocol, Replay, RunStatus};
 
 pub use classify::exit_code;
 pub use names::event_name;
@@ -145,6 +145,11 @@ pub struct Interpretation {
     pub entries: Vec<OutputEntry>,
     /// The hook asked to keep its output out of the transcript (`suppressOutput`).
     pub suppress_output: bool,
+    /// The hook's answer as it gave it, when it follows the protocol of an agent this engine is checked against (a
+    /// table entry with a pinned version) and that agent reads the answer exactly as this engine did: nothing
+    /// decided more strictly here (a deny where the agent runs the tool), no truncated output, a run that exited.
+    /// A bridge into that agent may answer with it unchanged.
+    pub replay: Option<Replay>,
 }
 
 /// Interprets a finished run of the hook described by `rules` for the dispatch `input` (see the module docs for the
@@ -174,6 +179,7 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
             decision: Decision::Pass,
             entries: Vec::new(),
             suppress_output: false,
+            replay: None,
         };
     }
     let mut b = Builder::new(rules, input, table);
@@ -195,7 +201,23 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
     if let Err(failure) = result {
         b.fail(failure, stderr_tail(run));
     }
-    b.finish()
+    let replay = replay(&b, run);
+    let mut interpretation = b.finish();
+    interpretation.replay = replay;
+    interpretation
+}
+
+/// The run's answer as it gave it, when the bridge may hand it back to the hook's agent (see
+/// [`Interpretation::replay`]).
+fn replay(b: &Builder<'_>, run: &RunResult) -> Option<Replay> {
+    let agent = b.hook.protocol.agent();
+    if agent.version.is_none() || !agent.bridge || !b.replayable() {
+        return None;
+    }
+    let Some(hook_exec::Exit::Code(exit_code)) = run.exit else { return None };
+    let stdout = String::from_utf8(run.stdout.clone()).ok()?;
+    let stderr = String::from_utf8(run.stderr.clone()).ok()?;
+    Some(Replay { exit_code, stdout, stderr })
 }
 
 /// Exit 0: read stdout.
