@@ -1,6 +1,8 @@
 //! The output protocol, one row per case: a hand-built run result → the status, effects and decision (with its
 //! reason) that `interpret` must give. Each row cites where its rule comes from: DESIGN §6 for the native rules, the
-//! agent's hook reference for Claude Code, Gemini CLI and Cursor, the Codex test (codex-rs/hooks) for Codex.
+//! agent's hook reference for Claude Code, Gemini CLI and Cursor, the Codex test (codex-rs/hooks) for Codex — and,
+//! where the real agent at its pinned version does otherwise than its documents say, the case of the real-agent
+//! suite (`cargo xtask agents --conformance`) that showed it.
 
 use std::panic::Location;
 use std::time::Duration;
@@ -315,8 +317,24 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Claude, PreTool, exit(2, "", "")).expect(Blocked, deny("blocked by hook `h`"), vec![block_tool("blocked by hook `h`")]),
         // "Exit code 2": stdout and JSON are ignored, only stderr counts.
         case(Claude, PreTool, exit(2, r#"{"decision":"approve"}"#, "dangerous")).expect(Blocked, deny("dangerous"), vec![block_tool("dangerous")]),
-        // "Exit code output": other codes are non-blocking errors; JSON on stdout is only processed on exit 0.
-        case(Claude, PreTool, exit(1, r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#, "oops")).expect(Failed, PASS, vec![]),
+        // Claude Code 2.1.197 (real-agent suite `pre_exit1_deny_json`, `pre_exit3_block_json`): any code but 2 still
+        // reads stdout JSON that is a valid answer, and it decides — a deny denies.
+        case(Claude, PreTool, exit(1, r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#, "oops")).expect(Blocked, deny("x"), vec![block_tool("x")]),
+        case(Claude, PreTool, exit(3, r#"{"decision":"block","reason":"x"}"#, "")).expect(Blocked, deny("x"), vec![block_tool("x")]),
+        // …stdout that is no valid answer leaves the non-blocking error (`pre_exit1_stderr_warning`).
+        case(Claude, PreTool, exit(1, "not json", "oops")).expect(Failed, PASS, vec![]),
+        case(Claude, PreTool, exit(1, r#"{"decision":"maybe"}"#, "")).expect(Failed, PASS, vec![]),
+        // `session_start_unclosed_json`, `pre_unclosed_json`: stdout that does not parse is plain text…
+        case(Claude, SessionStart, ok(r#"{"hookSpecificOutput": broken"#)).expect(Completed, PASS, vec![reminder(r#"{"hookSpecificOutput": broken"#)]),
+        case(Claude, PreTool, ok(r#"{"decision": broken"#)).expect(Completed, PASS, vec![]),
+        // …while JSON that breaks the schema is a non-blocking error (`pre_invalid_decision`, `pre_wrong_type`).
+        case(Claude, PreTool, ok(r#"{"continue":"no"}"#)).expect(Failed, PASS, vec![]),
+        // `stop_additional_context`: a Stop hook's context runs another model turn with it.
+        case(Claude, TurnEnd, ok(r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"check the logs"}}"#)).expect(Blocked, PASS, vec![continuation("check the logs")]),
+        // `pre_continue_false`: Claude Code runs the tool, then stops; this engine denies it too (the closed side).
+        case(Claude, PreTool, ok(r#"{"continue":false,"stopReason":"enough"}"#)).expect(Blocked, deny("enough"), vec![halt("enough")]),
+        // `permission_exit2`: Claude Code ignores exit 2 here and asks the approver; this engine denies.
+        case(Claude, PermissionRequest, exit(2, "", "not now")).expect(Blocked, deny("not now"), vec![block_tool("not now")]),
         // The same with `on_error: deny` (DESIGN §4.1 override): the deny names the non-blocking error.
         case(Claude, PreTool, exit(1, "", "oops")).on_error(OnError::Deny).expect(Failed, deny("hook `h` exited with code 1 (a non-blocking error)"), vec![]),
         // "PreToolUse decision control": deny without a reason still denies.
@@ -417,6 +435,10 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Codex, PostTool, ok(r#"{"decision":"block","reason":"bash output looked sketchy"}"#)).expect(Blocked, PASS, vec![annotate_warn("bash output looked sketchy")]),
         // post_tool_use.rs `parse_completed`: exit 2 with stderr is feedback for the model, status completed.
         case(Codex, PostTool, exit(2, "", "lint failed")).expect(Completed, PASS, vec![annotate_warn("lint failed")]),
+        // post_tool_use.rs: `continue: false` stops with `stopReason` and tells the model `reason` (suite
+        // `post_continue_false`), else the stop text.
+        case(Codex, PostTool, ok(r#"{"continue":false,"stopReason":"halted","reason":"see the log"}"#)).expect(Blocked, PASS, vec![annotate_warn("see the log"), halt("halted")]),
+        case(Codex, PostTool, ok(r#"{"continue":false}"#)).expect(Blocked, PASS, vec![annotate_warn("PostToolUse hook stopped execution"), halt("PostToolUse hook stopped execution")]),
         // post_tool_use.rs `unsupported_updated_mcp_tool_output_fails_open`.
         case(Codex, PostTool, ok(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"ok":true}}}"#)).expect(Failed, PASS, vec![]),
         // user_prompt_submit.rs `claude_block_decision_requires_reason`.

@@ -169,6 +169,9 @@ impl<'h> Builder<'h> {
     pub(crate) fn halt(&mut self, reason: Option<String>) {
         let reason = reason.unwrap_or_else(|| format!("stopped by hook `{}`", self.hook.hook_id));
         let halt = Effect::Halt { reason };
+        if *self.event == Event::PreTool && self.rules.halt_runs_the_tool {
+            self.stricter();
+        }
         if halt.valid_on(self.event) {
             self.effect(halt);
         } else {
@@ -181,6 +184,9 @@ impl<'h> Builder<'h> {
     pub(crate) fn context(&mut self, message: String) {
         if *self.event == Event::PostTool && self.rules.context_annotates_post_tool {
             return self.annotate(message, AnnotationSeverity::Info);
+        }
+        if *self.event == Event::TurnEnd && self.rules.context_continues_turn {
+            return self.effect(Effect::RequestContinuation { message });
         }
         let effect = Effect::InjectReminder { message, severity: Severity::Info };
         if effect.valid_on(self.event) {

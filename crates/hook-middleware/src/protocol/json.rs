@@ -119,6 +119,16 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
     }
     if protocol == Protocol::Cursor {
         cursor(b, &out)?;
+    } else if protocol == Protocol::Codex && *b.event == Event::PostTool && out.continue_ == Some(false) {
+        // codex-rs/hooks/src/events/post_tool_use.rs: the run stops with `stopReason` (else "PostToolUse hook
+        // stopped execution"), and the model is told `reason`, else that same text.
+        let stop =
+            out.stop_reason.as_deref().and_then(clean).unwrap_or_else(|| "PostToolUse hook stopped execution".into());
+        let feedback = reason.clone().unwrap_or_else(|| stop.clone());
+        if out.decision.is_none() {
+            b.block(feedback, BlockFrom::Json);
+        }
+        b.halt(Some(stop));
     } else if out.continue_ == Some(false) && flow_control {
         b.halt(out.stop_reason.as_deref().and_then(clean));
     }

@@ -32,11 +32,16 @@
 //!
 //! # Other protocols
 //!
-//! A hook whose `protocol` is an agent's follows that agent's documented rules where they differ: Claude Code feeds
-//! exit 2's stderr back and treats other codes as non-blocking errors; Codex is stricter (unknown fields, `ask`, a
-//! deny without a reason, legacy `approve` fail the run); Gemini CLI blocks on exit 2 and turns plain stdout into a
-//! message for the user; Cursor answers with `permission`; mecha denies on exit 2 with stdout as the reason;
-//! clio-coder speaks through effects only. The table is in `rules.rs`, each row citing its source.
+//! A hook whose `protocol` is an agent's follows that agent's rules where they differ — for Claude Code, Codex and
+//! Gemini CLI as the real agent runs them at the version its table entry pins, not as its documents say: Claude Code
+//! feeds exit 2's stderr back, reads stdout JSON on any other code (a deny there denies) and otherwise treats it as
+//! a non-blocking error, takes stdout that does not parse for plain text, and continues the turn on a Stop hook's
+//! context; Codex is stricter (unknown fields, `ask`, a deny without a reason, legacy `approve` fail the run);
+//! Gemini CLI blocks on exit 2 and turns plain stdout into a message for the user; Cursor answers with `permission`; mecha denies on exit 2 with stdout as the reason; clio-coder speaks through
+//! effects only. The table is in `rules.rs`, each row citing its source.
+//!
+//! Where this engine decides more strictly than the agent — a deny where the agent lets the tool run — the run keeps
+//! no [`Interpretation::replay`], and the project's `docs/agents.md` lists the case.
 //!
 //! ```
 //! use hook_exec::{Exit, RunResult};
@@ -196,6 +201,11 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
         Ending::Cancelled => Ok(()),
         Ending::Success => success(&mut b, run),
         Ending::Block => blocking_exit(&mut b, run),
+        Ending::Failed(failure @ (Failure::NonBlockingExit(_) | Failure::UndefinedExit(_)))
+            if table.json_on_other_exit =>
+        {
+            other_exit(&mut b, run, failure)
+        }
         Ending::Failed(failure) => Err(failure),
     };
     if let Err(failure) = result {
@@ -220,6 +230,20 @@ fn replay(b: &Builder<'_>, run: &RunResult) -> Option<Replay> {
     Some(Replay { exit_code, stdout, stderr })
 }
 
+/// Claude Code: an exit code other than 0 and 2 still reads stdout, and JSON that is a valid answer decides as on
+/// exit 0; anything else is the non-blocking error the code means.
+fn other_exit(b: &mut Builder<'_>, run: &RunResult, failure: Failure) -> Result<(), Failure> {
+    let text = String::from_utf8_lossy(&run.stdout);
+    let body = text.trim_start().trim_start_matches('\u{feff}').trim_start();
+    if !b.rules.reads_json || !body.starts_with(b.rules.json_starts) {
+        return Err(failure);
+    }
+    match wire::parse(body, (b.rules.known)(b.event)) {
+        Ok(output) => json::apply(b, output),
+        Err(_) => Err(failure),
+    }
+}
+
 /// Exit 0: read stdout.
 fn success(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
     let text = String::from_utf8_lossy(&run.stdout);
@@ -229,11 +253,12 @@ fn success(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
         return Ok(());
     }
     if b.rules.reads_json && body.starts_with(b.rules.json_starts) {
-        let output = wire::parse(body, (b.rules.known)(b.event)).map_err(|e| match e {
-            wire::WireError::Json(message) => Failure::InvalidJson(message),
-            wire::WireError::Shape(message) => Failure::InvalidOutput(message),
-        })?;
-        return json::apply(b, output);
+        match wire::parse(body, (b.rules.known)(b.event)) {
+            Ok(output) => return json::apply(b, output),
+            Err(wire::WireError::Json(_)) if b.rules.unparsed_json_is_text => {}
+            Err(wire::WireError::Json(message)) => return Err(Failure::InvalidJson(message)),
+            Err(wire::WireError::Shape(message)) => return Err(Failure::InvalidOutput(message)),
+        }
     }
     let Some(text) = clean(&text) else { return Ok(()) };
     match b.rules.plain {
@@ -264,6 +289,9 @@ fn blocking_exit(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
         ReasonFrom::StderrThenStdout => stderr().or_else(stdout),
         ReasonFrom::StdoutThenStderr => stdout().or_else(stderr),
     };
+    if *b.event == Event::PermissionRequest && b.rules.permission_block_exit_ignored {
+        b.stricter();
+    }
     let reason = match reason {
         Some(reason) => reason,
         // codex-rs/hooks/src/events/pre_tool_use.rs: "exited with code 2 but did not write a blocking reason to
