@@ -460,8 +460,25 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         // ---- Gemini CLI (geminicli.com/docs/hooks/reference) ----
         // "Exit codes": 2 is a system block with stderr as the reason.
         case(Gemini, PreTool, exit(2, "", "denied by scanner")).expect(Blocked, deny("denied by scanner"), vec![block_tool("denied by scanner")]),
-        // "Exit codes": other codes are a non-fatal warning; the CLI continues.
-        case(Gemini, PreTool, exit(1, r#"{"decision":"deny","reason":"x"}"#, "warn")).expect(Failed, PASS, vec![]),
+        // hookRunner.ts 0.61.0 (suite `before_tool_exit1_deny_json`): stdout JSON is read whatever the exit code.
+        case(Gemini, PreTool, exit(1, r#"{"decision":"deny","reason":"x"}"#, "warn")).expect(Blocked, deny("x"), vec![block_tool("x")]),
+        // …with stdout empty, stderr is the text: a message on 0, a "Warning: " message and a failed hook on 1, a
+        // deny from 2 up (`before_tool_stderr_exit0`, `before_tool_stderr_warning`, `before_tool_exit3_stderr`).
+        case(Gemini, PreTool, exit(0, "", "scanned")).expect(Completed, PASS, vec![notify("scanned")]),
+        case(Gemini, PreTool, exit(1, "", "careful")).expect(Failed, PASS, vec![]),
+        case(Gemini, PreTool, exit(3, "", "refused")).expect(Blocked, deny("refused"), vec![block_tool("refused")]),
+        // …exit 1 with no text at all is the failed hook.
+        case(Gemini, PreTool, exit(1, "", "")).expect(Failed, PASS, vec![]),
+        // `before_tool_exit2_allow_json`: Gemini CLI follows the JSON and runs the tool; this engine denies.
+        case(Gemini, PreTool, exit(2, r#"{"decision":"allow"}"#, "refused")).expect(Blocked, deny("refused"), vec![block_tool("refused")]),
+        // `before_tool_invalid_json`: text that does not parse is plain text, a message on exit 0.
+        case(Gemini, PreTool, ok(r#"{"decision": broken"#)).expect(Completed, PASS, vec![notify(r#"{"decision": broken"#)]),
+        // `before_tool_ask`: BeforeTool takes `ask` since 0.36.0.
+        case(Gemini, PreTool, ok(r#"{"decision":"ask","reason":"prod"}"#)).expect(Completed, ask(Some("prod")), vec![ask_user(Some("prod"))]),
+        // `after_tool_deny`: AfterTool reads the decision; the model gets the reason instead of the result.
+        case(Gemini, PostTool, ok(r#"{"decision":"deny","reason":"secret in output"}"#)).expect(Blocked, PASS, vec![annotate_warn("secret in output")]),
+        // `after_tool_continue_false`: AfterTool's `continue: false` stops the agent.
+        case(Gemini, PostTool, ok(r#"{"continue":false,"stopReason":"enough"}"#)).expect(Completed, PASS, vec![halt("enough")]),
         // "BeforeTool": `decision: "deny"` with `reason` blocks the tool.
         // "Common output fields": `allow` lets the action proceed; it carries no approval, so no decision.
         case(Gemini, PreTool, ok(r#"{"decision":"allow"}"#)).expect(Completed, PASS, vec![]),

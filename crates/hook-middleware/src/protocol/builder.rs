@@ -64,6 +64,11 @@ impl<'h> Builder<'h> {
         self.stricter = true;
     }
 
+    /// Whether a gate or the permission request ended in a deny.
+    pub(crate) fn denies(&self) -> bool {
+        matches!(self.decision, Decision::Deny { .. })
+    }
+
     /// An entry that stays even if the run turns out to be a failure (truncation, runner warnings).
     pub(crate) fn warning(&mut self, text: String) {
         self.entries.insert(self.kept, OutputEntry::new(EntryKind::Warning, text));

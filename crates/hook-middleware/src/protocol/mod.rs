@@ -37,7 +37,7 @@
 //! feeds exit 2's stderr back, reads stdout JSON on any other code (a deny there denies) and otherwise treats it as
 //! a non-blocking error, takes stdout that does not parse for plain text, and continues the turn on a Stop hook's
 //! context; Codex is stricter (unknown fields, `ask`, a deny without a reason, legacy `approve` fail the run);
-//! Gemini CLI blocks on exit 2 and turns plain stdout into a message for the user; Cursor answers with `permission`; mecha denies on exit 2 with stdout as the reason; clio-coder speaks through
+//! Gemini CLI reads stdout, else stderr, whatever the exit code (`gemini.rs`); Cursor answers with `permission`; mecha denies on exit 2 with stdout as the reason; clio-coder speaks through
 //! effects only. The table is in `rules.rs`, each row citing its source.
 //!
 //! Where this engine decides more strictly than the agent — a deny where the agent lets the tool run — the run keeps
@@ -64,6 +64,7 @@
 
 mod builder;
 mod classify;
+mod gemini;
 mod json;
 mod names;
 mod payload;
@@ -86,7 +87,7 @@ pub use wire::json_type_name;
 use crate::EventInput;
 use builder::{BlockFrom, Builder};
 use classify::{Ending, Failure, classify, stderr_tail};
-use rules::{Plain, ReasonFrom};
+use rules::{Plain, Reading, ReasonFrom};
 use sanitize::{clean, clean_bytes};
 
 /// The per-hook facts the protocol needs. The pipeline builds it from a [`HookDecl`] with [`HookRules::for_decl`].
@@ -197,16 +198,21 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
     if run.stderr_truncated {
         b.warning("stderr went past the capture limit; the rest was dropped".into());
     }
-    let result = match ending {
-        Ending::Cancelled => Ok(()),
-        Ending::Success => success(&mut b, run),
-        Ending::Block => blocking_exit(&mut b, run),
-        Ending::Failed(failure @ (Failure::NonBlockingExit(_) | Failure::UndefinedExit(_)))
+    let result = match (ending, table.reading) {
+        (Ending::Cancelled, _) => Ok(()),
+        (Ending::Success, Reading::Gemini) => gemini::read(&mut b, run, 0),
+        (Ending::Block, Reading::Gemini) => gemini::read(&mut b, run, 2),
+        (Ending::Failed(Failure::NonBlockingExit(code) | Failure::UndefinedExit(code)), Reading::Gemini) => {
+            gemini::read(&mut b, run, code)
+        }
+        (Ending::Success, Reading::ByExitCode) => success(&mut b, run),
+        (Ending::Block, Reading::ByExitCode) => blocking_exit(&mut b, run),
+        (Ending::Failed(failure @ (Failure::NonBlockingExit(_) | Failure::UndefinedExit(_))), Reading::ByExitCode)
             if table.json_on_other_exit =>
         {
             other_exit(&mut b, run, failure)
         }
-        Ending::Failed(failure) => Err(failure),
+        (Ending::Failed(failure), _) => Err(failure),
     };
     if let Err(failure) = result {
         b.fail(failure, stderr_tail(run));

@@ -28,6 +28,17 @@ pub(crate) enum ReasonFrom {
     StdoutThenStderr,
 }
 
+/// How the agent reads a run that exited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// By exit code first: 0 reads stdout, the blocking code blocks, another code is a failure (unless
+    /// [`Rules::json_on_other_exit`]).
+    ByExitCode,
+    /// Gemini CLI (`hookRunner.ts`): stdout, else stderr, is read whatever the exit code — JSON decides; plain text
+    /// becomes a message on 0, a warning on 1 and a deny from 2 up (see `gemini.rs`).
+    Gemini,
+}
+
 /// What plain (non-JSON) stdout of a successful run becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Plain {
@@ -79,6 +90,8 @@ pub(crate) struct Rules {
     pub context_annotates_post_tool: bool,
     /// The fields the dialect reads on an event.
     pub known: fn(&Event) -> Known,
+    /// How a run that exited is read.
+    pub reading: Reading,
     /// An exit code other than 0 and the blocking one still reads stdout: JSON that is a valid answer decides as on
     /// exit 0 (a deny denies); anything else leaves the non-blocking error (Claude Code 2.1.197).
     pub json_on_other_exit: bool,
@@ -199,6 +212,7 @@ static NATIVE: Rules = Rules {
     post_tool_feedback: false,
     context_annotates_post_tool: false,
     known: native_known,
+    reading: Reading::ByExitCode,
     json_on_other_exit: false,
     unparsed_json_is_text: false,
     context_continues_turn: false,
@@ -225,6 +239,7 @@ static CLAUDE: Rules = Rules {
     post_tool_feedback: true,
     context_annotates_post_tool: false,
     known: claude_known,
+    reading: Reading::ByExitCode,
     json_on_other_exit: true,
     unparsed_json_is_text: true,
     context_continues_turn: true,
@@ -247,6 +262,7 @@ static CODEX: Rules = Rules {
     post_tool_feedback: true,
     context_annotates_post_tool: false,
     known: codex_known,
+    reading: Reading::ByExitCode,
     json_on_other_exit: false,
     unparsed_json_is_text: false,
     context_continues_turn: false,
@@ -254,9 +270,9 @@ static CODEX: Rules = Rules {
     permission_block_exit_ignored: false,
 };
 
-/// Gemini CLI hooks reference, "Global hook mechanics": exit 2 blocks with stderr as the reason, other codes warn
-/// and continue. Its source (hookRunner.ts) goes further (any code ≥ 2 blocks, JSON is honoured on exit 1); the
-/// documented rule is the contract its users write to, so it is the one kept.
+/// Gemini CLI 0.61.0, `hookRunner.ts` as the real-agent suite observes it: stdout, else stderr, is read whatever the
+/// exit code; JSON decides (`ask` on BeforeTool since 0.36.0); plain text is a message on 0, a "Warning: " message
+/// on 1, a deny from 2 up. Where the exit code blocks and the JSON does not, this engine denies (the closed side).
 static GEMINI: Rules = Rules {
     block_exit: Some(2),
     other_exit: OtherExit::NonBlocking,
@@ -270,8 +286,9 @@ static GEMINI: Rules = Rules {
     post_tool_feedback: true,
     context_annotates_post_tool: true,
     known: gemini_known,
+    reading: Reading::Gemini,
     json_on_other_exit: false,
-    unparsed_json_is_text: false,
+    unparsed_json_is_text: true,
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
@@ -292,6 +309,7 @@ static CURSOR: Rules = Rules {
     post_tool_feedback: false,
     context_annotates_post_tool: false,
     known: cursor_known,
+    reading: Reading::ByExitCode,
     json_on_other_exit: false,
     unparsed_json_is_text: false,
     context_continues_turn: false,
@@ -315,6 +333,7 @@ static MECHA: Rules = Rules {
     post_tool_feedback: false,
     context_annotates_post_tool: false,
     known: nothing_known,
+    reading: Reading::ByExitCode,
     json_on_other_exit: false,
     unparsed_json_is_text: false,
     context_continues_turn: false,
