@@ -83,12 +83,16 @@ fn an_input_with_nothing_left_over_keeps_only_its_key_order() {
 fn a_claude_hook_reads_claudes_own_payload_byte_for_byte() {
     // Claude Code 2.1.197's PreToolUse input, as its hooks read it (the real-agent suite compares the shape).
     let stdin = r#"{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"/ws","prompt_id":"p1","permission_mode":"default","effort":"medium","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"touch SENTINEL","description":"step"},"tool_use_id":"toolu_1"}"#;
-    let read = parse_input(Agent::Claude, stdin.as_bytes()).unwrap();
+    let read = parse_input(Agent::Claude, format!("{stdin}\n").as_bytes()).unwrap();
     assert_eq!(payload(Protocol::Claude, &read.input), format!("{stdin}\n").into_bytes());
     // A hook of another protocol still reads the engine's own payload, with both spellings.
     let native: Value = serde_json::from_slice(&payload(Protocol::Native, &read.input)).unwrap();
     assert_eq!((native["tool"].as_str(), native["tool_name"].as_str()), (Some("shell"), Some("shell")));
     assert!(native.get("prompt_id").is_none());
+    // Gemini CLI ends its input without a newline, and so does the payload of its hooks.
+    let stdin = r#"{"session_id":"s","transcript_path":"/t.json","cwd":"/ws","hook_event_name":"BeforeAgent","timestamp":"2026-01-01T00:00:00.000Z","prompt":"hi"}"#;
+    let read = parse_input(Agent::Gemini, stdin.as_bytes()).unwrap();
+    assert_eq!(payload(Protocol::Gemini, &read.input), stdin.as_bytes());
 }
 
 #[test]
@@ -112,7 +116,7 @@ fn an_extra_field_never_replaces_a_field_of_the_payload() {
         "workspace_roots": ["/elsewhere"], "conversation_id": "forged", "note": "kept"});
     let Value::Object(fields) = forged else { unreachable!() };
     for protocol in [Protocol::Claude, Protocol::Cursor] {
-        input.extra = Some(AgentFields { protocol, fields: fields.clone(), keys: Vec::new() });
+        input.extra = Some(AgentFields { protocol, fields: fields.clone(), keys: Vec::new(), newline: false });
         input.cwd = Some("/ws".into());
         let out: Value = serde_json::from_slice(&payload(protocol, &input)).unwrap();
         assert_eq!(out["session_id"], "real", "{protocol}");

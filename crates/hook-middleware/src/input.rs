@@ -102,6 +102,10 @@ pub struct AgentFields {
     /// payload does, and no other. Empty: the payload's own keys, then `fields`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keys: Vec<String>,
+    /// With `keys`: whether the agent's input ended with a newline (Claude Code's and Codex's do, Gemini CLI's does
+    /// not); the payload of that agent's hooks ends the same way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub newline: bool,
 }
 
 impl EventInput {

@@ -104,6 +104,9 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
         _ => read.common(&mut input)?,
     }
     input.extra = leftover(agent, &mut input, fields);
+    if let Some(extra) = input.extra.as_mut() {
+        extra.newline = bytes.ends_with(b"\n");
+    }
     Ok(AgentInput { agent, event_name, input, project_root })
 }
 
@@ -120,7 +123,7 @@ fn leftover(agent: Agent, input: &mut EventInput, fields: Map<String, Value>) ->
     }
     let keys: Vec<String> = fields.keys().cloned().collect();
     let fields: Map<String, Value> = fields.into_iter().filter(|(key, _)| !carried.contains_key(key)).collect();
-    Some(AgentFields { protocol, fields, keys })
+    Some(AgentFields { protocol, fields, keys, newline: false })
 }
 
 impl AgentInput {

@@ -23,8 +23,8 @@ pub const CONTENT_LIMIT_CHARS: usize = 4_000;
 /// Key order is fixed, so the same input gives the same bytes. For `cursor`, Cursor's own names follow (see
 /// [`payload_object`]); last, for a hook of the protocol of the agent whose input it was, the fields of that input the
 /// engine has no name for ([`EventInput::extra`]). When the input came from that agent through the bridge, such a
-/// hook reads the agent's own payload: the agent's keys, in the agent's order, and no other (Claude Code, Codex and
-/// Gemini CLI all send compact JSON; Claude Code ends it with a newline).
+/// hook reads the agent's own payload: the agent's keys, in the agent's order, and no other, compact, ending with a
+/// newline exactly when the agent's own input did ([`AgentFields::newline`](crate::AgentFields::newline)).
 ///
 /// ```
 /// use hook_middleware::{EventInput, protocol::payload};
@@ -40,7 +40,10 @@ pub fn payload(protocol: Protocol, input: &EventInput) -> Vec<u8> {
     let object = payload_object(protocol, input);
     // Serializing a map of JSON values cannot fail: every key is a string.
     let mut bytes = serde_json::to_vec(&Value::Object(object)).unwrap_or_else(|_| b"{}".to_vec());
-    bytes.push(b'\n');
+    let agents_own = input.extra.as_ref().filter(|extra| extra.protocol == protocol && !extra.keys.is_empty());
+    if agents_own.is_none_or(|extra| extra.newline) {
+        bytes.push(b'\n');
+    }
     bytes
 }
 
