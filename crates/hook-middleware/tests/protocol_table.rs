@@ -473,6 +473,9 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Gemini, PreTool, exit(2, r#"{"decision":"allow"}"#, "refused")).expect(Blocked, deny("refused"), vec![block_tool("refused")]),
         // `before_tool_invalid_json`: text that does not parse is plain text, a message on exit 0.
         case(Gemini, PreTool, ok(r#"{"decision": broken"#)).expect(Completed, PASS, vec![notify(r#"{"decision": broken"#)]),
+        // `before_tool_deny_wrong_type`: Gemini CLI checks no types, so a deny with a reason that is no string still
+        // denies (this engine would otherwise have called it invalid and let the tool run).
+        case(Gemini, PreTool, ok(r#"{"decision":"deny","reason":["no"]}"#)).expect(Blocked, deny(r#"["no"]"#), vec![block_tool(r#"["no"]"#)]),
         // `before_tool_ask`: BeforeTool takes `ask` since 0.36.0.
         case(Gemini, PreTool, ok(r#"{"decision":"ask","reason":"prod"}"#)).expect(Completed, ask(Some("prod")), vec![ask_user(Some("prod"))]),
         // `after_tool_deny`: AfterTool reads the decision; the model gets the reason instead of the result.

@@ -50,13 +50,18 @@ pub(crate) fn read(b: &mut Builder<'_>, run: &RunResult, code: i32) -> Result<()
         b.entry(EntryKind::Warning, format!("exited with code {code}; Gemini CLI reports the hook as failed"));
     }
     match classify(text) {
-        Text::Answer(json_text) => {
-            let output = wire::parse(&json_text, (b.rules.known)(b.event)).map_err(|e| match e {
-                wire::WireError::Json(message) => Failure::InvalidJson(message),
-                wire::WireError::Shape(message) => Failure::InvalidOutput(message),
-            })?;
-            json::apply(b, output)?;
-        }
+        Text::Answer(json_text) => match wire::parse(&json_text, (b.rules.known)(b.event)) {
+            Ok(output) => json::apply(b, output)?,
+            Err(wire::WireError::Json(message)) => return Err(Failure::InvalidJson(message)),
+            Err(wire::WireError::Shape(message)) => match untyped_deny(&json_text) {
+                // Gemini CLI checks no field's type: its deny stands whatever else is wrong.
+                Some(reason) => {
+                    b.entry(EntryKind::Warning, format!("{message}; Gemini CLI still reads the deny"));
+                    b.block(reason.unwrap_or_else(|| b.default_reason()), BlockFrom::Json);
+                }
+                None => return Err(Failure::InvalidOutput(message)),
+            },
+        },
         Text::Nothing => {}
         Text::Plain => {
             let Some(text) = clean(text) else { return Ok(()) };
@@ -87,6 +92,22 @@ fn classify(text: &str) -> Text {
         Ok(_) => Text::Nothing,
         Err(_) => Text::Plain,
     }
+}
+
+/// The answer's deny as Gemini CLI reads it without checking types (`DefaultHookOutput`): `decision` `"deny"` or
+/// `"block"`, with `stopReason`, else `reason`, as its reason — a string as it is, another value as its JSON text.
+/// `None` when the answer does not deny; `Some(None)` when it denies with no reason.
+fn untyped_deny(json_text: &str) -> Option<Option<String>> {
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(json_text) else { return None };
+    if !matches!(object.get("decision").and_then(Value::as_str), Some("deny" | "block")) {
+        return None;
+    }
+    let reason = ["stopReason", "reason"].iter().filter_map(|key| object.get(*key)).find_map(|value| match value {
+        Value::Null | Value::Bool(false) => None,
+        Value::String(text) => clean(text),
+        other => clean(&other.to_string()),
+    });
+    Some(reason)
 }
 
 /// The blocking exit code on a gate that the answer did not make a deny: this engine denies, with stderr as the

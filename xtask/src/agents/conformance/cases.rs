@@ -157,6 +157,7 @@ pub const CASES: &[Case] = &[
         r#"{"systemMessage":"CASE-GSUPPRESS-MSG","suppressOutput":true}"#,
     ),
     case("before_tool_invalid_json", GEMINI, Point::PreTool, r#"{"decision": CASE-GUNCLOSED"#),
+    case("before_tool_deny_wrong_type", GEMINI, Point::PreTool, r#"{"decision":"deny","reason":["CASE-GTYPE-R"]}"#),
     case("before_agent_block", GEMINI, Point::TurnStart, r#"{"decision":"block","reason":"CASE-GBLOCK-REASON"}"#),
     case("after_agent_block", GEMINI, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-GRETRY-REASON"}"#),
     case(
