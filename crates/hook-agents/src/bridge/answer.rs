@@ -263,6 +263,9 @@ fn gemini(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
         Event::PreTool => {
             match reply.verdict {
                 Some(Verdict::Deny) => decide(&mut out, "deny", Some(reply.deny_reason())),
+                // BeforeTool takes `ask` since Gemini CLI 0.36.0, but in `-p` mode it then waits for a confirmation
+                // nobody can give. A deny saying approval is required stays closed and lets the run go on; a Gemini
+                // CLI hook's own `ask` still reaches it unchanged when the bridge hands that answer back.
                 Some(Verdict::Ask) => decide(&mut out, "deny", Some(approval_required(reply.reason.as_deref()))),
                 Some(Verdict::Allow) => decide(&mut out, "allow", reply.reason.clone()),
                 _ => {}
