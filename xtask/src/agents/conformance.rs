@@ -4,7 +4,8 @@
 //! after `hook install` moved it behind `hook bridge`. The two runs are compared on:
 //!
 //! - the outcome: whether the tool ran (the sentinel), how many model turns there were, the agent's exit code;
-//! - what the model saw: every line of the requests' strings that holds a case marker (`CASE-…`), per turn;
+//! - what the model saw: every line of the conversation in the model requests that holds a case marker (`CASE-…`)
+//!   or speaks of a hook, per turn;
 //! - what the agent showed: its hook statuses and notices ([`Agent::hook_status`]);
 //! - what the hook read: the keys of its stdin payload in their order, and whether it was compact JSON ending in a
 //!   newline (the agent's own payload, byte for byte, is the contract).
@@ -215,14 +216,27 @@ fn payload_shape(bytes: &[u8]) -> String {
     format!("[{}] compact={compact} newline={}", keys.join(","), body.len() < text.len())
 }
 
-/// Every line of every string in the model turns' requests that holds a case marker, as `turn N: line`.
+/// The keys of a model request that hold the agent's fixed instructions and tools (Messages, Responses and Gemini
+/// APIs), the same in every run.
+const FIXED: &[&str] = &["system", "tools", "instructions", "systemInstruction", "toolConfig"];
+
+/// Every line of the conversation in the model turns' requests that holds a case marker or speaks of a hook (where
+/// an agent's own words about a hook show: "PreToolUse:Bash hook error", "Hook PreToolUse:Bash denied this tool"),
+/// as `turn N: line`.
 fn model_saw(session: &Session) -> Vec<String> {
     let mut lines = Vec::new();
     for turn in &session.turns {
         let body: Value = serde_json::from_str(&turn.body).unwrap_or_default();
         let mut strings = Vec::new();
-        collect_strings(&body, &mut strings);
-        for line in strings.iter().flat_map(|s| s.lines()).filter(|l| l.contains("CASE-")) {
+        // The conversation, not the agent's fixed instructions and tool list (which speak of hooks in general).
+        let conversation = body.as_object().into_iter().flatten().filter(|(key, _)| !FIXED.contains(&key.as_str()));
+        conversation.for_each(|(_, value)| collect_strings(value, &mut strings));
+        // The word `hook` itself: not `.hooks/` or `hooks.yaml` in a listing of the workspace (`hook install`
+        // leaves the native file there), which is no difference of the protocol.
+        let relevant = |l: &&str| {
+            l.contains("CASE-") || l.split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case("hook"))
+        };
+        for line in strings.iter().flat_map(|s| s.lines()).filter(relevant) {
             let line = format!("turn {}: {}", turn.turn.unwrap_or(0), line.trim());
             if !lines.contains(&line) {
                 lines.push(line);

@@ -68,7 +68,11 @@ pub const CASES: &[Case] = &[
     Case { stderr: "CASE-WARN-STDERR careful", exit: 1, ..case("pre_exit1_stderr_warning", CC, Point::PreTool, "") },
     Case { stderr: "CASE-EXITTWO-ONLY", exit: 2, ..case("pre_exit2_stderr", CC, Point::PreTool, "") },
     // Halts and denials on the gate.
-    case("pre_continue_false", CC, Point::PreTool, r#"{"continue":false,"stopReason":"CASE-PRESTOP-REASON"}"#),
+    Case {
+        documented: Some("claude-code-continue-false-on-pretooluse"),
+        ..case("pre_continue_false", CLAUDE, Point::PreTool, r#"{"continue":false,"stopReason":"CASE-PRESTOP-REASON"}"#)
+    },
+    case("pre_continue_false_codex", CODEX, Point::PreTool, r#"{"continue":false,"stopReason":"CASE-PRESTOP-REASON"}"#),
     case(
         "pre_deny_no_reason",
         CC,
@@ -128,7 +132,12 @@ pub const CASES: &[Case] = &[
     case("pre_wrong_type", CLAUDE, Point::PreTool, r#"{"continue":"no","systemMessage":"CASE-WRONGTYPE-MSG"}"#),
     case("pre_unknown_field_strict", CODEX, Point::PreTool, r#"{"systemMessage":"CASE-UNKNOWN-MSG","extraField":1}"#),
     // The permission request (Claude Code's SDK mode, an approver that allows).
-    Case { stderr: "CASE-PERMTWO-STDERR", exit: 2, ..case("permission_exit2", CLAUDE, Point::PermissionRequest, "") },
+    Case {
+        stderr: "CASE-PERMTWO-STDERR",
+        exit: 2,
+        documented: Some("claude-code-exit-2-on-permissionrequest"),
+        ..case("permission_exit2", CLAUDE, Point::PermissionRequest, "")
+    },
     // Gemini CLI.
     case("after_tool_deny", GEMINI, Point::PostTool, r#"{"decision":"deny","reason":"CASE-AFTERDENY-R"}"#),
     case("after_tool_continue_false", GEMINI, Point::PostTool, r#"{"continue":false,"stopReason":"CASE-AFTERSTOP-S"}"#),
@@ -136,6 +145,7 @@ pub const CASES: &[Case] = &[
     Case {
         stderr: "CASE-EXITTWOALLOW-ERR",
         exit: 2,
+        documented: Some("gemini-cli-a-blocking-exit-code-whose-answer-does-not-deny"),
         ..case("before_tool_exit2_allow_json", GEMINI, Point::PreTool, r#"{"decision":"allow"}"#)
     },
     Case {
@@ -169,3 +179,36 @@ pub const CASES: &[Case] = &[
     // Every agent: a hook that answers nothing, to compare payloads and statuses alone.
     case("pre_silent", ALL, Point::PreTool, ""),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::{CASES, DOC};
+
+    /// GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`.
+    fn anchor(heading: &str) -> String {
+        heading
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect()
+    }
+
+    #[test]
+    fn every_documented_difference_points_at_a_section_of_the_document() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(DOC);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let anchors: Vec<String> =
+            text.lines().filter_map(|l| l.strip_prefix('#')).map(|h| anchor(h.trim_start_matches('#'))).collect();
+        for case in CASES {
+            if let Some(documented) = case.documented {
+                assert!(anchors.iter().any(|a| a == documented), "{}: no section `#{documented}` in {DOC}", case.id);
+            }
+        }
+        let mut ids: Vec<&str> = CASES.iter().map(|c| c.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), CASES.len(), "case ids are unique");
+    }
+}
