@@ -17,6 +17,7 @@ tasks:
   agents   run the engine end to end inside the real Claude Code, Codex and Gemini CLI (pinned, installed with
            npm under target/agents), offline against a scripted model server
            [--agent claude|codex|gemini] [--scenario NAME] [--keep] [--no-measure]
+           [--conformance [--case PART]]: each protocol case natively and bridged, compared
 ";
 
 fn main() -> ExitCode {

@@ -1,7 +1,7 @@
-//! What an agent sends that the engine has no name for reaches that agent's hooks through the bridge: the bridge's
-//! input parser keeps those fields in `EventInput::extra`, and the payload of a hook of the same protocol carries them
-//! after its own fields — never in place of one, never to a hook of another protocol (each agent names its fields its
-//! own way).
+//! What an agent sends reaches that agent's hooks through the bridge as the agent sends it: the bridge's input parser
+//! keeps the fields the engine has no name for in `EventInput::extra`, with the order of every key, and the payload of
+//! a hook of the same protocol has exactly the agent's keys in the agent's order — an extra field never in place of
+//! one of the payload's own, never shown to a hook of another protocol (each agent names its fields its own way).
 
 use hook_agents::bridge::parse_input;
 use hook_agents::install::Agent;
@@ -49,7 +49,7 @@ fn a_field_the_engine_reads_under_another_name_or_carries_on_other_events_only_p
         "tool_input": {"command": "make"}, "tool_use_id": "t1", "error": "exit 2", "is_interrupt": false});
     let (input, payloads) = check(Agent::Claude, stdin, &[Protocol::Claude]);
     assert_eq!(keys(&input.extra.unwrap().fields), ["error", "is_interrupt"]);
-    assert_eq!((payloads[0]["error"].as_str(), payloads[0]["content"].as_str()), (Some("exit 2"), Some("exit 2")));
+    assert_eq!((payloads[0]["error"].as_str(), payloads[0].get("content")), (Some("exit 2"), None));
 
     // Gemini CLI's AfterAgent sends the prompt too, which the payload carries on turn_start only.
     let stdin = json!({"hook_event_name": "AfterAgent", "session_id": "s", "cwd": "/ws", "prompt": "fix it",
@@ -70,11 +70,43 @@ fn a_field_the_engine_reads_under_another_name_or_carries_on_other_events_only_p
 }
 
 #[test]
-fn an_input_with_nothing_left_over_has_no_extra() {
+fn an_input_with_nothing_left_over_keeps_only_its_key_order() {
     let stdin = json!({"hook_event_name": "PreToolUse", "session_id": "s", "transcript_path": "/t", "cwd": "/ws",
         "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"});
     let (input, _) = check(Agent::Claude, stdin, &[]);
-    assert_eq!(input.extra, None);
+    let extra = input.extra.unwrap();
+    assert!(extra.fields.is_empty());
+    assert_eq!(extra.keys[..3], ["hook_event_name", "session_id", "transcript_path"]);
+}
+
+#[test]
+fn a_claude_hook_reads_claudes_own_payload_byte_for_byte() {
+    // Claude Code 2.1.197's PreToolUse input, as its hooks read it (the real-agent suite compares the shape).
+    let stdin = r#"{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"/ws","prompt_id":"p1","permission_mode":"default","effort":"medium","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"touch SENTINEL","description":"step"},"tool_use_id":"toolu_1"}"#;
+    let read = parse_input(Agent::Claude, format!("{stdin}\n").as_bytes()).unwrap();
+    assert_eq!(payload(Protocol::Claude, &read.input), format!("{stdin}\n").into_bytes());
+    // A hook of another protocol still reads the engine's own payload, with both spellings.
+    let native: Value = serde_json::from_slice(&payload(Protocol::Native, &read.input)).unwrap();
+    assert_eq!((native["tool"].as_str(), native["tool_name"].as_str()), (Some("shell"), Some("shell")));
+    assert!(native.get("prompt_id").is_none());
+    // Gemini CLI ends its input without a newline, and so does the payload of its hooks.
+    let stdin = r#"{"session_id":"s","transcript_path":"/t.json","cwd":"/ws","hook_event_name":"BeforeAgent","timestamp":"2026-01-01T00:00:00.000Z","prompt":"hi"}"#;
+    let read = parse_input(Agent::Gemini, stdin.as_bytes()).unwrap();
+    assert_eq!(payload(Protocol::Gemini, &read.input), stdin.as_bytes());
+}
+
+#[test]
+fn a_codex_and_a_gemini_hook_read_their_agents_keys_in_their_agents_order() {
+    let stdin = json!({"session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": "/ws",
+        "hook_event_name": "PreToolUse", "model": "gpt-5", "permission_mode": "bypassPermissions", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "tool_use_id": "c1"});
+    let (_, payloads) = check(Agent::Codex, stdin.clone(), &[Protocol::Codex]);
+    assert_eq!(Value::Object(payloads[0].clone()), stdin);
+    assert_eq!(keys(&payloads[0]), keys(stdin.as_object().unwrap()));
+    let stdin = json!({"session_id": "s", "transcript_path": "/t.json", "cwd": "/ws", "hook_event_name": "BeforeTool",
+        "timestamp": "2026-01-01T00:00:00.000Z", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let (_, payloads) = check(Agent::Gemini, stdin.clone(), &[Protocol::Gemini]);
+    assert_eq!(keys(&payloads[0]), keys(stdin.as_object().unwrap()));
 }
 
 #[test]
@@ -84,7 +116,7 @@ fn an_extra_field_never_replaces_a_field_of_the_payload() {
         "workspace_roots": ["/elsewhere"], "conversation_id": "forged", "note": "kept"});
     let Value::Object(fields) = forged else { unreachable!() };
     for protocol in [Protocol::Claude, Protocol::Cursor] {
-        input.extra = Some(AgentFields { protocol, fields: fields.clone() });
+        input.extra = Some(AgentFields { protocol, fields: fields.clone(), keys: Vec::new(), newline: false });
         input.cwd = Some("/ws".into());
         let out: Value = serde_json::from_slice(&payload(protocol, &input)).unwrap();
         assert_eq!(out["session_id"], "real", "{protocol}");

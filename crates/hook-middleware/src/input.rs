@@ -97,6 +97,15 @@ pub struct AgentFields {
     pub protocol: Protocol,
     /// The fields, as the agent sent them, in its order.
     pub fields: Map<String, Value>,
+    /// Every key of the agent's input, in the agent's order, when the input came from that agent (the bridge fills
+    /// it): the payload of that agent's hooks then carries exactly these keys in this order, as the agent's own
+    /// payload does, and no other. Empty: the payload's own keys, then `fields`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
+    /// With `keys`: whether the agent's input ended with a newline (Claude Code's and Codex's do, Gemini CLI's does
+    /// not); the payload of that agent's hooks ends the same way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub newline: bool,
 }
 
 impl EventInput {

@@ -121,7 +121,7 @@ fn an_agents_pass_through_fields_cost_nothing_when_nothing_matches_or_when_there
     let (_fx, pipeline) = busy_elsewhere("");
     let mut input = pre_tool("shell", json!({"command": "cargo test"}));
     let fields = Map::from_iter([("last_assistant_message".to_owned(), json!("All tests pass."))]);
-    input.extra = Some(AgentFields { protocol: Protocol::Claude, fields });
+    input.extra = Some(AgentFields { protocol: Protocol::Claude, fields, keys: Vec::new(), newline: false });
     let (allocated, result) = counted(&pipeline, &input);
     assert_eq!(allocated, 0, "the pass-through is not copied on the no-match path: {result:?}");
     // A host's own input has none, and an input without them allocates nothing for the field.

@@ -1,6 +1,8 @@
 //! The output protocol, one row per case: a hand-built run result → the status, effects and decision (with its
 //! reason) that `interpret` must give. Each row cites where its rule comes from: DESIGN §6 for the native rules, the
-//! agent's hook reference for Claude Code, Gemini CLI and Cursor, the Codex test (codex-rs/hooks) for Codex.
+//! agent's hook reference for Claude Code, Gemini CLI and Cursor, the Codex test (codex-rs/hooks) for Codex — and,
+//! where the real agent at its pinned version does otherwise than its documents say, the case of the real-agent
+//! suite (`cargo xtask agents --conformance`) that showed it.
 
 use std::panic::Location;
 use std::time::Duration;
@@ -315,8 +317,24 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Claude, PreTool, exit(2, "", "")).expect(Blocked, deny("blocked by hook `h`"), vec![block_tool("blocked by hook `h`")]),
         // "Exit code 2": stdout and JSON are ignored, only stderr counts.
         case(Claude, PreTool, exit(2, r#"{"decision":"approve"}"#, "dangerous")).expect(Blocked, deny("dangerous"), vec![block_tool("dangerous")]),
-        // "Exit code output": other codes are non-blocking errors; JSON on stdout is only processed on exit 0.
-        case(Claude, PreTool, exit(1, r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#, "oops")).expect(Failed, PASS, vec![]),
+        // Claude Code 2.1.197 (real-agent suite `pre_exit1_deny_json`, `pre_exit3_block_json`): any code but 2 still
+        // reads stdout JSON that is a valid answer, and it decides — a deny denies.
+        case(Claude, PreTool, exit(1, r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#, "oops")).expect(Blocked, deny("x"), vec![block_tool("x")]),
+        case(Claude, PreTool, exit(3, r#"{"decision":"block","reason":"x"}"#, "")).expect(Blocked, deny("x"), vec![block_tool("x")]),
+        // …stdout that is no valid answer leaves the non-blocking error (`pre_exit1_stderr_warning`).
+        case(Claude, PreTool, exit(1, "not json", "oops")).expect(Failed, PASS, vec![]),
+        case(Claude, PreTool, exit(1, r#"{"decision":"maybe"}"#, "")).expect(Failed, PASS, vec![]),
+        // `session_start_unclosed_json`, `pre_unclosed_json`: stdout that does not parse is plain text…
+        case(Claude, SessionStart, ok(r#"{"hookSpecificOutput": broken"#)).expect(Completed, PASS, vec![reminder(r#"{"hookSpecificOutput": broken"#)]),
+        case(Claude, PreTool, ok(r#"{"decision": broken"#)).expect(Completed, PASS, vec![]),
+        // …while JSON that breaks the schema is a non-blocking error (`pre_invalid_decision`, `pre_wrong_type`).
+        case(Claude, PreTool, ok(r#"{"continue":"no"}"#)).expect(Failed, PASS, vec![]),
+        // `stop_additional_context`: a Stop hook's context runs another model turn with it.
+        case(Claude, TurnEnd, ok(r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"check the logs"}}"#)).expect(Blocked, PASS, vec![continuation("check the logs")]),
+        // `pre_continue_false`: Claude Code runs the tool, then stops; this engine denies it too (the closed side).
+        case(Claude, PreTool, ok(r#"{"continue":false,"stopReason":"enough"}"#)).expect(Blocked, deny("enough"), vec![halt("enough")]),
+        // `permission_exit2`: Claude Code ignores exit 2 here and asks the approver; this engine denies.
+        case(Claude, PermissionRequest, exit(2, "", "not now")).expect(Blocked, deny("not now"), vec![block_tool("not now")]),
         // The same with `on_error: deny` (DESIGN §4.1 override): the deny names the non-blocking error.
         case(Claude, PreTool, exit(1, "", "oops")).on_error(OnError::Deny).expect(Failed, deny("hook `h` exited with code 1 (a non-blocking error)"), vec![]),
         // "PreToolUse decision control": deny without a reason still denies.
@@ -417,6 +435,10 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Codex, PostTool, ok(r#"{"decision":"block","reason":"bash output looked sketchy"}"#)).expect(Blocked, PASS, vec![annotate_warn("bash output looked sketchy")]),
         // post_tool_use.rs `parse_completed`: exit 2 with stderr is feedback for the model, status completed.
         case(Codex, PostTool, exit(2, "", "lint failed")).expect(Completed, PASS, vec![annotate_warn("lint failed")]),
+        // post_tool_use.rs: `continue: false` stops with `stopReason` and tells the model `reason` (suite
+        // `post_continue_false`), else the stop text.
+        case(Codex, PostTool, ok(r#"{"continue":false,"stopReason":"halted","reason":"see the log"}"#)).expect(Blocked, PASS, vec![annotate_warn("see the log"), halt("halted")]),
+        case(Codex, PostTool, ok(r#"{"continue":false}"#)).expect(Blocked, PASS, vec![annotate_warn("PostToolUse hook stopped execution"), halt("PostToolUse hook stopped execution")]),
         // post_tool_use.rs `unsupported_updated_mcp_tool_output_fails_open`.
         case(Codex, PostTool, ok(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"ok":true}}}"#)).expect(Failed, PASS, vec![]),
         // user_prompt_submit.rs `claude_block_decision_requires_reason`.
@@ -438,8 +460,28 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         // ---- Gemini CLI (geminicli.com/docs/hooks/reference) ----
         // "Exit codes": 2 is a system block with stderr as the reason.
         case(Gemini, PreTool, exit(2, "", "denied by scanner")).expect(Blocked, deny("denied by scanner"), vec![block_tool("denied by scanner")]),
-        // "Exit codes": other codes are a non-fatal warning; the CLI continues.
-        case(Gemini, PreTool, exit(1, r#"{"decision":"deny","reason":"x"}"#, "warn")).expect(Failed, PASS, vec![]),
+        // hookRunner.ts 0.61.0 (suite `before_tool_exit1_deny_json`): stdout JSON is read whatever the exit code.
+        case(Gemini, PreTool, exit(1, r#"{"decision":"deny","reason":"x"}"#, "warn")).expect(Blocked, deny("x"), vec![block_tool("x")]),
+        // …with stdout empty, stderr is the text: a message on 0, a "Warning: " message and a failed hook on 1, a
+        // deny from 2 up (`before_tool_stderr_exit0`, `before_tool_stderr_warning`, `before_tool_exit3_stderr`).
+        case(Gemini, PreTool, exit(0, "", "scanned")).expect(Completed, PASS, vec![notify("scanned")]),
+        case(Gemini, PreTool, exit(1, "", "careful")).expect(Failed, PASS, vec![]),
+        case(Gemini, PreTool, exit(3, "", "refused")).expect(Blocked, deny("refused"), vec![block_tool("refused")]),
+        // …exit 1 with no text at all is the failed hook.
+        case(Gemini, PreTool, exit(1, "", "")).expect(Failed, PASS, vec![]),
+        // `before_tool_exit2_allow_json`: Gemini CLI follows the JSON and runs the tool; this engine denies.
+        case(Gemini, PreTool, exit(2, r#"{"decision":"allow"}"#, "refused")).expect(Blocked, deny("refused"), vec![block_tool("refused")]),
+        // `before_tool_invalid_json`: text that does not parse is plain text, a message on exit 0.
+        case(Gemini, PreTool, ok(r#"{"decision": broken"#)).expect(Completed, PASS, vec![notify(r#"{"decision": broken"#)]),
+        // `before_tool_deny_wrong_type`: Gemini CLI checks no types, so a deny with a reason that is no string still
+        // denies (this engine would otherwise have called it invalid and let the tool run).
+        case(Gemini, PreTool, ok(r#"{"decision":"deny","reason":["no"]}"#)).expect(Blocked, deny(r#"["no"]"#), vec![block_tool(r#"["no"]"#)]),
+        // `before_tool_ask`: BeforeTool takes `ask` since 0.36.0.
+        case(Gemini, PreTool, ok(r#"{"decision":"ask","reason":"prod"}"#)).expect(Completed, ask(Some("prod")), vec![ask_user(Some("prod"))]),
+        // `after_tool_deny`: AfterTool reads the decision; the model gets the reason instead of the result.
+        case(Gemini, PostTool, ok(r#"{"decision":"deny","reason":"secret in output"}"#)).expect(Blocked, PASS, vec![annotate_warn("secret in output")]),
+        // `after_tool_continue_false`: AfterTool's `continue: false` stops the agent.
+        case(Gemini, PostTool, ok(r#"{"continue":false,"stopReason":"enough"}"#)).expect(Completed, PASS, vec![halt("enough")]),
         // "BeforeTool": `decision: "deny"` with `reason` blocks the tool.
         // "Common output fields": `allow` lets the action proceed; it carries no approval, so no decision.
         case(Gemini, PreTool, ok(r#"{"decision":"allow"}"#)).expect(Completed, PASS, vec![]),

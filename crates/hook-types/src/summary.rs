@@ -70,6 +70,7 @@ impl OutputEntry {
 ///     exit_code: Some(2),
 ///     duration_ms: 12,
 ///     entries: vec![],
+///     replay: None,
 /// };
 /// assert!(serde_json::to_string(&summary).unwrap().contains(r#""status":"blocked""#));
 /// ```
@@ -95,6 +96,26 @@ pub struct RunSummary {
     pub duration_ms: u64,
     /// Ordered transcript entries.
     pub entries: Vec<OutputEntry>,
+    /// The hook's own answer, for a bridge to hand back to the agent whose protocol the hook follows (see
+    /// [`Replay`]); never serialized.
+    #[serde(skip)]
+    pub replay: Option<Replay>,
+}
+
+/// A command hook's answer exactly as it gave it: exit code, stdout, stderr.
+///
+/// A run keeps it only when the hook follows the protocol of an agent that reads that answer exactly as this engine
+/// did (same outcome, nothing this engine holds stricter). A bridge into that agent whose dispatch ran that one hook
+/// and nothing else answers with it unchanged, so the agent shows what it shows for its own hook: its words, its
+/// status, its default messages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// The exit code.
+    pub exit_code: i32,
+    /// stdout, as written.
+    pub stdout: String,
+    /// stderr, as written.
+    pub stderr: String,
 }
 
 /// The outcome recorded in a receipt (DESIGN §8).

@@ -245,6 +245,7 @@ fn run_summary_snapshot() {
             OutputEntry::new(EntryKind::Feedback, "rm -rf is not allowed"),
             OutputEntry::new(EntryKind::Warning, "stdout truncated at 1048576 bytes"),
         ],
+        replay: None,
     };
     insta::assert_yaml_snapshot!(summary);
     let back: RunSummary = serde_json::from_value(serde_json::to_value(&summary).unwrap()).unwrap();

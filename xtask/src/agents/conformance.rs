@@ -4,12 +4,19 @@
 //! after `hook install` moved it behind `hook bridge`. The two runs are compared on:
 //!
 //! - the outcome: whether the tool ran (the sentinel), how many model turns there were, the agent's exit code;
-//! - what the model saw: every line of the requests' strings that holds a case marker (`CASE-…`), per turn;
-//! - what the agent showed: its hook statuses and notices ([`Agent::hook_status`]).
+//! - what the model saw: every line of the conversation in the model requests that holds a case marker (`CASE-…`)
+//!   or speaks of a hook, per turn;
+//! - what the agent showed: its hook statuses and notices ([`Agent::hook_status`]);
+//! - what the hook read: the keys of its stdin payload in their order, and whether it was compact JSON ending in a
+//!   newline (the agent's own payload, byte for byte, is the contract).
 //!
 //! Texts are normalized first: the hook's own command and the bridge's command (either spelling) read `<hook>`,
 //! digits `#`.
-//! The result is data, not a pass or fail: `N same, N different` per agent and one line per different case.
+//! The result is data, not a pass or fail: `N same, N different` per agent and one line per different case. A
+//! different case whose difference `docs/agents.md` documents as a fail-closed choice ([`cases::Case::documented`])
+//! says so on its line and in the count; one documented but found the same says the document may be stale.
+
+mod cases;
 
 use std::path::Path;
 use std::time::Duration;
@@ -22,123 +29,7 @@ use super::npm::Installed;
 use super::process::Sandbox;
 use super::server::Step;
 use super::session::{Ctx, SENTINEL, Session, touch_sentinel};
-
-/// One hook answer to compare.
-struct Case {
-    /// Its name, in the report.
-    id: &'static str,
-    /// The agents it applies to.
-    agents: &'static [&'static str],
-    /// The event it answers.
-    point: Point,
-    /// Its stdout.
-    stdout: &'static str,
-    /// Its stderr.
-    stderr: &'static str,
-    /// Its exit code.
-    exit: i32,
-}
-
-const CC: &[&str] = &["claude", "codex"];
-const CLAUDE: &[&str] = &["claude"];
-const CODEX: &[&str] = &["codex"];
-const GEMINI: &[&str] = &["gemini"];
-
-const fn case(id: &'static str, agents: &'static [&'static str], point: Point, stdout: &'static str) -> Case {
-    Case { id, agents, point, stdout, stderr: "", exit: 0 }
-}
-
-/// The cases, per agent.
-const CASES: &[Case] = &[
-    Case {
-        stderr: "CASE-EXITTWO-STDERR refused",
-        exit: 2,
-        ..case(
-            "pre_exit2_json_and_stderr",
-            CC,
-            Point::PreTool,
-            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"CASE-EXITTWO-JSON"}}"#,
-        )
-    },
-    Case {
-        exit: 1,
-        ..case(
-            "pre_exit1_deny_json",
-            CC,
-            Point::PreTool,
-            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CASE-EXITONE-X"}}"#,
-        )
-    },
-    case("pre_continue_false", CC, Point::PreTool, r#"{"continue":false,"stopReason":"CASE-PRESTOP-REASON"}"#),
-    case(
-        "pre_deny_no_reason",
-        CC,
-        Point::PreTool,
-        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
-    ),
-    case(
-        "pre_deny_with_reason",
-        CC,
-        Point::PreTool,
-        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CASE-DENY-REASON"}}"#,
-    ),
-    case("post_block", CC, Point::PostTool, r#"{"decision":"block","reason":"CASE-POSTBLOCK-REASON"}"#),
-    case(
-        "post_continue_false",
-        CC,
-        Point::PostTool,
-        r#"{"continue":false,"stopReason":"CASE-POSTSTOP-STOP","reason":"CASE-POSTSTOP-REASON"}"#,
-    ),
-    case(
-        "stop_additional_context",
-        CC,
-        Point::TurnEnd,
-        r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"CASE-STOPCTX-TEXT"}}"#,
-    ),
-    case("stop_block", CC, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-STOPBLOCK-GO-ON"}"#),
-    case("session_start_unclosed_json", CC, Point::SessionStart, r#"{"hookSpecificOutput": CASE-BROKEN-JSON"#),
-    case("session_start_plain_text", CC, Point::SessionStart, "CASE-SESSIONPLAIN-TEXT"),
-    case(
-        "prompt_block_suppress",
-        CC,
-        Point::TurnStart,
-        r#"{"decision":"block","reason":"CASE-PROMPTBLOCK-REASON","suppressOriginalPrompt":true}"#,
-    ),
-    case(
-        "prompt_additional_context",
-        CC,
-        Point::TurnStart,
-        r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CASE-PROMPTCTX-TEXT"}}"#,
-    ),
-    Case { stderr: "CASE-WARN-STDERR careful", exit: 1, ..case("pre_exit1_stderr_warning", CC, Point::PreTool, "") },
-    case("pre_unknown_field", CLAUDE, Point::PreTool, r#"{"systemMessage":"CASE-UNKNOWN-MSG","extraField":1}"#),
-    case("pre_invalid_decision", CODEX, Point::PreTool, r#"{"decision":"maybe","reason":"CASE-INVALID-DECISION"}"#),
-    case("pre_unclosed_json", CODEX, Point::PreTool, r#"{"decision": CASE-UNCLOSED"#),
-    case("pre_unknown_field_strict", CODEX, Point::PreTool, r#"{"systemMessage":"CASE-UNKNOWN-MSG","extraField":1}"#),
-    case("after_tool_deny", GEMINI, Point::PostTool, r#"{"decision":"deny","reason":"CASE-AFTERDENY-R"}"#),
-    case("after_tool_continue_false", GEMINI, Point::PostTool, r#"{"continue":false,"stopReason":"CASE-AFTERSTOP-S"}"#),
-    case("before_tool_ask", GEMINI, Point::PreTool, r#"{"decision":"ask"}"#),
-    Case {
-        stderr: "CASE-EXITTWOALLOW-ERR",
-        exit: 2,
-        ..case("before_tool_exit2_allow_json", GEMINI, Point::PreTool, r#"{"decision":"allow"}"#)
-    },
-    Case {
-        stderr: "CASE-GWARN-STDERR careful",
-        exit: 1,
-        ..case("before_tool_stderr_warning", GEMINI, Point::PreTool, "")
-    },
-    Case { stderr: "CASE-GSTDERRONLY-TEXT", ..case("before_tool_stderr_exit0", GEMINI, Point::PreTool, "") },
-    case("before_tool_deny", GEMINI, Point::PreTool, r#"{"decision":"deny","reason":"CASE-GDENY-REASON"}"#),
-    case("before_agent_block", GEMINI, Point::TurnStart, r#"{"decision":"block","reason":"CASE-GBLOCK-REASON"}"#),
-    case("after_agent_block", GEMINI, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-GRETRY-REASON"}"#),
-    case(
-        "session_start_context",
-        GEMINI,
-        Point::SessionStart,
-        r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"CASE-GSESSION-CTX"}}"#,
-    ),
-];
+use cases::{CASES, Case, DOC};
 
 /// What one run showed, normalized for comparison.
 #[derive(Debug, PartialEq)]
@@ -146,33 +37,74 @@ struct Observed {
     outcome: String,
     model: Vec<String>,
     shown: Vec<String>,
+    payload: String,
 }
 
-/// Runs every case of `agent` twice and prints the comparison; returns (same, different).
-pub fn compare(agent: &dyn Agent, installed: &Installed, hook: &Path, runs: &Path) -> Result<(usize, usize)> {
-    let (mut same, mut different) = (0, 0);
-    for case in CASES.iter().filter(|c| c.agents.contains(&agent.name())) {
+/// The tally of one agent's cases.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Native and bridged alike.
+    pub same: usize,
+    /// Different (errors included).
+    pub different: usize,
+    /// Of the different ones, those `docs/agents.md` documents as a fail-closed choice.
+    pub documented: usize,
+}
+
+/// Runs every case of `agent` (those whose id contains `only`, when given) twice and prints the comparison.
+pub fn compare(
+    agent: &dyn Agent,
+    installed: &Installed,
+    hook: &Path,
+    runs: &Path,
+    only: Option<&str>,
+) -> Result<Tally> {
+    let mut tally = Tally::default();
+    let selected = CASES
+        .iter()
+        .filter(|c| c.agents.contains(&agent.name()))
+        .filter(|c| only.is_none_or(|only| c.id.contains(only)));
+    for case in selected {
         let dir = runs.join(agent.name()).join("conformance").join(case.id);
         let native = observe(agent, installed, hook, &dir.join("native"), case, false);
         let bridged = observe(agent, installed, hook, &dir.join("bridged"), case, true);
+        let name = agent.name();
+        let documented = case.documented.map(|anchor| format!("documented fail-closed: {DOC}#{anchor}"));
         match (native, bridged) {
             (Ok(native), Ok(bridged)) if native == bridged => {
-                same += 1;
+                tally.same += 1;
+                if let Some(documented) = &documented {
+                    println!("{name:<7} {:<30} same, though {documented}: the document may be stale", case.id);
+                }
                 let _ = std::fs::remove_dir_all(&dir);
             }
             (Ok(native), Ok(bridged)) => {
-                different += 1;
-                println!("{:<7} {:<30} DIFFERENT  {}", agent.name(), case.id, difference(&native, &bridged));
+                tally.different += 1;
+                let verdict = match &documented {
+                    Some(documented) => {
+                        tally.documented += 1;
+                        format!("different ({documented})")
+                    }
+                    None => "DIFFERENT".to_owned(),
+                };
+                println!("{name:<7} {:<30} {verdict}  {}", case.id, difference(&native, &bridged));
             }
             (native, bridged) => {
-                different += 1;
+                tally.different += 1;
                 let error = native.err().or(bridged.err()).map(|e| format!("{e:#}")).unwrap_or_default();
-                println!("{:<7} {:<30} ERROR      {}", agent.name(), case.id, super::process::one_line(&error));
+                println!("{name:<7} {:<30} ERROR      {}", case.id, super::process::one_line(&error));
             }
         }
     }
-    println!("{:<7} conformance: {same} same, {different} different", agent.name());
-    Ok((same, different))
+    println!(
+        "{:<7} conformance: {} same, {} different ({} documented fail-closed, {} not)",
+        agent.name(),
+        tally.same,
+        tally.different,
+        tally.documented,
+        tally.different - tally.documented
+    );
+    Ok(tally)
 }
 
 /// The first part that differs, as `native … | bridged …`.
@@ -187,7 +119,19 @@ fn difference(native: &Observed, bridged: &Observed) -> String {
             return format!("{what}: native only {only_a:?} | bridged only {only_b:?}");
         }
     }
+    if native.payload != bridged.payload {
+        return format!("payload: native {} | bridged {}", native.payload, bridged.payload);
+    }
     String::new()
+}
+
+/// How the hook is run in a case: who approves (a permission request needs an approver that is asked).
+fn run_of(case: &Case) -> Run {
+    let approver = match case.point {
+        Point::PermissionRequest => Approver::Answers(true),
+        _ => Approver::Preapproved,
+    };
+    Run { approver, ui: true }
 }
 
 fn observe(
@@ -202,14 +146,15 @@ fn observe(
     let script = ctx.sandbox.write(
         ".case/hook.sh",
         &format!(
-            "#!/bin/sh\ncat >/dev/null\nprintf '%s' {}\nprintf '%s' {} >&2\nexit {}\n",
+            "#!/bin/sh\ncat >\"$(dirname \"$0\")/stdin.json\"\nprintf '%s' {}\nprintf '%s' {} >&2\nexit {}\n",
             shell_quote(case.stdout),
             shell_quote(case.stderr),
             case.exit
         ),
     )?;
     let command = script.display().to_string();
-    let matcher = matches!(case.point, Point::PreTool | Point::PostTool).then(|| agent.shell_matcher());
+    let matcher = matches!(case.point, Point::PreTool | Point::PostTool | Point::PermissionRequest)
+        .then(|| agent.shell_matcher());
     write_own_hooks(agent, &ctx.sandbox, &[(case.point, matcher, &command)])?;
     if bridged {
         ctx.install(false)?;
@@ -221,7 +166,7 @@ fn observe(
         Point::TurnEnd => (1..=4).map(|i| Step::Text(format!("answer {i}"))).collect(),
         Point::SessionStart | Point::TurnStart => vec![Step::Text("done".into())],
     };
-    let session = ctx.run(steps, Run { approver: Approver::Preapproved, ui: true })?;
+    let session = ctx.run(steps, run_of(case))?;
     let bridge = format!("{} bridge --protocol {}", hook.display(), agent.name());
     let root = ctx.sandbox.root.display().to_string();
     let normalize = |text: &str| {
@@ -251,17 +196,47 @@ fn observe(
             .filter(|l| this_case(l))
             .map(|l| normalize(l))
             .collect(),
+        payload: payload_shape(&std::fs::read(ctx.sandbox.ws.join(".case/stdin.json")).unwrap_or_default()),
     })
 }
 
-/// Every line of every string in the model turns' requests that holds a case marker, as `turn N: line`.
+/// The shape of what the hook read on stdin: its top-level keys in order, whether it is compact JSON as serde
+/// writes it (no whitespace between tokens), whether a newline ends it.
+fn payload_shape(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "none".into();
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let body = text.strip_suffix('\n').unwrap_or(&text);
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(body) else {
+        return format!("not a JSON object ({} bytes)", bytes.len());
+    };
+    let keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    let compact = serde_json::to_string(&object).is_ok_and(|written| written == body);
+    format!("[{}] compact={compact} newline={}", keys.join(","), body.len() < text.len())
+}
+
+/// The keys of a model request that hold the agent's fixed instructions and tools (Messages, Responses and Gemini
+/// APIs), the same in every run.
+const FIXED: &[&str] = &["system", "tools", "instructions", "systemInstruction", "toolConfig"];
+
+/// Every line of the conversation in the model turns' requests that holds a case marker or speaks of a hook (where
+/// an agent's own words about a hook show: "PreToolUse:Bash hook error", "Hook PreToolUse:Bash denied this tool"),
+/// as `turn N: line`.
 fn model_saw(session: &Session) -> Vec<String> {
     let mut lines = Vec::new();
     for turn in &session.turns {
         let body: Value = serde_json::from_str(&turn.body).unwrap_or_default();
         let mut strings = Vec::new();
-        collect_strings(&body, &mut strings);
-        for line in strings.iter().flat_map(|s| s.lines()).filter(|l| l.contains("CASE-")) {
+        // The conversation, not the agent's fixed instructions and tool list (which speak of hooks in general).
+        let conversation = body.as_object().into_iter().flatten().filter(|(key, _)| !FIXED.contains(&key.as_str()));
+        conversation.for_each(|(_, value)| collect_strings(value, &mut strings));
+        // The word `hook` itself: not `.hooks/` or `hooks.yaml` in a listing of the workspace (`hook install`
+        // leaves the native file there), which is no difference of the protocol.
+        let relevant = |l: &&str| {
+            l.contains("CASE-") || l.split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case("hook"))
+        };
+        for line in strings.iter().flat_map(|s| s.lines()).filter(relevant) {
             let line = format!("turn {}: {}", turn.turn.unwrap_or(0), line.trim());
             if !lines.contains(&line) {
                 lines.push(line);

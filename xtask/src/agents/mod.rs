@@ -30,7 +30,7 @@ use agent::Agent;
 use session::Ctx;
 
 const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini] [--scenario NAME] [--keep] \
-                     [--no-measure | --measure-only] [--conformance]";
+                     [--no-measure | --measure-only] [--conformance [--case PART]]";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -44,6 +44,7 @@ struct Flags {
     no_measure: bool,
     measure_only: bool,
     conformance: bool,
+    case: Option<String>,
 }
 
 fn parse(args: &[String]) -> Result<Flags> {
@@ -57,6 +58,7 @@ fn parse(args: &[String]) -> Result<Flags> {
             "--no-measure" => flags.no_measure = true,
             "--measure-only" => flags.measure_only = true,
             "--conformance" => flags.conformance = true,
+            "--case" => flags.case = Some(args.next().context(USAGE)?.clone()),
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -88,7 +90,7 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     let hook = build_hook(root)?;
     let installed = npm::ensure(&root.join("target/agents/npm"))?;
     let runs = root.join("target/agents/run");
-    if flags.scenario.is_none() {
+    if flags.scenario.is_none() && flags.case.is_none() {
         for agent in &agents {
             let _ = std::fs::remove_dir_all(runs.join(agent.name()));
         }
@@ -127,10 +129,15 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
         }
     }
     if flags.conformance {
+        let mut undocumented = 0;
         for agent in &agents {
-            conformance::compare(*agent, &installed, &hook, &runs)?;
+            let tally = conformance::compare(*agent, &installed, &hook, &runs, flags.case.as_deref())?;
+            undocumented += tally.different - tally.documented;
         }
         eprintln!("agents: {:.0}s in all", started.elapsed().as_secs_f64());
+        if undocumented > 0 {
+            bail!("{undocumented} case(s) differ without a documented fail-closed choice");
+        }
         return Ok(());
     }
     if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {

@@ -67,6 +67,9 @@ pub const ERROR_EXIT: u8 = 1;
 /// assert!(out.stdout.contains(r#""permissionDecision":"deny""#) && out.stdout.contains("approval is required"));
 /// ```
 pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
+    if let Some(replayed) = replay(read, result) {
+        return replayed;
+    }
     let event = &read.input.event;
     let mut reply = Reply::of(event, result);
     if let Some(reason) = reply.foreign_block.take() {
@@ -81,6 +84,22 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     let always_json = matches!(read.agent, Agent::Gemini | Agent::Cursor);
     let stdout = if out.is_empty() && !always_json { String::new() } else { Value::Object(out).to_string() + "\n" };
     Answer { exit_code: 0, stdout, stderr: String::new() }
+}
+
+/// The hook's own answer, handed back unchanged, when the dispatch ran one hook and nothing else, that hook follows
+/// the invoking agent's protocol, and the agent reads its answer exactly as the engine did (the run kept its
+/// [`Replay`](hook_types::Replay)): the agent then shows what it shows for its own hook — its status (Codex's
+/// `Failed`, Gemini CLI's "Hook(s) [...] failed", Claude Code's non-blocking error), its words ("PreToolUse:Bash hook
+/// error: …", its default deny message) and plain text as plain text. Anything the pipeline itself has to say (a
+/// refused continuation, a skipped hook, a configuration error) rules it out.
+fn replay(read: &AgentInput, result: &DispatchResult) -> Option<Answer> {
+    let [run] = result.runs.as_slice() else { return None };
+    if run.protocol != read.agent || !result.diagnostics.is_empty() {
+        return None;
+    }
+    let replay = run.replay.as_ref()?;
+    let exit_code = u8::try_from(replay.exit_code).ok()?;
+    Some(Answer { exit_code, stdout: replay.stdout.clone(), stderr: replay.stderr.clone() })
 }
 
 /// The answer when the bridge itself failed: the agent's blocking form on a gate event or an unknown one, its
@@ -244,6 +263,9 @@ fn gemini(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
         Event::PreTool => {
             match reply.verdict {
                 Some(Verdict::Deny) => decide(&mut out, "deny", Some(reply.deny_reason())),
+                // BeforeTool takes `ask` since Gemini CLI 0.36.0, but in `-p` mode it then waits for a confirmation
+                // nobody can give. A deny saying approval is required stays closed and lets the run go on; a Gemini
+                // CLI hook's own `ask` still reaches it unchanged when the bridge hands that answer back.
                 Some(Verdict::Ask) => decide(&mut out, "deny", Some(approval_required(reply.reason.as_deref()))),
                 Some(Verdict::Allow) => decide(&mut out, "allow", reply.reason.clone()),
                 _ => {}

@@ -104,11 +104,15 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
         _ => read.common(&mut input)?,
     }
     input.extra = leftover(agent, &mut input, fields);
+    if let Some(extra) = input.extra.as_mut() {
+        extra.newline = bytes.ends_with(b"\n");
+    }
     Ok(AgentInput { agent, event_name, input, project_root })
 }
 
 /// The fields of the agent's input that the payload of the agent's own hooks does not carry, as [`EventInput::extra`]:
-/// exactly those, because the payload builder itself says which it carries. `None` when there are none.
+/// exactly those, because the payload builder itself says which it carries; and every key the agent sent, in its
+/// order, so that the payload of the agent's own hooks has the agent's shape.
 fn leftover(agent: Agent, input: &mut EventInput, fields: Map<String, Value>) -> Option<AgentFields> {
     let protocol = agent;
     // Only which keys the payload has matters here: a tool response (a whole file, a build log) is not copied for it.
@@ -117,8 +121,9 @@ fn leftover(agent: Agent, input: &mut EventInput, fields: Map<String, Value>) ->
     if let Some(response) = response {
         input.tool_response = Some(response);
     }
+    let keys: Vec<String> = fields.keys().cloned().collect();
     let fields: Map<String, Value> = fields.into_iter().filter(|(key, _)| !carried.contains_key(key)).collect();
-    (!fields.is_empty()).then_some(AgentFields { protocol, fields })
+    Some(AgentFields { protocol, fields, keys, newline: false })
 }
 
 impl AgentInput {

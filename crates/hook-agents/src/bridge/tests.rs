@@ -5,7 +5,7 @@
 use crate::install::{Agent, AgentInstall};
 use hook_exec::{Exit, RunResult};
 use hook_types::{
-    Decision, Effect, EntryKind, Event, Origin, OutputEntry, Protocol, RunStatus, RunSummary, Severity, Verdict,
+    Decision, Effect, EntryKind, Event, Origin, OutputEntry, Protocol, Replay, RunStatus, RunSummary, Severity, Verdict,
 };
 use serde_json::{Value, json};
 
@@ -33,6 +33,7 @@ fn run(status: RunStatus, entries: Vec<OutputEntry>) -> RunSummary {
         exit_code: None,
         duration_ms: 0,
         entries,
+        replay: None,
     }
 }
 
@@ -294,4 +295,30 @@ fn each_agent_input_becomes_the_engines_event_and_fields() {
     .unwrap();
     assert!(gemini.input.is_error);
     assert_eq!(gemini.input.content.as_deref(), Some("exit status 1"));
+}
+
+#[test]
+fn a_lone_hook_of_the_agents_protocol_is_answered_with_its_own_answer() {
+    // Codex shows `Failed` for a hook that exits 1; the bridge exits 1 too, rather than answering `completed` with a
+    // systemMessage `codex exec` never shows.
+    let own = Replay { exit_code: 1, stdout: String::new(), stderr: "oops\n".into() };
+    let failed = RunSummary {
+        protocol: Protocol::Codex,
+        replay: Some(own.clone()),
+        ..run(RunStatus::Failed, vec![OutputEntry::new(EntryKind::Error, "hook `x` exited with undefined code 1")])
+    };
+    let mut dispatched = result(&Event::PreTool, Verdict::Pass, None, vec![]);
+    dispatched.runs = vec![failed.clone()];
+    let (out, _) = check(Agent::Codex, gate(Agent::Codex), &dispatched);
+    assert_eq!(out, Answer { exit_code: 1, stdout: own.stdout.clone(), stderr: own.stderr.clone() });
+
+    // Not into another agent, not beside a second run, not when the pipeline has something to say.
+    let (out, _) = check(Agent::Claude, gate(Agent::Claude), &dispatched);
+    assert_eq!(out.exit_code, 0, "a Codex hook's answer means nothing to Claude Code: {out:?}");
+    let mut two = dispatched.clone();
+    two.runs.push(RunSummary { hook_id: "project.other".into(), ..run(RunStatus::Completed, vec![]) });
+    assert_eq!(check(Agent::Codex, gate(Agent::Codex), &two).0.exit_code, 0);
+    let mut noted = dispatched.clone();
+    noted.diagnostics.push("the dispatch deadline passed".into());
+    assert_eq!(check(Agent::Codex, gate(Agent::Codex), &noted).0.exit_code, 0);
 }

@@ -7,7 +7,8 @@
 //! 1. It writes the bridge entry — a command that runs `hook bridge --protocol <agent>` — under every event of the
 //!    agent that has an equivalent here ([`Agent::install_events`]), plus every foreign event one of the moved hooks
 //!    listens to, with an agent-side timeout above the engine's dispatch deadline ([`Agent::bridge_timeout`]). An
-//!    event that already has a bridge entry (any command that invokes the bridge, [`BridgeProgram`](hook_config::BridgeProgram)) gets none.
+//!    event that already has a bridge entry (any command that invokes the bridge,
+//!    [`BridgeProgram`](hook_config::BridgeProgram)) gets none.
 //! 2. It moves the agent's own hooks found in that file into the native file of the same scope
 //!    (`.hooks/hooks.yaml`, `.hooks/hooks.local.yaml`, `<config home>/hooks.yaml`), in the native form that keeps
 //!    their protocol and content hash ([`native_form`]); the result is loaded back and checked before anything is

@@ -185,6 +185,7 @@ pub(crate) fn interpret(record: &mut Record, prepared: &Prepared, input: &EventI
     record.emitted = interpretation.effects.iter().map(hook_types::Effect::kind).collect();
     record.effects = interpretation.effects;
     record.decision = interpretation.decision;
+    record.summary.replay = interpretation.replay;
 }
 
 /// Fills `record` for a hook refused before its run.

@@ -59,6 +59,7 @@ impl Record {
             exit_code: None,
             duration_ms: 0,
             entries: Vec::new(),
+            replay: None,
         };
         Record {
             meta,
@@ -102,8 +103,12 @@ impl Record {
         self.decision = if deny && deny_decides(event) { Decision::Deny { reason: text } } else { Decision::Pass };
     }
 
+    /// Adds an entry. Every entry the pipeline adds after the interpretation says it changed the run's outcome (a
+    /// refused continuation, a failure, a cancellation), so the hook's own answer no longer says what the dispatch
+    /// decided and is not kept for a bridge to hand back.
     pub(crate) fn entry(&mut self, kind: EntryKind, text: impl Into<String>) {
         self.summary.entries.push(OutputEntry::new(kind, text));
+        self.summary.replay = None;
     }
 
     pub(crate) fn set_duration(&mut self, duration: Duration) {

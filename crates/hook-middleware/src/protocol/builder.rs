@@ -36,6 +36,9 @@ pub(crate) struct Builder<'h> {
     blocked: bool,
     failure: Option<Failure>,
     pub suppress_output: bool,
+    /// This engine decided more strictly than the hook's agent would have (it denies where the agent lets the tool
+    /// run): the hook's own answer must not be handed back to the agent as it is.
+    stricter: bool,
 }
 
 impl<'h> Builder<'h> {
@@ -52,7 +55,18 @@ impl<'h> Builder<'h> {
             blocked: false,
             failure: None,
             suppress_output: false,
+            stricter: false,
         }
+    }
+
+    /// Marks the run as one this engine holds more strictly than the hook's agent does.
+    pub(crate) fn stricter(&mut self) {
+        self.stricter = true;
+    }
+
+    /// Whether a gate or the permission request ended in a deny.
+    pub(crate) fn denies(&self) -> bool {
+        matches!(self.decision, Decision::Deny { .. })
     }
 
     /// An entry that stays even if the run turns out to be a failure (truncation, runner warnings).
@@ -160,6 +174,9 @@ impl<'h> Builder<'h> {
     pub(crate) fn halt(&mut self, reason: Option<String>) {
         let reason = reason.unwrap_or_else(|| format!("stopped by hook `{}`", self.hook.hook_id));
         let halt = Effect::Halt { reason };
+        if *self.event == Event::PreTool && self.rules.halt_runs_the_tool {
+            self.stricter();
+        }
         if halt.valid_on(self.event) {
             self.effect(halt);
         } else {
@@ -172,6 +189,9 @@ impl<'h> Builder<'h> {
     pub(crate) fn context(&mut self, message: String) {
         if *self.event == Event::PostTool && self.rules.context_annotates_post_tool {
             return self.annotate(message, AnnotationSeverity::Info);
+        }
+        if *self.event == Event::TurnEnd && self.rules.context_continues_turn {
+            return self.effect(Effect::RequestContinuation { message });
         }
         let effect = Effect::InjectReminder { message, severity: Severity::Info };
         if effect.valid_on(self.event) {
@@ -222,8 +242,21 @@ impl<'h> Builder<'h> {
         self.entry(EntryKind::Error, text);
         if self.hook.on_error == OnError::Deny && self.can_deny() {
             self.decision = Decision::Deny { reason };
+            // The agents this engine answers for let a failed hook's tool run.
+            self.stricter();
         }
         self.failure = Some(failure);
+    }
+
+    /// Whether the run's answer may be handed back to the agent as it is (see [`Interpretation::replay`]): no
+    /// stricter decision, no warning of the runner (truncation, a stray descendant) and, after a failure, one the
+    /// agent sees the same way (the hook exited with a code).
+    pub(crate) fn replayable(&self) -> bool {
+        let exited = !matches!(
+            self.failure,
+            Some(Failure::Spawn(_) | Failure::TimedOut { .. } | Failure::Signal(_) | Failure::NoStatus)
+        );
+        !self.stricter && self.kept == 0 && exited
     }
 
     pub(crate) fn finish(mut self) -> Interpretation {
@@ -249,6 +282,7 @@ impl<'h> Builder<'h> {
             decision: self.decision,
             entries: self.entries,
             suppress_output: self.suppress_output,
+            replay: None,
         }
     }
 }

@@ -15,6 +15,8 @@ use super::wire::{HookOutput, Specific};
 enum Verb {
     Block,
     Allow,
+    /// Ask the human (Gemini CLI's BeforeTool `ask`).
+    Ask,
     /// Go ahead as if the hook had not decided.
     Proceed,
 }
@@ -37,9 +39,11 @@ fn decision_verb(protocol: Protocol, event: &Event, word: &str) -> Result<Verb, 
         // unsupported), `BlockDecisionWire` elsewhere is block only.
         Protocol::Codex if *event == Event::PreTool => &[("block", Verb::Block), ("approve", Verb::Allow)],
         Protocol::Codex => &[("block", Verb::Block)],
-        // Gemini CLI reference, "Common output fields": `"allow"` or `"deny"` (alias `"block"`). Its reference gives
-        // `allow` no power to skip a confirmation, so it is no decision here rather than an `allow_tool`.
-        Protocol::Gemini => &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block)],
+        // Gemini CLI `DefaultHookOutput`: `"deny"` and `"block"` block, `"ask"` asks on BeforeTool (since 0.36.0),
+        // `"allow"` skips no confirmation, so it is no decision here rather than an `allow_tool`.
+        Protocol::Gemini => {
+            &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block), ("ask", Verb::Ask)]
+        }
         Protocol::Cursor => &[],
     };
     accepted.iter().find(|(w, _)| *w == word).map(|(_, verb)| *verb).ok_or_else(|| {
@@ -61,9 +65,10 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
     {
         return Err(invalid(message));
     }
-    // Gemini CLI reference, SessionStart / SessionEnd / Notification / PreCompress: "flow-control fields are
-    // ignored"; those events are advisory only.
-    let flow_control = !(protocol == Protocol::Gemini && b.event.class() == hook_types::EventClass::Observer);
+    // Gemini CLI: SessionStart, SessionEnd, Notification and PreCompress are advisory, their flow-control fields
+    // ignored; AfterTool reads them (a deny replaces the tool result, `continue: false` stops the agent).
+    let advisory = matches!(b.event, Event::SessionStart | Event::SessionEnd | Event::Notification | Event::Compaction);
+    let flow_control = !(protocol == Protocol::Gemini && advisory);
 
     if let Some(message) = out.system_message.as_deref().and_then(clean) {
         b.notify(message);
@@ -105,6 +110,7 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
                 b.block(reason, BlockFrom::Json);
             }
             Verb::Allow => b.allow(reason.clone()),
+            Verb::Ask => b.ask(reason.clone()),
             Verb::Proceed => {}
         }
     }
@@ -119,6 +125,16 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
     }
     if protocol == Protocol::Cursor {
         cursor(b, &out)?;
+    } else if protocol == Protocol::Codex && *b.event == Event::PostTool && out.continue_ == Some(false) {
+        // codex-rs/hooks/src/events/post_tool_use.rs: the run stops with `stopReason` (else "PostToolUse hook
+        // stopped execution"), and the model is told `reason`, else that same text.
+        let stop =
+            out.stop_reason.as_deref().and_then(clean).unwrap_or_else(|| "PostToolUse hook stopped execution".into());
+        let feedback = reason.clone().unwrap_or_else(|| stop.clone());
+        if out.decision.is_none() {
+            b.block(feedback, BlockFrom::Json);
+        }
+        b.halt(Some(stop));
     } else if out.continue_ == Some(false) && flow_control {
         b.halt(out.stop_reason.as_deref().and_then(clean));
     }

@@ -32,11 +32,16 @@
 //!
 //! # Other protocols
 //!
-//! A hook whose `protocol` is an agent's follows that agent's documented rules where they differ: Claude Code feeds
-//! exit 2's stderr back and treats other codes as non-blocking errors; Codex is stricter (unknown fields, `ask`, a
-//! deny without a reason, legacy `approve` fail the run); Gemini CLI blocks on exit 2 and turns plain stdout into a
-//! message for the user; Cursor answers with `permission`; mecha denies on exit 2 with stdout as the reason;
-//! clio-coder speaks through effects only. The table is in `rules.rs`, each row citing its source.
+//! A hook whose `protocol` is an agent's follows that agent's rules where they differ — for Claude Code, Codex and
+//! Gemini CLI as the real agent runs them at the version its table entry pins, not as its documents say: Claude Code
+//! feeds exit 2's stderr back, reads stdout JSON on any other code (a deny there denies) and otherwise treats it as
+//! a non-blocking error, takes stdout that does not parse for plain text, and continues the turn on a Stop hook's
+//! context; Codex is stricter (unknown fields, `ask`, a deny without a reason, legacy `approve` fail the run);
+//! Gemini CLI reads stdout, else stderr, whatever the exit code (`gemini.rs`); Cursor answers with `permission`; mecha denies on exit 2 with stdout as the reason; clio-coder speaks through
+//! effects only. The table is in `rules.rs`, each row citing its source.
+//!
+//! Where this engine decides more strictly than the agent — a deny where the agent lets the tool run — the run keeps
+//! no [`Interpretation::replay`], and the project's `docs/agents.md` lists the case.
 //!
 //! ```
 //! use hook_exec::{Exit, RunResult};
@@ -59,6 +64,7 @@
 
 mod builder;
 mod classify;
+mod gemini;
 mod json;
 mod names;
 mod payload;
@@ -69,7 +75,7 @@ mod wire;
 
 use hook_config::{AsMode, HookDecl, HookSpec};
 use hook_exec::RunResult;
-use hook_types::{Decision, Effect, Event, OnError, OutputEntry, Protocol, RunStatus};
+use hook_types::{Decision, Effect, Event, OnError, OutputEntry, Protocol, Replay, RunStatus};
 
 pub use classify::exit_code;
 pub use names::event_name;
@@ -81,7 +87,7 @@ pub use wire::json_type_name;
 use crate::EventInput;
 use builder::{BlockFrom, Builder};
 use classify::{Ending, Failure, classify, stderr_tail};
-use rules::{Plain, ReasonFrom};
+use rules::{Plain, Reading, ReasonFrom};
 use sanitize::{clean, clean_bytes};
 
 /// The per-hook facts the protocol needs. The pipeline builds it from a [`HookDecl`] with [`HookRules::for_decl`].
@@ -145,6 +151,11 @@ pub struct Interpretation {
     pub entries: Vec<OutputEntry>,
     /// The hook asked to keep its output out of the transcript (`suppressOutput`).
     pub suppress_output: bool,
+    /// The hook's answer as it gave it, when it follows the protocol of an agent this engine is checked against (a
+    /// table entry with a pinned version) and that agent reads the answer exactly as this engine did: nothing
+    /// decided more strictly here (a deny where the agent runs the tool), no truncated output, a run that exited.
+    /// A bridge into that agent may answer with it unchanged.
+    pub replay: Option<Replay>,
 }
 
 /// Interprets a finished run of the hook described by `rules` for the dispatch `input` (see the module docs for the
@@ -174,6 +185,7 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
             decision: Decision::Pass,
             entries: Vec::new(),
             suppress_output: false,
+            replay: None,
         };
     }
     let mut b = Builder::new(rules, input, table);
@@ -186,16 +198,56 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
     if run.stderr_truncated {
         b.warning("stderr went past the capture limit; the rest was dropped".into());
     }
-    let result = match ending {
-        Ending::Cancelled => Ok(()),
-        Ending::Success => success(&mut b, run),
-        Ending::Block => blocking_exit(&mut b, run),
-        Ending::Failed(failure) => Err(failure),
+    let result = match (ending, table.reading) {
+        (Ending::Cancelled, _) => Ok(()),
+        (Ending::Success, Reading::Gemini) => gemini::read(&mut b, run, 0),
+        (Ending::Block, Reading::Gemini) => gemini::read(&mut b, run, 2),
+        (Ending::Failed(Failure::NonBlockingExit(code) | Failure::UndefinedExit(code)), Reading::Gemini) => {
+            gemini::read(&mut b, run, code)
+        }
+        (Ending::Success, Reading::ByExitCode) => success(&mut b, run),
+        (Ending::Block, Reading::ByExitCode) => blocking_exit(&mut b, run),
+        (Ending::Failed(failure @ (Failure::NonBlockingExit(_) | Failure::UndefinedExit(_))), Reading::ByExitCode)
+            if table.json_on_other_exit =>
+        {
+            other_exit(&mut b, run, failure)
+        }
+        (Ending::Failed(failure), _) => Err(failure),
     };
     if let Err(failure) = result {
         b.fail(failure, stderr_tail(run));
     }
-    b.finish()
+    let replay = replay(&b, run);
+    let mut interpretation = b.finish();
+    interpretation.replay = replay;
+    interpretation
+}
+
+/// The run's answer as it gave it, when the bridge may hand it back to the hook's agent (see
+/// [`Interpretation::replay`]).
+fn replay(b: &Builder<'_>, run: &RunResult) -> Option<Replay> {
+    let agent = b.hook.protocol.agent();
+    if agent.version.is_none() || !agent.bridge || !b.replayable() {
+        return None;
+    }
+    let Some(hook_exec::Exit::Code(exit_code)) = run.exit else { return None };
+    let stdout = String::from_utf8(run.stdout.clone()).ok()?;
+    let stderr = String::from_utf8(run.stderr.clone()).ok()?;
+    Some(Replay { exit_code, stdout, stderr })
+}
+
+/// Claude Code: an exit code other than 0 and 2 still reads stdout, and JSON that is a valid answer decides as on
+/// exit 0; anything else is the non-blocking error the code means.
+fn other_exit(b: &mut Builder<'_>, run: &RunResult, failure: Failure) -> Result<(), Failure> {
+    let text = String::from_utf8_lossy(&run.stdout);
+    let body = text.trim_start().trim_start_matches('\u{feff}').trim_start();
+    if !b.rules.reads_json || !body.starts_with(b.rules.json_starts) {
+        return Err(failure);
+    }
+    match wire::parse(body, (b.rules.known)(b.event)) {
+        Ok(output) => json::apply(b, output),
+        Err(_) => Err(failure),
+    }
 }
 
 /// Exit 0: read stdout.
@@ -207,11 +259,12 @@ fn success(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
         return Ok(());
     }
     if b.rules.reads_json && body.starts_with(b.rules.json_starts) {
-        let output = wire::parse(body, (b.rules.known)(b.event)).map_err(|e| match e {
-            wire::WireError::Json(message) => Failure::InvalidJson(message),
-            wire::WireError::Shape(message) => Failure::InvalidOutput(message),
-        })?;
-        return json::apply(b, output);
+        match wire::parse(body, (b.rules.known)(b.event)) {
+            Ok(output) => return json::apply(b, output),
+            Err(wire::WireError::Json(_)) if b.rules.unparsed_json_is_text => {}
+            Err(wire::WireError::Json(message)) => return Err(Failure::InvalidJson(message)),
+            Err(wire::WireError::Shape(message)) => return Err(Failure::InvalidOutput(message)),
+        }
     }
     let Some(text) = clean(&text) else { return Ok(()) };
     match b.rules.plain {
@@ -242,6 +295,9 @@ fn blocking_exit(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
         ReasonFrom::StderrThenStdout => stderr().or_else(stdout),
         ReasonFrom::StdoutThenStderr => stdout().or_else(stderr),
     };
+    if *b.event == Event::PermissionRequest && b.rules.permission_block_exit_ignored {
+        b.stricter();
+    }
     let reason = match reason {
         Some(reason) => reason,
         // codex-rs/hooks/src/events/pre_tool_use.rs: "exited with code 2 but did not write a blocking reason to

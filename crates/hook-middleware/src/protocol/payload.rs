@@ -22,7 +22,9 @@ pub const CONTENT_LIMIT_CHARS: usize = 4_000;
 /// Codex always send them; every other field is left out when the host gave no value, so a hook can test presence.
 /// Key order is fixed, so the same input gives the same bytes. For `cursor`, Cursor's own names follow (see
 /// [`payload_object`]); last, for a hook of the protocol of the agent whose input it was, the fields of that input the
-/// engine has no name for ([`EventInput::extra`]).
+/// engine has no name for ([`EventInput::extra`]). When the input came from that agent through the bridge, such a
+/// hook reads the agent's own payload: the agent's keys, in the agent's order, and no other, compact, ending with a
+/// newline exactly when the agent's own input did ([`AgentFields::newline`](crate::AgentFields::newline)).
 ///
 /// ```
 /// use hook_middleware::{EventInput, protocol::payload};
@@ -38,7 +40,10 @@ pub fn payload(protocol: Protocol, input: &EventInput) -> Vec<u8> {
     let object = payload_object(protocol, input);
     // Serializing a map of JSON values cannot fail: every key is a string.
     let mut bytes = serde_json::to_vec(&Value::Object(object)).unwrap_or_else(|_| b"{}".to_vec());
-    bytes.push(b'\n');
+    let agents_own = input.extra.as_ref().filter(|extra| extra.protocol == protocol && !extra.keys.is_empty());
+    if agents_own.is_none_or(|extra| extra.newline) {
+        bytes.push(b'\n');
+    }
     bytes
 }
 
@@ -103,13 +108,24 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
 }
 
 /// The fields of the agent's own input the engine has no name for ([`EventInput::extra`]), for a hook of that
-/// agent's protocol only, and never in place of a field the payload already carries.
+/// agent's protocol only, and never in place of a field the payload already carries. When the input came from that
+/// agent ([`AgentFields::keys`](crate::AgentFields::keys)), the payload then takes the agent's own shape: its keys,
+/// in its order, and no other.
 fn agent_fields(out: &mut Map<String, Value>, protocol: Protocol, input: &EventInput) {
     let Some(extra) = input.extra.as_ref().filter(|extra| extra.protocol == protocol) else { return };
     for (key, value) in &extra.fields {
         if !out.contains_key(key) {
             out.insert(key.clone(), value.clone());
         }
+    }
+    if !extra.keys.is_empty() {
+        let mut shaped = Map::with_capacity(extra.keys.len());
+        for key in &extra.keys {
+            if let Some((key, value)) = out.remove_entry(key) {
+                shaped.insert(key, value);
+            }
+        }
+        *out = shaped;
     }
 }
 

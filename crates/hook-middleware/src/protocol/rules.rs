@@ -1,5 +1,7 @@
-//! The per-protocol rule table: where the agents' documented rules differ, one row each. Everything else (how a run
-//! ended, what a failure becomes, what a block means on each event) is shared, in `classify` and `translate`.
+//! The per-protocol rule table: where the agents differ, one row each, as each real agent runs its hooks at the
+//! version its table entry pins (checked by the real-agent suite, `cargo xtask agents --conformance`). Everything
+//! else (how a run ended, what a failure becomes, what a block means on each event) is shared, in `classify` and
+//! `builder`.
 
 use hook_types::{Event, Protocol};
 
@@ -24,6 +26,17 @@ pub(crate) enum ReasonFrom {
     StderrThenStdout,
     /// stdout, else stderr (mecha).
     StdoutThenStderr,
+}
+
+/// How the agent reads a run that exited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// By exit code first: 0 reads stdout, the blocking code blocks, another code is a failure (unless
+    /// [`Rules::json_on_other_exit`]).
+    ByExitCode,
+    /// Gemini CLI (`hookRunner.ts`): stdout, else stderr, is read whatever the exit code — JSON decides; plain text
+    /// becomes a message on 0, a warning on 1 and a deny from 2 up (see `gemini.rs`).
+    Gemini,
 }
 
 /// What plain (non-JSON) stdout of a successful run becomes.
@@ -77,6 +90,23 @@ pub(crate) struct Rules {
     pub context_annotates_post_tool: bool,
     /// The fields the dialect reads on an event.
     pub known: fn(&Event) -> Known,
+    /// How a run that exited is read.
+    pub reading: Reading,
+    /// An exit code other than 0 and the blocking one still reads stdout: JSON that is a valid answer decides as on
+    /// exit 0 (a deny denies); anything else leaves the non-blocking error (Claude Code 2.1.197).
+    pub json_on_other_exit: bool,
+    /// stdout that starts like JSON but does not parse is plain text, not invalid output (Claude Code 2.1.197; an
+    /// answer that parses but breaks the schema still fails).
+    pub unparsed_json_is_text: bool,
+    /// Context on turn_end keeps the turn going with that text (Claude Code 2.1.197 runs another model turn on a
+    /// Stop hook's `additionalContext`).
+    pub context_continues_turn: bool,
+    /// `continue: false` on pre_tool lets the tool run before the agent stops (Claude Code 2.1.197); this engine
+    /// denies the tool there, the closed side.
+    pub halt_runs_the_tool: bool,
+    /// The blocking exit code is ignored on a permission request and the approver decides (Claude Code 2.1.197);
+    /// this engine denies, the closed side.
+    pub permission_block_exit_ignored: bool,
 }
 
 const NATIVE_TOP: &[&str] = &[
@@ -182,12 +212,20 @@ static NATIVE: Rules = Rules {
     post_tool_feedback: false,
     context_annotates_post_tool: false,
     known: native_known,
+    reading: Reading::ByExitCode,
+    json_on_other_exit: false,
+    unparsed_json_is_text: false,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
 };
 
-/// Claude Code hooks reference, "Exit code output" and "JSON output": exit 2 feeds stderr back (stdout and JSON are
-/// ignored), other codes are non-blocking errors, unknown fields are ignored. An exit 2 with empty stderr still
-/// blocks (the reference makes no exception), with the default reason. Where Claude Code can block something this
-/// engine has no effect for (PreCompact's exit 2 blocks compaction), the reason is a Feedback entry.
+/// Claude Code 2.1.197 as the real-agent suite observes it: exit 2 feeds stderr back (stdout and JSON are ignored);
+/// any other code reads stdout JSON that is a valid answer as on exit 0 and is otherwise a non-blocking error;
+/// stdout that does not parse as JSON is plain text, while JSON that breaks the schema is a non-blocking error;
+/// unknown fields are ignored; a Stop hook's `additionalContext` runs another model turn. An exit 2 with empty
+/// stderr still blocks, with the default reason. Where Claude Code can block something this engine has no effect for
+/// (PreCompact's exit 2 blocks compaction), the reason is a Feedback entry.
 static CLAUDE: Rules = Rules {
     block_exit: Some(2),
     other_exit: OtherExit::NonBlocking,
@@ -201,10 +239,16 @@ static CLAUDE: Rules = Rules {
     post_tool_feedback: true,
     context_annotates_post_tool: false,
     known: claude_known,
+    reading: Reading::ByExitCode,
+    json_on_other_exit: true,
+    unparsed_json_is_text: true,
+    context_continues_turn: true,
+    halt_runs_the_tool: true,
+    permission_block_exit_ignored: true,
 };
 
-/// codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason on stderr,
-/// other codes fail, `{` or `[` means JSON, unknown fields and unsupported combinations fail.
+/// Codex 0.169.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
+/// on stderr, other codes fail, `{` or `[` means JSON, unknown fields and unsupported combinations fail.
 static CODEX: Rules = Rules {
     block_exit: Some(2),
     other_exit: OtherExit::Undefined,
@@ -218,11 +262,17 @@ static CODEX: Rules = Rules {
     post_tool_feedback: true,
     context_annotates_post_tool: false,
     known: codex_known,
+    reading: Reading::ByExitCode,
+    json_on_other_exit: false,
+    unparsed_json_is_text: false,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
 };
 
-/// Gemini CLI hooks reference, "Global hook mechanics": exit 2 blocks with stderr as the reason, other codes warn
-/// and continue. Its source (hookRunner.ts) goes further (any code ≥ 2 blocks, JSON is honoured on exit 1); the
-/// documented rule is the contract its users write to, so it is the one kept.
+/// Gemini CLI 0.61.0, `hookRunner.ts` as the real-agent suite observes it: stdout, else stderr, is read whatever the
+/// exit code; JSON decides (`ask` on BeforeTool since 0.36.0); plain text is a message on 0, a "Warning: " message
+/// on 1, a deny from 2 up. Where the exit code blocks and the JSON does not, this engine denies (the closed side).
 static GEMINI: Rules = Rules {
     block_exit: Some(2),
     other_exit: OtherExit::NonBlocking,
@@ -236,6 +286,12 @@ static GEMINI: Rules = Rules {
     post_tool_feedback: true,
     context_annotates_post_tool: true,
     known: gemini_known,
+    reading: Reading::Gemini,
+    json_on_other_exit: false,
+    unparsed_json_is_text: true,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
 };
 
 /// Cursor hooks docs: JSON `permission` / `user_message` / `agent_message`; exit 2 blocks like `permission: deny`;
@@ -253,6 +309,12 @@ static CURSOR: Rules = Rules {
     post_tool_feedback: false,
     context_annotates_post_tool: false,
     known: cursor_known,
+    reading: Reading::ByExitCode,
+    json_on_other_exit: false,
+    unparsed_json_is_text: false,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
 };
 
 /// mecha (DESIGN §4.3): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
@@ -271,6 +333,12 @@ static MECHA: Rules = Rules {
     post_tool_feedback: false,
     context_annotates_post_tool: false,
     known: nothing_known,
+    reading: Reading::ByExitCode,
+    json_on_other_exit: false,
+    unparsed_json_is_text: false,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
 };
 
 /// clio-coder (DESIGN §4.3): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
