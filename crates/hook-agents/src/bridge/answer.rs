@@ -94,7 +94,7 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
 /// refused continuation, a skipped hook, a configuration error) rules it out.
 fn replay(read: &AgentInput, result: &DispatchResult) -> Option<Answer> {
     let [run] = result.runs.as_slice() else { return None };
-    if run.protocol != read.agent || !result.diagnostics.is_empty() {
+    if run.protocol != read.agent || !result.diagnostics.is_empty() || !result.notices.is_empty() {
         return None;
     }
     let replay = run.replay.as_ref()?;

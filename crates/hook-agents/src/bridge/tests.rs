@@ -321,4 +321,9 @@ fn a_lone_hook_of_the_agents_protocol_is_answered_with_its_own_answer() {
     let mut noted = dispatched.clone();
     noted.diagnostics.push("the dispatch deadline passed".into());
     assert_eq!(check(Agent::Codex, gate(Agent::Codex), &noted).0.exit_code, 0);
+    // A notice for the user (a skipped guard, a refused continuation) is never dropped for the hook's own answer.
+    let mut told = dispatched.clone();
+    told.notices.push("1 hook matched this event but did not run: `guard` (not trusted in this workspace)".into());
+    let (out, _) = check(Agent::Codex, gate(Agent::Codex), &told);
+    assert!(out.stdout.contains("`guard` (not trusted"), "{out:?}");
 }
