@@ -305,7 +305,9 @@ const CLIO_EVENTS: &[AgentEvent] = &[
 ];
 
 /// The canonical tools (snake_case); MCP tools are `mcp:<server>:<tool>`.
-pub const CANONICAL_TOOLS: &[&str] = &[
+pub const CANONICAL_TOOLS: &[&str] = &CANONICAL;
+
+const CANONICAL: [&str; 12] = [
     "shell",
     "read",
     "write",
@@ -320,20 +322,18 @@ pub const CANONICAL_TOOLS: &[&str] = &[
     "todo",
 ];
 
-const CANONICAL_TOOL_NAMES: &[(&str, &str)] = &[
-    ("shell", "shell"),
-    ("read", "read"),
-    ("write", "write"),
-    ("edit", "edit"),
-    ("glob", "glob"),
-    ("grep", "grep"),
-    ("ls", "ls"),
-    ("web_fetch", "web_fetch"),
-    ("web_search", "web_search"),
-    ("task", "task"),
-    ("notebook_edit", "notebook_edit"),
-    ("todo", "todo"),
-];
+/// The canonical tools as an agent's tool table: each name means itself (the engine, mecha, clio-coder).
+const CANONICAL_TOOL_NAMES: &[(&str, &str)] = &same_names(CANONICAL);
+
+const fn same_names<const N: usize>(names: [&'static str; N]) -> [(&'static str, &'static str); N] {
+    let mut pairs = [("", ""); N];
+    let mut i = 0;
+    while i < N {
+        pairs[i] = (names[i], names[i]);
+        i += 1;
+    }
+    pairs
+}
 
 /// Claude Code's tools reference.
 const CLAUDE_TOOLS: &[(&str, &str)] = &[
