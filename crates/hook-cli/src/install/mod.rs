@@ -117,7 +117,7 @@ struct KeptJson<'a> {
 /// machine's path to the binary nor its config home, since every teammate's agent runs it. Says so when `hook` on
 /// `PATH` is not the running binary, and when a config home or managed file given to this install is not the one
 /// the bridge finds by itself.
-fn warn_portable(exe: &Path, config_home: Option<&Path>, managed: Option<&Path>) {
+fn warn_portable(exe: &Path, workspace: &Path, config_home: Option<&Path>, managed: Option<&Path>) {
     let on_path = std::env::var_os("PATH").and_then(|path| {
         std::env::split_paths(&path).map(|dir| dir.join("hook")).find(|candidate| candidate.is_file())
     });
@@ -134,12 +134,9 @@ fn warn_portable(exe: &Path, config_home: Option<&Path>, managed: Option<&Path>)
             clean_line(&exe.display().to_string())
         ),
     }
-    let default_home = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))
-        .map(|base| base.join("hooks"));
-    if config_home.is_some_and(|given| Some(given) != default_home.as_deref()) || managed.is_some() {
+    // The config home a bridge run without --config-home finds: the default layout's.
+    let default = hook_config::Layout::new(workspace);
+    if config_home.is_some_and(|given| Some(given) != default.config_home_path()) || managed.is_some() {
         eprintln!(
             "hook: warning: --config-home and --managed-file are not written into a committed file (they are this \
              machine's paths); each user's bridge finds its own"
@@ -170,7 +167,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     request.agent_state = hook_agents::install::agent_state_file(agent, codex_home.as_deref(), layout.home.as_deref());
     let plan = plan_install(&request)?;
     if portable {
-        warn_portable(&exe, config_home.as_deref(), managed.as_deref());
+        warn_portable(&exe, &layout.workspace, config_home.as_deref(), managed.as_deref());
     }
 
     if !ctx.json {
