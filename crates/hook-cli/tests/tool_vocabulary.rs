@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Env, Out};
+use common::Env;
 use serde_json::{Value, json};
 
 const SHELL_GATE: &str = "\
@@ -22,10 +22,6 @@ fn workspace(hooks: &str) -> Env {
     let trusted = env.hook(&["trust", "--all", "--yes"]);
     assert_eq!(trusted.code, 0, "{trusted:#?}");
     env
-}
-
-fn bridge(env: &Env, agent: &str, input: &Value) -> Out {
-    env.bridge(agent, input)
 }
 
 fn claude_shell(env: &Env, command: &str) -> Value {
@@ -49,20 +45,6 @@ fn cursor_shell(env: &Env, command: &str) -> Value {
            "workspace_roots": [env.ws], "command": command, "cwd": env.ws})
 }
 
-/// Whether the agent's answer denies, in that agent's own form.
-fn denies(agent: &str, out: &Out) -> bool {
-    match agent {
-        "claude" | "codex" => {
-            out.code == 2
-                || out.stdout.contains("\"permissionDecision\":\"deny\"")
-                || out.stdout.contains("\"decision\":\"block\"")
-        }
-        "gemini" => out.code == 2 || out.stdout.contains("\"decision\":\"deny\""),
-        "cursor" => out.stdout.contains("\"permission\":\"deny\""),
-        other => panic!("no such agent {other}"),
-    }
-}
-
 #[test]
 fn a_native_shell_gate_denies_every_agents_shell_tool_through_the_bridge() {
     let env = workspace(SHELL_GATE);
@@ -70,11 +52,11 @@ fn a_native_shell_gate_denies_every_agents_shell_tool_through_the_bridge() {
     let agents: [(&str, Input); 4] =
         [("claude", claude_shell), ("codex", codex_shell), ("gemini", gemini_shell), ("cursor", cursor_shell)];
     for (agent, input) in agents {
-        let out = bridge(&env, agent, &input(&env, "rm -rf /"));
-        assert!(denies(agent, &out), "{agent} was not denied: {out:#?}");
+        let out = env.bridge(agent, &input(&env, "rm -rf /"));
+        assert!(out.denies(agent), "{agent} was not denied: {out:#?}");
         assert!(out.stdout.contains("no rm -rf here") || out.stderr.contains("no rm -rf here"), "{agent}: {out:#?}");
-        let out = bridge(&env, agent, &input(&env, "ls"));
-        assert!(!denies(agent, &out), "{agent} denied a harmless command: {out:#?}");
+        let out = env.bridge(agent, &input(&env, "ls"));
+        assert!(!out.denies(agent), "{agent} denied a harmless command: {out:#?}");
     }
 }
 
@@ -85,14 +67,14 @@ fn a_claude_matcher_bash_fires_for_gemini_clis_shell_tool() {
         {"type": "command", "command": "echo 'claude guard says no' >&2; exit 2"}]}]}});
     env.write(".claude/settings.json", &settings.to_string());
     assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
-    let out = bridge(&env, "gemini", &gemini_shell(&env, "ls"));
-    assert!(denies("gemini", &out), "{out:#?}");
+    let out = env.bridge("gemini", &gemini_shell(&env, "ls"));
+    assert!(out.denies("gemini"), "{out:#?}");
     assert!(out.stdout.contains("claude guard says no") || out.stderr.contains("claude guard says no"), "{out:#?}");
     // Not for another tool.
     let mut read = gemini_shell(&env, "ls");
     read["tool_name"] = json!("read_file");
-    let out = bridge(&env, "gemini", &read);
-    assert!(!denies("gemini", &out), "{out:#?}");
+    let out = env.bridge("gemini", &read);
+    assert!(!out.denies("gemini"), "{out:#?}");
 }
 
 #[test]
@@ -102,7 +84,7 @@ fn a_claude_hook_sees_its_own_spelling_of_a_gemini_tool() {
         {"type": "command", "command": "cat > \"$HOME/seen.json\""}]}]}});
     env.write(".claude/settings.json", &settings.to_string());
     assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
-    let out = bridge(&env, "gemini", &gemini_shell(&env, "ls"));
+    let out = env.bridge("gemini", &gemini_shell(&env, "ls"));
     assert_eq!(out.code, 0, "{out:#?}");
     let seen = common::read_json(&env.home.join("seen.json"));
     assert_eq!(seen["tool_name"], "Bash", "{seen:#}");

@@ -195,11 +195,7 @@ fn every_agents_bridge_denies_its_gate_with_the_configuration_errors_file_and_li
     let at = format!("[WS]/.hooks/hooks.yaml:{}:", first_line() + 2);
     for (agent, input) in cases {
         let out = env.bridge(agent, &input);
-        let denied = out.code == 2
-            || out.stdout.contains("\"permissionDecision\":\"deny\"")
-            || out.stdout.contains("\"decision\":\"deny\"")
-            || out.stdout.contains("\"permission\":\"deny\"");
-        assert!(denied, "{agent}: {out:#?}");
+        assert!(out.denies(agent), "{agent}: {out:#?}");
         let text = format!("{}{}", out.stdout, out.stderr);
         assert!(text.contains("the hook configuration has errors") && text.contains(&at), "{agent}: {out:#?}");
     }

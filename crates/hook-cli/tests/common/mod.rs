@@ -38,6 +38,21 @@ pub struct Out {
 }
 
 impl Out {
+    /// Whether this bridge answer denies, in `agent`'s own form: exit 2 or a JSON deny for Claude Code, Codex and
+    /// Gemini CLI, `permission: deny` for Cursor.
+    pub fn denies(&self, agent: &str) -> bool {
+        match agent {
+            "claude" | "codex" => {
+                self.code == 2
+                    || self.stdout.contains("\"permissionDecision\":\"deny\"")
+                    || self.stdout.contains("\"decision\":\"block\"")
+            }
+            "gemini" => self.code == 2 || self.stdout.contains("\"decision\":\"deny\""),
+            "cursor" => self.stdout.contains("\"permission\":\"deny\""),
+            other => panic!("no such agent {other}"),
+        }
+    }
+
     /// stdout parsed as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
