@@ -8,11 +8,8 @@ use hook_agents::bridge::{answer, parse_input};
 use hook_agents::install::AgentInstall;
 use hook_config::{FileContext, parse_str};
 use hook_middleware::{DispatchResult, EventInput};
+use hook_tests::paths::repo_root;
 use hook_types::{AGENTS, Event, HandlerShape, InstallScope, Limits, Origin, Verdict};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
 
 fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {

@@ -1,16 +1,15 @@
 //! The Claude Code reader (DESIGN §4.3): settings files in the documented shape, through `parse_str` for the rules and
 //! through `load` for the fixture project with its three files.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::copy_dir;
 use hook_config::{
     Config, FileContext, FileLoad, Format, HookDecl, HookSpec, InspectReport, IssueSeverity, Layout, LoadOptions,
     Program, TrustStatus, load, parse_str,
 };
-use hook_types::{OnError, Origin, Protocol, Scope};
+use hook_testkit::paths::copy_dir;
+use hook_testkit::reader::{bare_issue_lines as issues, check_lines, line as row, parse_as};
+use hook_types::{OnError, Origin, Protocol};
 
 /// Loads `json` as the project's `.claude/settings.json`.
 fn read(json: &str) -> FileLoad {
@@ -18,51 +17,13 @@ fn read(json: &str) -> FileLoad {
 }
 
 fn read_as(origin: Origin, json: &str) -> FileLoad {
-    let ws = Path::new("/ws");
-    let cx = FileContext { origin, workspace: ws, root: ws, source_id: None };
-    parse_str(json, Path::new("/ws/.claude/settings.json"), Format::Claude, &cx)
+    parse_as(origin, json, ".claude/settings.json", Format::Claude)
 }
 
-/// One hook as a line: `event[+filters] [matcher] timeout_ms <disabled> $ command`.
-fn row(hook: &HookDecl) -> String {
-    let mut line = hook.event.to_string();
-    if hook.filters.only_errors {
-        line.push_str("+only_errors");
-    }
-    if hook.filters.scope != Scope::Main {
-        line.push_str(&format!("+{:?}", hook.filters.scope).to_lowercase());
-    }
-    if let Some(matcher) = &hook.matcher {
-        line.push_str(&format!(" [{}]", matcher.pattern));
-    }
-    let HookSpec::Command(command) = &hook.spec else { panic!("{hook:?}") };
-    line.push_str(&format!(" {}ms", command.timeout_ms));
-    if !hook.enabled {
-        line.push_str(" disabled");
-    }
-    let Program::Shell(shell) = &command.program else { panic!("{hook:?}") };
-    line.push_str(&format!(" $ {shell}"));
-    line
-}
-
-/// Issues as `line:column: severity: field: message` (the file is always the same).
-fn issues(load: &FileLoad) -> Vec<String> {
-    load.issues
-        .iter()
-        .map(|issue| {
-            let mut issue = issue.clone();
-            issue.source = PathBuf::new();
-            issue.to_string().trim_start_matches(':').to_owned()
-        })
-        .collect()
-}
-
-/// Reads `json` and checks every hook (as [`row`]s) and every issue.
+/// Reads `json` and checks every hook (as one-line rows) and every issue.
 fn check(json: &str, hooks: &[&str], expected_issues: &[&str]) -> FileLoad {
     let load = read(json);
-    let rows: Vec<String> = load.hooks.iter().map(row).collect();
-    assert_eq!(rows, hooks, "{:#?}", load.issues);
-    assert_eq!(issues(&load), expected_issues);
+    check_lines(&load, hooks, expected_issues);
     load
 }
 

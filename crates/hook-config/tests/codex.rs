@@ -1,56 +1,22 @@
 //! The Codex reader (DESIGN §4.3): `.codex/hooks.json` and the `[hooks]` table of `.codex/config.toml`, through
 //! `parse_str` for the rules where Codex differs from Claude Code, and through `load` for the fixture project.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::copy_dir;
-use hook_config::{
-    Config, FileContext, FileLoad, Format, HookDecl, HookSpec, InspectReport, IssueSeverity, Layout, LoadOptions,
-    Program, TrustStatus, load, parse_str,
-};
-use hook_types::{OnError, Origin, Protocol, Scope};
+use hook_config::{Config, FileLoad, Format, InspectReport, IssueSeverity, Layout, LoadOptions, TrustStatus, load};
+use hook_testkit::paths::copy_dir;
+use hook_testkit::reader::{bare_issue_lines as issues, check_lines, line as row, parse_at};
+use hook_types::{OnError, Origin, Protocol};
 
 /// Loads `text` as the project's `.codex/<file>` (`hooks.json` or `config.toml`).
 fn read(file: &str, text: &str) -> FileLoad {
-    let ws = Path::new("/ws");
-    let cx = FileContext { origin: Origin::Project, workspace: ws, root: ws, source_id: None };
-    parse_str(text, &Path::new("/ws/.codex").join(file), Format::Codex, &cx)
+    parse_at(text, &format!(".codex/{file}"), Format::Codex)
 }
 
-/// One hook as a line: `event[+filters] [matcher] timeout_ms $ command`.
-fn row(hook: &HookDecl) -> String {
-    let mut line = hook.event.to_string();
-    if hook.filters.scope != Scope::Main {
-        line.push_str("+subagent");
-    }
-    if let Some(matcher) = &hook.matcher {
-        line.push_str(&format!(" [{}]", matcher.pattern));
-    }
-    let HookSpec::Command(command) = &hook.spec else { panic!("{hook:?}") };
-    let Program::Shell(shell) = &command.program else { panic!("{hook:?}") };
-    format!("{line} {}ms $ {shell}", command.timeout_ms)
-}
-
-/// Issues as `[line:column: ]severity: field: message`.
-fn issues(load: &FileLoad) -> Vec<String> {
-    load.issues
-        .iter()
-        .map(|issue| {
-            let mut issue = issue.clone();
-            issue.source = PathBuf::new();
-            issue.to_string().trim_start_matches(':').trim_start().to_owned()
-        })
-        .collect()
-}
-
-/// Reads `hooks.json` text and checks every hook and every issue.
+/// Reads `hooks.json` text and checks every hook (as one-line rows) and every issue.
 fn check(json: &str, hooks: &[&str], expected_issues: &[&str]) -> FileLoad {
     let load = read("hooks.json", json);
-    let rows: Vec<String> = load.hooks.iter().map(row).collect();
-    assert_eq!(rows, hooks, "{:#?}", load.issues);
-    assert_eq!(issues(&load), expected_issues);
+    check_lines(&load, hooks, expected_issues);
     load
 }
 

@@ -1,10 +1,9 @@
 //! The Cursor reader (DESIGN §2, §4.3): `.cursor/hooks.json` into the model, with `protocol: cursor`.
 
-mod import_support;
-
 use hook_config::{FileLoad, Format};
+use hook_testkit::paths::fixture;
+use hook_testkit::reader::{assert_issue, errors, load_project, load_text, rows, snapshot};
 use hook_types::OnError;
-use import_support::{assert_issue, errors, fixture, load_project, load_text, rows, snapshot};
 
 fn project() -> FileLoad {
     load_project(&fixture("cursor/project"), ".cursor/hooks.json", Format::Cursor)
@@ -72,7 +71,7 @@ fn cursor_timeouts_are_seconds_with_a_30_second_default() {
     assert_eq!(rows[1].timeout_ms, 10_000);
     assert_eq!(rows[2].timeout_ms, 30_000);
     let load = check(r#"{"version": 1, "hooks": {"postToolUse": [{"command": "x", "timeout": 2.5}]}}"#);
-    assert_eq!(import_support::row(&load.hooks[0]).timeout_ms, 2_500);
+    assert_eq!(hook_testkit::reader::row(&load.hooks[0]).timeout_ms, 2_500);
 }
 
 #[test]

@@ -1,20 +1,18 @@
 //! Loading declarations that are valid: the clio-coder format, §4.1 defaults and resolution, file-level keys, ids.
 
-mod import_support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use hook_config::{
     AsMode, FileContext, FileLoad, Format, HookDecl, HookSpec, IssueSeverity, Program, load_file, parse_str,
 };
+use hook_testkit::reader::issue_lines;
 use hook_types::{Event, OnError, Origin, Protocol, Scope};
-use import_support::issue_lines;
 use serde::Serialize;
 use tempfile::TempDir;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/config").join(name)
+    hook_testkit::paths::repo_root().join("tests/fixtures/config").join(name)
 }
 
 /// Loads YAML text as a file at `path` of `origin`, with the workspace as its root for project origins and the

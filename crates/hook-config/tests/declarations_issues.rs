@@ -8,7 +8,7 @@ use hook_types::Origin;
 use tempfile::TempDir;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/config").join(name)
+    hook_testkit::paths::repo_root().join("tests/fixtures/config").join(name)
 }
 
 /// Loads a fixture as a project file of `workspace`.

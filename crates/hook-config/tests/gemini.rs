@@ -1,9 +1,8 @@
 //! The Gemini CLI reader (DESIGN §4.3): `.gemini/settings.json` `hooks` into the model, with `protocol: gemini`.
 
-mod import_support;
-
 use hook_config::{Format, Matcher};
-use import_support::{assert_issue, errors, fixture, load_project, load_text, rows, snapshot};
+use hook_testkit::paths::fixture;
+use hook_testkit::reader::{assert_issue, errors, load_project, load_text, rows, snapshot};
 
 fn project() -> hook_config::FileLoad {
     load_project(&fixture("gemini/project"), ".gemini/settings.json", Format::Gemini)

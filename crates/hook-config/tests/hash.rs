@@ -14,7 +14,7 @@ const PROMPT_INPUT: &str = r#"{"kind":"prompt","matcher":null,"on":"turn_start",
 const PROMPT_HASH: &str = "3d272c794c1ca3aa";
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/config").join(name)
+    hook_testkit::paths::repo_root().join("tests/fixtures/config").join(name)
 }
 
 /// The one hook of a file loaded cleanly (no issue at all) as a project file of `workspace`.

@@ -1,10 +1,9 @@
 //! The mecha reader (DESIGN §4.3): `[[hook]]` tables of its TOML config into the model, with `protocol: mecha`.
 
-mod import_support;
-
 use hook_config::{FileLoad, Format};
+use hook_testkit::paths::fixture;
+use hook_testkit::reader::{assert_issue, errors, load_project, load_text, rows, snapshot};
 use hook_types::OnError;
-use import_support::{assert_issue, errors, fixture, load_project, load_text, rows, snapshot};
 
 fn project() -> FileLoad {
     load_project(&fixture("mecha/project"), ".mecha/config.toml", Format::Mecha)

@@ -2,14 +2,12 @@
 //! the managed file's integrity, a config home inside the workspace, strict mode, and every slot of the other
 //! agents' files.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use common::copy_dir;
 use hook_config::{Config, Format, InspectReport, IssueSeverity, Layout, LoadError, LoadOptions, TrustStatus, load};
+use hook_testkit::paths::copy_dir;
 use hook_types::Origin;
 
 /// A copy of `tests/fixtures/origins/<name>` in a temp dir, so trust stores and edits never touch the repository.

@@ -242,19 +242,7 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON ({e}):\n{text}", path.display()))
 }
 
-/// Copies a directory tree, keeping file modes (scripts stay executable).
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+pub use hook_testkit::paths::copy_dir;
 
 /// Asserts the one-line error contract: exit 1, nothing on stdout, one line on stderr starting `hook: error: `
 /// that contains `needle`, and no panic or backtrace.
