@@ -140,10 +140,10 @@ pub(crate) fn normalize(
         Some(HookKind::Evaluated) => evaluated::read(&mut hook, event.as_ref(), protocol),
         Some(HookKind::InProcess) | None => None,
     };
+    let run_async = background::read_async(&mut hook, event.as_ref(), kind, cx.format);
     if let Some(kind) = kind {
         reject_fields_of_other_kinds(&mut hook, kind);
     }
-    let run_async = background::read_async(&mut hook, event.as_ref(), kind, cx.format);
 
     let (Some(event), Some(spec), false) = (event, spec, hook.failed) else {
         return Err(dropped(&hook));
