@@ -522,24 +522,8 @@ fn the_fixture_project_loads_its_three_files_with_run_once_across_them() {
             (
                 IssueSeverity::Warning,
                 "home/.claude/settings.json".into(),
-                Some("hooks.Notification[0].hooks[0].async".into()),
-                "`async: true`: Claude Code runs this hook in the background, where its answer comes too late to \
-                 block; this engine runs it to completion, so a block it returns takes effect"
-                    .into(),
-            ),
-            (
-                IssueSeverity::Warning,
-                "home/.claude/settings.json".into(),
                 Some("hooks[2].timeout".into()),
                 "900000 ms is outside the default host limits (100 … 600000 ms); the hook will run with 600000 ms"
-                    .into(),
-            ),
-            (
-                IssueSeverity::Warning,
-                "project/.claude/settings.local.json".into(),
-                Some("hooks.Stop[0].hooks[0].type".into()),
-                "a `prompt` hook (an LLM evaluates its prompt) has no counterpart in this engine, which runs \
-                 commands; this hook is not loaded"
                     .into(),
             ),
         ]
