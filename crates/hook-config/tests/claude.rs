@@ -518,15 +518,12 @@ fn the_fixture_project_loads_its_three_files_with_run_once_across_them() {
         .collect();
     assert_eq!(
         issues,
-        [
-            (
-                IssueSeverity::Warning,
-                "home/.claude/settings.json".into(),
-                Some("hooks[2].timeout".into()),
-                "900000 ms is outside the default host limits (100 … 600000 ms); the hook will run with 600000 ms"
-                    .into(),
-            ),
-        ]
+        [(
+            IssueSeverity::Warning,
+            "home/.claude/settings.json".into(),
+            Some("hooks[2].timeout".into()),
+            "900000 ms is outside the default host limits (100 … 600000 ms); the hook will run with 600000 ms".into(),
+        ),]
     );
     let read: Vec<(String, bool, bool)> = config
         .sources
