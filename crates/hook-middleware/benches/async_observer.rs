@@ -36,8 +36,7 @@ fn main() {
     let dirs = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let sync = pipeline(&dirs, "- {id: log, on: post_tool, kind: command, shell: 'exit 0'}\n");
     let dirs2 = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let background =
-        pipeline(&dirs2, "- {id: log, on: post_tool, kind: command, async: true, shell: 'sleep 2'}\n");
+    let background = pipeline(&dirs2, "- {id: log, on: post_tool, kind: command, async: true, shell: 'sleep 2'}\n");
 
     let mut baseline = Vec::new();
     let mut asynchronous = Vec::new();

@@ -1,6 +1,6 @@
 //! Exporting dispatches to a collector: the [`DispatchExporter`] a pipeline hands each finished dispatch (and each
 //! finished `async` hook), with the event, the verdict and every hook's id, origin, hash, kind, status and
-//! duration. With the `otel` feature, [`crate::otel::OtelExporter`] sends them as OpenTelemetry spans over OTLP
+//! duration. With the `otel` feature, `otel::OtelExporter` sends them as OpenTelemetry spans over OTLP
 //! (see `docs/observability.md`).
 //!
 //! An exporter is called on the dispatching task, after the fold, so it must only hand the data on (a bounded

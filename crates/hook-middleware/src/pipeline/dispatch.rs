@@ -396,8 +396,8 @@ impl Dispatch<'_> {
         let mut started = Vec::new();
         for &k in &background {
             match self.launch(hooks[k]) {
-                Ok(()) => started.push(hooks[k].decl().id.clone()),
-                Err(record) => records[k] = Some(record),
+                None => started.push(hooks[k].decl().id.clone()),
+                refused => records[k] = refused,
             }
         }
         let background: Vec<usize> = background.into_iter().filter(|&k| records[k].is_none()).collect();
@@ -453,8 +453,8 @@ impl Dispatch<'_> {
     }
 
     /// Starts one `async: true` hook in the background, after the same checks as any run (cwd confinement, the
-    /// fingerprint re-check); `Err` with its record when those refuse it.
-    fn launch(&self, hook: &UserHook) -> Result<(), Record> {
+    /// fingerprint re-check); its record when those refuse it.
+    fn launch(&self, hook: &UserHook) -> Option<Record> {
         let decl = hook.decl();
         let HookSpec::Command(spec) = &decl.spec else {
             unreachable!("only command hooks are async");
@@ -471,12 +471,12 @@ impl Dispatch<'_> {
                     sinks: std::sync::Arc::clone(&self.inner.sinks),
                     exporter: self.inner.exporter.clone(),
                 });
-                Ok(())
+                None
             }
             Err(refusal) => {
                 let mut record = Record::bare(user_meta(hook), event, RunStatus::Completed);
                 command::refuse(&mut record, self.input, decl.on_error, refusal);
-                Err(record)
+                Some(record)
             }
         }
     }
@@ -635,8 +635,8 @@ async fn run_evaluated(
     .instrument(span.clone())
     .await;
     let mut record = match run {
-        Ok(record) => record,
-        Err((record, cause)) => cancelled(record, cause, cx),
+        (record, None) => record,
+        (record, Some(cause)) => cancelled(record, cause, cx),
     };
     record.span = Some(span);
     if record.denies(event) {

@@ -107,7 +107,7 @@ pub(crate) const NO_EVALUATOR: &str =
     "not run: this host has no evaluator (no model) to answer a `kind: evaluated` hook's prompt";
 
 /// Runs one evaluated hook in a dispatch: skipped without an evaluator; else the evaluator's answer, held to the
-/// hook's timeout and stopped by the dispatch's cancellation.
+/// hook's timeout and stopped by the dispatch's cancellation (then with why, for the caller to cancel the record).
 pub(crate) async fn run(
     mut record: Record,
     evaluator: Option<&dyn HostEvaluator>,
@@ -116,7 +116,7 @@ pub(crate) async fn run(
     position: usize,
     (input, payload, timeout): (&EventInput, &str, Duration),
     deny_on_error: bool,
-) -> Result<Record, (Record, Cancel)> {
+) -> (Record, Option<Cancel>) {
     let event = &input.event;
     let Some(evaluator) = evaluator else {
         record.summary.status = RunStatus::Skipped;
@@ -126,7 +126,7 @@ pub(crate) async fn run(
                 format!("hook `{}` was not evaluated: this host has no model to answer it", record.meta.hook_id);
             record.decision = Decision::Deny { reason };
         }
-        return Ok(record);
+        return (record, None);
     };
     let request = EvaluationRequest {
         hook_id: &record.meta.hook_id,
@@ -146,7 +146,7 @@ pub(crate) async fn run(
     let answer = match answer {
         Err(cause) => {
             record.set_duration(started.elapsed());
-            return Err((record, cause));
+            return (record, Some(cause));
         }
         Ok(answer) => answer,
     };
@@ -162,5 +162,5 @@ pub(crate) async fn run(
         }
     }
     record.set_duration(started.elapsed());
-    Ok(record)
+    (record, None)
 }
