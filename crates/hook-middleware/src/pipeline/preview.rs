@@ -75,7 +75,7 @@ impl Pipeline {
                 entries.push(PreviewEntry {
                     id: decl.id.clone(),
                     tier: super::Tier::User,
-                    phase: if matches!(decl.spec, HookSpec::Command(_)) { Phase::Command } else { Phase::InProcess },
+                    phase: if hook.in_process() { Phase::InProcess } else { Phase::Command },
                     kind: decl.kind(),
                     origin: Some(decl.origin),
                     source: decl.source.display().to_string(),

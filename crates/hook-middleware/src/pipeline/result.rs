@@ -87,7 +87,7 @@ pub enum Phase {
     Guard,
     /// A prompt or effect declaration: after the guards, in precedence order.
     InProcess,
-    /// A command declaration: after the in-process hooks, concurrently.
+    /// A command or evaluated declaration: after the in-process hooks, concurrently.
     Command,
 }
 
