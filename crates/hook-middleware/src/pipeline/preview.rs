@@ -1,6 +1,5 @@
 //! `preview`: what a dispatch would run, in order, and why a matching hook would not — without running anything.
 
-use hook_config::HookSpec;
 use hook_types::{Event, HookKind, Scope};
 
 use super::Pipeline;
