@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
 use hook_config::{Config, LoadOptions};
+use hook_middleware::otel::OtelExporter;
 use hook_middleware::receipts::FileSink;
 use hook_middleware::{DispatchResult, EventInput, Pipeline};
 use hook_types::Limits;
@@ -25,7 +26,14 @@ pub struct EngineOptions {
     /// dispatch on: a signal during the load then stops that dispatch before it starts (`hook bridge`, which must
     /// answer the agent whenever it is stopped).
     pub signals_from_start: bool,
+    /// How long the process waits, when it is done, for the `async: true` hooks still running before it cancels
+    /// them (their groups killed, their receipts written): `None` waits until each ends by itself (each is bounded by
+    /// its timeout), as `hook run` does; the bridge waits [`crate::bridge::ASYNC_WAIT`].
+    pub async_wait: Option<std::time::Duration>,
 }
+
+/// How long a process waits for its OpenTelemetry spans to be sent before it exits.
+pub const OTEL_FLUSH: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A loaded configuration and the pipeline built from it.
 pub struct Engine {
@@ -38,6 +46,17 @@ pub struct Engine {
     runtime: tokio::runtime::Runtime,
     /// The signal handlers of [`Engine::dispatch_supervised`], installed at its first call.
     signals: std::cell::RefCell<Option<Signals>>,
+    /// The OpenTelemetry exporter, when the `OTEL_EXPORTER_OTLP_*` variables ask for one.
+    otel: Option<Arc<OtelExporter>>,
+    async_wait: Option<std::time::Duration>,
+    finished: std::cell::Cell<bool>,
+}
+
+impl Drop for Engine {
+    /// No async hook outlives the process, and its spans are sent: [`Engine::finish`], if nobody called it.
+    fn drop(&mut self) {
+        self.finish();
+    }
 }
 
 impl Engine {
@@ -107,11 +126,53 @@ impl Engine {
                 ),
             }
         }
+        let otel = match OtelExporter::from_env() {
+            Ok(otel) => otel.map(Arc::new),
+            Err(err) => {
+                eprintln!("hook: warning: OpenTelemetry export is off: {}", one_line(&err.to_string()));
+                None
+            }
+        };
+        if let Some(otel) = &otel {
+            builder = builder.exporter(Arc::clone(otel) as Arc<dyn hook_middleware::export::DispatchExporter>);
+        }
         let pipeline = builder.build().context("cannot build the pipeline")?;
         for issue in pipeline.issues() {
             eprintln!("hook: warning: {}", one_line(&issue.to_string()));
         }
-        Ok(Engine { config, pipeline, receipts, runtime, signals: std::cell::RefCell::new(signals) })
+        Ok(Engine {
+            config,
+            pipeline,
+            receipts,
+            runtime,
+            signals: std::cell::RefCell::new(signals),
+            otel,
+            async_wait: options.async_wait,
+            finished: std::cell::Cell::new(false),
+        })
+    }
+
+    /// What a process does before it exits: waits for its `async: true` hooks (up to
+    /// [`EngineOptions::async_wait`], then cancels the rest, whose receipts say so) and sends its OpenTelemetry
+    /// spans (up to [`OTEL_FLUSH`]). Returns the async hooks it had to cancel. Called again, it does nothing more.
+    pub fn finish(&self) -> usize {
+        if self.finished.replace(true) {
+            return 0;
+        }
+        let limits = self.pipeline.limits();
+        let whole = std::time::Duration::from_millis(limits.timeout_max_ms.saturating_add(limits.grace_ms));
+        let bound = self.async_wait.unwrap_or(whole);
+        let report = self.runtime.block_on(self.pipeline.finish_background(bound));
+        if let Some(otel) = &self.otel {
+            let stats = otel.shutdown(OTEL_FLUSH);
+            if stats.dropped > 0 || stats.failed > 0 {
+                eprintln!(
+                    "hook: warning: OpenTelemetry: {} span(s) dropped (queue full), {} not delivered",
+                    stats.dropped, stats.failed
+                );
+            }
+        }
+        report.cancelled
     }
 
     /// Keeps only the user hooks `keep` accepts and reloads the pipeline with them: `hook bridge` drops the hooks

@@ -33,6 +33,9 @@ struct RunJson<'a> {
     notices: &'a [String],
     /// The receipt log written to, if any.
     receipts: Option<&'a PathBuf>,
+    /// The `async: true` hooks the dispatch started without waiting (their receipts are written when they end).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    background: &'a [String],
 }
 
 /// Runs `hook run`.
@@ -70,9 +73,15 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<u8> {
             diagnostics: &result.diagnostics,
             notices: &result.notices,
             receipts: engine.receipts.as_ref(),
+            background: &result.background,
         })?;
     } else {
         emit(&trace::render(&input, &result, &ctx.painter))?;
+    }
+    // The async hooks it started end (each bounded by its timeout) before the process does, so none outlives it.
+    let cancelled = engine.finish();
+    if cancelled > 0 {
+        eprintln!("hook: warning: {cancelled} async hook(s) were still running at exit and were stopped");
     }
     Ok(exit::for_verdict(result.verdict))
 }

@@ -24,6 +24,12 @@ pub fn render(input: &EventInput, result: &DispatchResult, painter: &Painter) ->
     for run in &result.runs {
         render_run(&mut out, run, painter);
     }
+    for id in &result.background {
+        let line =
+            format!("async    {} started in the background; its receipt is written when it ends", clean_line(id));
+        out.push_str(&painter.paint(Style::Dim, &cut(&line, WIDTH)));
+        out.push('\n');
+    }
     out.push('\n');
     let style = match result.verdict {
         Verdict::Deny => Style::Red,

@@ -14,8 +14,8 @@ use sha2::{Digest, Sha256};
 
 use crate::model::{HookDecl, HookSpec, Program};
 
-/// The object [`content_hash`] hashes, before canonical serialization: `{kind, on, tools, matcher, only_errors?,
-/// scope?, sequential?, on_error, protocol, spec}` with keys sorted recursively.
+/// The object [`content_hash`] hashes, before canonical serialization: `{async?, kind, on, tools, matcher,
+/// only_errors?, scope?, sequential?, on_error, protocol, spec}` with keys sorted recursively.
 ///
 /// `tools` and `matcher` are `null` when absent (a `*` or empty matcher is stored as absent); `only_errors`, `scope`
 /// and `sequential` are omitted at their defaults; `spec` holds the values as declared, before the host's clamp, with
@@ -34,6 +34,9 @@ use crate::model::{HookDecl, HookSpec, Program};
 /// ```
 pub fn canonical_hash_input(decl: &HookDecl) -> Value {
     let mut object = Map::new();
+    if decl.run_async {
+        object.insert("async".into(), true.into());
+    }
     object.insert("kind".into(), decl.kind().as_str().into());
     object.insert("on".into(), decl.event.to_string().into());
     object.insert("tools".into(), decl.tools.as_ref().map_or(Value::Null, |tools| json!(tools)));
@@ -139,6 +142,9 @@ fn write_canonical(value: &Value, out: &mut impl Write) -> io::Result<()> {
 /// and the unit test below holds this to the tree form for every optional field.
 fn write_hash_input(decl: &HookDecl, out: &mut impl Write) -> io::Result<()> {
     let mut object = Object::new(out)?;
+    if decl.run_async {
+        object.field("async", &true)?;
+    }
     object.field("kind", decl.kind().as_str())?;
     object.field("matcher", &decl.matcher.as_ref().map(|m| m.pattern.as_str()))?;
     match &decl.event {
@@ -187,6 +193,16 @@ fn write_spec(spec: &HookSpec, out: &mut impl Write) -> io::Result<()> {
             // An effect may hold any JSON (`rewrite_tool_input`'s input): sort it as a tree.
             object.key("effect")?;
             write_canonical(&serde_json::to_value(effect)?, object.out)?;
+        }
+        HookSpec::Evaluated(evaluated) => {
+            if evaluated.agent {
+                object.field("agent", &true)?;
+            }
+            if let Some(model) = &evaluated.model {
+                object.field("model", model)?;
+            }
+            object.field("prompt", &evaluated.prompt)?;
+            object.field("timeout_ms", &evaluated.timeout_ms)?;
         }
     }
     object.end()
@@ -255,6 +271,18 @@ fn spec_value(spec: &HookSpec) -> Value {
         }
         HookSpec::Prompt { message, severity } => json!({ "message": message, "severity": severity }),
         HookSpec::Effect(effect) => json!({ "effect": effect }),
+        HookSpec::Evaluated(evaluated) => {
+            let mut object = Map::new();
+            if evaluated.agent {
+                object.insert("agent".into(), true.into());
+            }
+            if let Some(model) = &evaluated.model {
+                object.insert("model".into(), model.clone().into());
+            }
+            object.insert("prompt".into(), evaluated.prompt.clone().into());
+            object.insert("timeout_ms".into(), evaluated.timeout_ms.into());
+            Value::Object(object)
+        }
     }
 }
 

@@ -136,6 +136,9 @@ pub struct InspectFilters {
     pub scope: Scope,
     /// Starts after every lower-precedence hook of the dispatch finished.
     pub sequential: bool,
+    /// `async: true`: an observer the dispatch does not wait for (omitted when false).
+    #[serde(default, rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    pub run_async: bool,
 }
 
 /// A hook that lost an id collision, and the hook in force instead.
@@ -395,6 +398,7 @@ fn inspect_hook(hook: &LoadedHook) -> InspectHook {
             only_errors: decl.filters.only_errors,
             scope: decl.filters.scope,
             sequential: decl.sequential,
+            run_async: decl.run_async,
         },
         runs: runs(&decl.spec),
         fingerprint: hook.fingerprint.as_ref().map(|fp| fp.value.clone()),
@@ -419,6 +423,10 @@ fn runs(spec: &HookSpec) -> String {
         },
         HookSpec::Prompt { message, .. } => format!("prompt {message}"),
         HookSpec::Effect(effect) => format!("effect {}", effect.kind()),
+        HookSpec::Evaluated(evaluated) => {
+            let by = if evaluated.agent { "an agent" } else { "a model" };
+            format!("evaluated by {by}: {}", evaluated.prompt)
+        }
     }
 }
 
@@ -505,6 +513,9 @@ fn render_hook(out: &mut String, hook: &InspectHook) {
             "scope {}",
             serde_json::to_value(hook.filters.scope).unwrap_or_default().as_str().unwrap_or("")
         ));
+    }
+    if hook.filters.run_async {
+        filters.push("async".to_owned());
     }
     if hook.filters.sequential {
         filters.push("sequential".to_owned());

@@ -78,8 +78,8 @@ pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE
 pub use load::{Config, LoadError, LoadOptions, load};
 pub use merge::{Overridden, ShadowAttempt};
 pub use model::{
-    AsMode, CommandSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook,
-    Matcher, MatcherRule, Program, TrustStatus,
+    AsMode, CommandSpec, EvaluatedSpec, Fingerprint, FingerprintFile, Format, HookDecl, HookSpec, Issue, IssueSeverity,
+    LoadedHook, Matcher, MatcherRule, Program, TrustStatus,
 };
 pub use normalize::id_prefix;
 pub use schema::{config_schema, effect_schema};

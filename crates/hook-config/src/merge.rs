@@ -155,6 +155,7 @@ mod tests {
             tools: None,
             matcher: None,
             sequential: false,
+            run_async: false,
             enabled: true,
             protocol: Protocol::Native,
             on_error: OnError::Deny,

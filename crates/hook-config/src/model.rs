@@ -76,6 +76,24 @@ pub enum HookSpec {
     },
     /// Emit one declared effect, valid for the event.
     Effect(Effect),
+    /// A prompt the host evaluates (see [`EvaluatedSpec`]).
+    Evaluated(EvaluatedSpec),
+}
+
+/// A host-evaluated hook (`kind: evaluated`; Claude Code's `type: "prompt"` and `type: "agent"`): the host's
+/// evaluator — a model, where the host has one — reads the prompt and the event's payload and answers a decision
+/// and a reason within the timeout. A host without an evaluator reports the hook `skipped`, and its `on_error`
+/// applies (see `docs/evaluated-hooks.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvaluatedSpec {
+    /// The prompt, as declared (Claude Code's `$ARGUMENTS` placeholder is kept for the evaluator to fill).
+    pub prompt: String,
+    /// How long the evaluator may take, in milliseconds (the protocol's default when none is declared).
+    pub timeout_ms: u64,
+    /// The model the author asked for, if any; a hint for the host.
+    pub model: Option<String>,
+    /// Claude Code's `type: "agent"`: the evaluator may use tools to look before it answers.
+    pub agent: bool,
 }
 
 impl HookSpec {
@@ -85,6 +103,7 @@ impl HookSpec {
             HookSpec::Command(_) => HookKind::Command,
             HookSpec::Prompt { .. } => HookKind::Prompt,
             HookSpec::Effect(_) => HookKind::Effect,
+            HookSpec::Evaluated(_) => HookKind::Evaluated,
         }
     }
 }
@@ -151,6 +170,9 @@ pub struct HookDecl {
     pub matcher: Option<Matcher>,
     /// Starts only after every lower-precedence hook of the same dispatch has finished.
     pub sequential: bool,
+    /// `async: true`: an observer command hook the dispatch does not wait for; it still runs under every bound of a
+    /// run, and its receipt is written when it ends (see `docs/observability.md`).
+    pub run_async: bool,
     /// A disabled hook is loaded, hashed, shown, never run.
     pub enabled: bool,
     /// Whose input/output rules it follows.
@@ -176,6 +198,7 @@ impl HookDecl {
             HookSpec::Command(_) => true,
             HookSpec::Prompt { .. } => true,
             HookSpec::Effect(effect) => effect.widens(),
+            HookSpec::Evaluated(_) => true,
         }
     }
 }

@@ -20,6 +20,7 @@ const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 const COMMAND_FIELDS: &[&str] = &["argv", "shell", "cwd", "timeout_ms", "timeoutMs", "as", "env"];
 const PROMPT_FIELDS: &[&str] = &["message", "severity"];
 const EFFECT_FIELDS: &[&str] = &["effect"];
+const EVALUATED_FIELDS: &[&str] = &["prompt", "model", "agent"];
 
 /// The JSON Schema (draft 2020-12) of a hook declarations file, `hooks.yaml` or `hooks.json` (DESIGN §4.1), for a
 /// host to serve or to check files against; `hook schema --config` prints it.
@@ -74,8 +75,14 @@ pub fn config_schema() -> Value {
     );
     add(&["only_errors", "onlyErrors"], boolean.clone());
     add(&["scope"], json!({"enum": ["main", "subagent", "any"]}));
-    add(&["sequential", "enabled"], boolean);
-    add(&["kind"], json!({"enum": ["command", "prompt", "effect"]}));
+    add(&["sequential", "enabled"], boolean.clone());
+    add(
+        &["async"],
+        json!({"description": "Observer command hooks only (post_tool, session_start, session_end, notification, \
+                               compaction): the dispatch does not wait for the hook; its receipt is written when it \
+                               ends.", "type": "boolean"}),
+    );
+    add(&["kind"], json!({"enum": ["command", "prompt", "effect", "evaluated"]}));
     add(&["protocol"], json!({"enum": protocols}));
     add(&["on_error", "onError"], json!({"enum": ["deny", "ignore"]}));
     add(
@@ -91,6 +98,13 @@ pub fn config_schema() -> Value {
     add(&["message"], json!({"description": "At most 2 000 characters; longer is cut.", "type": "string"}));
     add(&["severity"], json!({"enum": ["info", "advisory", "warn", "hard-block"]}));
     add(&["effect"], json!({"$ref": "#/$defs/effect"}));
+    add(
+        &["prompt"],
+        json!({"description": "What the host's evaluator (a model) is asked about the event; it answers a decision \
+                               and a reason.", "type": "string", "minLength": 1}),
+    );
+    add(&["model"], json!({"description": "The model the author asks for; a hint for the host.", "type": "string"}));
+    add(&["agent"], json!({"description": "The evaluator may use tools before it answers.", "type": "boolean"}));
 
     let hook = json!({
         "type": "object",
@@ -101,6 +115,11 @@ pub fn config_schema() -> Value {
             kind_rule("command", COMMAND_FIELDS, json!({"oneOf": [{"required": ["argv"]}, {"required": ["shell"]}]})),
             kind_rule("prompt", PROMPT_FIELDS, json!({"required": ["message"]})),
             kind_rule("effect", EFFECT_FIELDS, json!({"required": ["effect"]})),
+            kind_rule(
+                "evaluated",
+                &["prompt", "model", "agent", "timeout_ms", "timeoutMs"],
+                json!({"required": ["prompt"]}),
+            ),
             {
                 "description": "A foreign event (`foreign:<Name>`) only on a hook that follows another agent's protocol.",
                 "if": {"properties": {"on": {"type": "string", "pattern": "^foreign:"}}, "required": ["on"]},
@@ -148,6 +167,7 @@ fn kind_rule(kind: &str, own: &[&str], required: Value) -> Value {
         .iter()
         .chain(PROMPT_FIELDS)
         .chain(EFFECT_FIELDS)
+        .chain(EVALUATED_FIELDS)
         .filter(|f| !own.contains(f))
         .map(|f| json!({"required": [f]}))
         .collect();
@@ -211,8 +231,13 @@ mod tests {
         let known: BTreeSet<&str> =
             crate::formats::HOOK_KEYS.iter().flat_map(|(snake, camel)| [*snake, *camel]).collect();
         assert_eq!(listed, known);
-        let by_kind: BTreeSet<&str> =
-            super::COMMAND_FIELDS.iter().chain(super::PROMPT_FIELDS).chain(super::EFFECT_FIELDS).copied().collect();
+        let by_kind: BTreeSet<&str> = super::COMMAND_FIELDS
+            .iter()
+            .chain(super::PROMPT_FIELDS)
+            .chain(super::EFFECT_FIELDS)
+            .chain(super::EVALUATED_FIELDS)
+            .copied()
+            .collect();
         assert!(by_kind.is_subset(&known), "a kind's field the reader does not know: {by_kind:?}");
     }
 }

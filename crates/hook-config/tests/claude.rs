@@ -235,12 +235,13 @@ fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
 ]}]}}"#;
     let load = check(
         json,
-        &["pre_tool [Bash] 600000ms $ background", "pre_tool [Bash] 600000ms $ bash"],
         &[
-            "2:12: warning: hooks.PreToolUse[0].hooks[0].type: a `prompt` hook (an LLM evaluates its prompt) has no \
-             counterpart in this engine, which runs commands; this hook is not loaded",
-            "3:12: warning: hooks.PreToolUse[0].hooks[1].type: a `agent` hook (a subagent with tools evaluates its \
-             prompt) has no counterpart in this engine, which runs commands; this hook is not loaded",
+            "pre_tool [Bash] 30000ms model? Is this command safe?",
+            "pre_tool [Bash] 60000ms agent? Review the command",
+            "pre_tool [Bash] 600000ms $ background",
+            "pre_tool [Bash] 600000ms $ bash",
+        ],
+        &[
             "4:12: warning: hooks.PreToolUse[0].hooks[2].type: a `http` hook (its event is POSTed to a URL) has no \
              counterpart in this engine, which runs commands; this hook is not loaded",
             "5:12: warning: hooks.PreToolUse[0].hooks[3].type: a `mcp_tool` hook (it calls a tool of an MCP server) \
@@ -255,9 +256,9 @@ fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
             "9:3: error: hooks.PreToolUse[0].hooks[7]: missing `type` (Claude Code requires `\"type\": \"command\"`)",
             "10:3: error: hooks.PreToolUse[0].hooks[8]: a command hook needs `command` (the shell command to run)",
             "11:34: error: hooks.PreToolUse[0].hooks[9].command: `command` is empty; expected a shell command to run",
-            "12:57: warning: hooks.PreToolUse[0].hooks[10].async: `async: true`: Claude Code runs this hook in the \
-             background, where its answer comes too late to block; this engine runs it to completion, so a block it \
-             returns takes effect",
+            "12:57: warning: hooks[10].async: `async: true` is for observers (post_tool, session_start, session_end, \
+             notification, compaction); pre_tool is a gate event, whose answer the dispatch must wait for; this \
+             engine runs it to completion, so an answer it gives counts",
             "13:59: warning: hooks.PreToolUse[0].hooks[11].timout: unknown key `timout` (did you mean `timeout`?); \
              Claude Code ignores it",
         ],
@@ -414,7 +415,8 @@ fn the_fixture_project_loads_its_three_files_with_run_once_across_them() {
     assert_eq!(
         hooks,
         [
-            user("notification 600000ms $ ~/.claude/hooks/notify.sh"),
+            // `async: true` on an observer: it runs in the background, as in Claude Code.
+            user("notification 600000ms async $ ~/.claude/hooks/notify.sh"),
             // The bash guard is declared in all three files: the user's trusted copy stays in force (the same
             // command) until the workspace's copies are trusted.
             user(guard),
@@ -438,6 +440,8 @@ fn the_fixture_project_loads_its_three_files_with_run_once_across_them() {
                 cmd("log-event.sh")
             )),
             local(&format!("post_tool 600000ms $ {} post-tool", cmd("log-event.sh"))),
+            // A `type: "prompt"` hook: a host with a model evaluates it; one without reports it skipped.
+            local("turn_end 30000ms model? Did the assistant run the tests? Answer with a JSON decision."),
         ]
     );
     // Every Claude hook follows Claude's protocol and fails open.
@@ -467,31 +471,12 @@ fn the_fixture_project_loads_its_three_files_with_run_once_across_them() {
         .collect();
     assert_eq!(
         issues,
-        [
-            (
-                IssueSeverity::Warning,
-                "home/.claude/settings.json".into(),
-                Some("hooks.Notification[0].hooks[0].async".into()),
-                "`async: true`: Claude Code runs this hook in the background, where its answer comes too late to \
-                 block; this engine runs it to completion, so a block it returns takes effect"
-                    .into(),
-            ),
-            (
-                IssueSeverity::Warning,
-                "home/.claude/settings.json".into(),
-                Some("hooks[2].timeout".into()),
-                "900000 ms is outside the default host limits (100 … 600000 ms); the hook will run with 600000 ms"
-                    .into(),
-            ),
-            (
-                IssueSeverity::Warning,
-                "project/.claude/settings.local.json".into(),
-                Some("hooks.Stop[0].hooks[0].type".into()),
-                "a `prompt` hook (an LLM evaluates its prompt) has no counterpart in this engine, which runs \
-                 commands; this hook is not loaded"
-                    .into(),
-            ),
-        ]
+        [(
+            IssueSeverity::Warning,
+            "home/.claude/settings.json".into(),
+            Some("hooks[2].timeout".into()),
+            "900000 ms is outside the default host limits (100 … 600000 ms); the hook will run with 600000 ms".into(),
+        ),]
     );
     let read: Vec<(String, bool, bool)> = config
         .sources

@@ -34,7 +34,10 @@
 #![forbid(unsafe_code)]
 
 mod budget;
+pub mod export;
 mod input;
+#[cfg(feature = "otel")]
+pub mod otel;
 pub mod pipeline;
 pub mod protocol;
 pub mod receipts;
@@ -43,7 +46,7 @@ pub mod spans;
 pub use budget::{BudgetConfig, BudgetDiagnostic, Budgets};
 pub use input::{AgentFields, EventInput};
 pub use pipeline::{
-    BuildError, Concurrency, DispatchResult, EvalError, Evaluate, Evaluation, Pipeline, PipelineBuilder, PreviewEntry,
-    Registration, Reload,
+    BackgroundReport, BuildError, Concurrency, DispatchResult, EvalError, Evaluate, Evaluation, EvaluationFuture,
+    EvaluationRequest, HostEvaluator, Pipeline, PipelineBuilder, PreviewEntry, Registration, Reload,
 };
 pub use protocol::{HookRules, Interpretation, interpret, payload, sanitize_text};

@@ -136,7 +136,8 @@ fn program(program: &Program) -> String {
     }
 }
 
-/// One command hook as one line: `event[+only_errors][+scope] [matcher] <timeout>ms[ disabled] $ command`.
+/// One hook as one line: `event[+only_errors][+scope] [matcher] <timeout>ms[ disabled][ async] $ command` for a
+/// command hook, `event[+filters] [matcher] <timeout>ms model|agent? <prompt>` for a host-evaluated one.
 ///
 /// ```
 /// use hook_config::Format;
@@ -146,21 +147,30 @@ fn program(program: &Program) -> String {
 /// assert_eq!(hook_testkit::reader::line(&load.hooks[0]), "pre_tool [Bash] 600000ms $ guard");
 /// ```
 pub fn line(hook: &HookDecl) -> String {
-    let row = row(hook);
-    let mut line = row.on;
-    if row.only_errors {
+    let mut line = hook.event.to_string();
+    if hook.filters.only_errors {
         line.push_str("+only_errors");
     }
-    if let Some(scope) = row.scope {
-        line.push('+');
-        line.push_str(scope);
+    match hook.filters.scope {
+        Scope::Main => {}
+        Scope::Subagent => line.push_str("+subagent"),
+        Scope::Any => line.push_str("+any"),
     }
-    if let Some(matcher) = &row.matcher {
-        line.push_str(&format!(" [{matcher}]"));
+    if let Some(matcher) = &hook.matcher {
+        line.push_str(&format!(" [{}]", matcher.pattern));
     }
+    if let HookSpec::Evaluated(evaluated) = &hook.spec {
+        let by = if evaluated.agent { "agent" } else { "model" };
+        line.push_str(&format!(" {}ms {by}? {}", evaluated.timeout_ms, evaluated.prompt));
+        return line;
+    }
+    let row = row(hook);
     line.push_str(&format!(" {}ms", row.timeout_ms));
     if !row.enabled {
         line.push_str(" disabled");
+    }
+    if hook.run_async {
+        line.push_str(" async");
     }
     line.push_str(&format!(" $ {}", row.shell));
     line

@@ -177,6 +177,9 @@ pub enum HookKind {
     Effect,
     /// A registration coded by the host (`evaluate(input, prior_effects)`), never declared in a file.
     InProcess,
+    /// A prompt the host evaluates (with a model), answering a decision and a reason: Claude Code's
+    /// `type: "prompt"` and `type: "agent"` hooks. Distinct from [`HookKind::Prompt`], which adds a fixed message.
+    Evaluated,
 }
 
 impl HookKind {
@@ -187,6 +190,7 @@ impl HookKind {
             HookKind::Prompt => "prompt",
             HookKind::Effect => "effect",
             HookKind::InProcess => "in_process",
+            HookKind::Evaluated => "evaluated",
         }
     }
 }

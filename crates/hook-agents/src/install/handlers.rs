@@ -145,6 +145,17 @@ pub(crate) fn classify(
         return Found::Kept(format!("the engine cannot read it: {first}"));
     }
     match <[HookDecl; 1]>::try_from(load.hooks) {
+        // A model evaluates it: the agent has one, the bridge has none (docs/evaluated-hooks.md).
+        Ok([decl]) if decl.kind() == hook_types::HookKind::Evaluated => Found::Kept(
+            "the engine does not run it: a model evaluates it, which the agent has and the bridge has not".into(),
+        ),
+        // The agent runs it in the background for as long as it takes; the bridge, which the agent waits for,
+        // would give it a short bound only (docs/observability.md).
+        Ok([decl]) if decl.run_async => Found::Kept(
+            "the engine does not run it: the agent runs it in the background, and the bridge the agent waits for \
+             would stop it after a short bound"
+                .into(),
+        ),
         Ok([decl]) => Found::Movable(Box::new(decl)),
         // A handler the reader passes over says why in a warning (a `prompt` handler, an `if` condition).
         Err(hooks) if hooks.is_empty() => Found::Kept(match load.issues.first() {

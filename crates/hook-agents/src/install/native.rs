@@ -47,6 +47,9 @@ pub fn native_form(decl: &HookDecl) -> Map<String, Value> {
     if decl.sequential {
         out.insert("sequential".into(), true.into());
     }
+    if decl.run_async {
+        out.insert("async".into(), true.into());
+    }
     if !decl.enabled {
         out.insert("enabled".into(), false.into());
     }
@@ -88,6 +91,18 @@ pub fn native_form(decl: &HookDecl) -> Map<String, Value> {
         }
         HookSpec::Effect(effect) => {
             out.insert("effect".into(), json!(effect));
+        }
+        HookSpec::Evaluated(evaluated) => {
+            out.insert("prompt".into(), evaluated.prompt.clone().into());
+            if evaluated.timeout_ms != decl.protocol.default_timeout_ms() {
+                out.insert("timeout_ms".into(), evaluated.timeout_ms.into());
+            }
+            if let Some(model) = &evaluated.model {
+                out.insert("model".into(), model.clone().into());
+            }
+            if evaluated.agent {
+                out.insert("agent".into(), true.into());
+            }
         }
     }
     out

@@ -179,7 +179,12 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
     let ctx = Context::new(&global)?;
     // Every child of the bridge is a hook run: one that leaves its group and is orphaned comes back to be killed.
     let _ = hook_exec::supervise(hook_exec::Supervision { subreaper: true, watchdog: false, cgroup: false });
-    let options = EngineOptions { trust_workspace: false, receipts: true, signals_from_start: true };
+    let options = EngineOptions {
+        trust_workspace: false,
+        receipts: true,
+        signals_from_start: true,
+        async_wait: Some(ASYNC_WAIT),
+    };
     let mut engine = Engine::new(&ctx, options)?;
     // The bridge entries themselves never load as hooks (hook_config lists them as excluded); what the agent runs
     // itself must not run here too.
@@ -210,8 +215,15 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
             ));
         }
     }
+    // The agent waits for this process: its async hooks get a short while more, then are stopped (their receipts
+    // say so), and its spans are sent.
+    engine.finish();
     Ok(answer(read, &result))
 }
+
+/// How long the bridge waits, after the dispatch, for the `async: true` hooks it started before it stops them: the
+/// agent waits for the bridge to exit, so this is short (docs/observability.md).
+pub const ASYNC_WAIT: std::time::Duration = std::time::Duration::from_millis(1_500);
 
 /// The agent's hook input. A terminal on stdin means nobody piped an input: waiting for one would hang the agent.
 fn read_stdin() -> Result<Vec<u8>, String> {

@@ -121,6 +121,12 @@ fn runs_of(spec: &HookSpec) -> (Vec<String>, Option<String>, Vec<String>) {
             HookSpec::Effect(effect) => {
                 (vec![format!("effect {}", serde_json::to_string(effect).unwrap_or_default())], None, Vec::new())
             }
+            HookSpec::Evaluated(evaluated) => {
+                let mut lines = clean_lines(&evaluated.prompt).into_iter();
+                let first = lines.next().unwrap_or_default();
+                let runs = std::iter::once(format!("evaluated {first}")).chain(lines.map(|l| format!("          {l}")));
+                (runs.collect(), None, Vec::new())
+            }
         }
     }
 }

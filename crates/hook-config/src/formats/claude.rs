@@ -23,11 +23,14 @@
 //!   (look-around, back-references) are reported as invalid and the group is not loaded.
 //! - **Handlers.** `type: "command"` runs its `command` with `sh -c`, in the workspace, with `CLAUDE_PROJECT_DIR`
 //!   set. `timeout` is in seconds (fractions kept to the millisecond); without one the protocol's 600 s applies,
-//!   which the host's limits may clamp (a warning says so). `prompt`, `agent`, `http` and `mcp_tool` handlers have
-//!   no faithful counterpart here (an LLM call, an HTTP POST, an MCP call): each is reported with a warning and not
-//!   loaded — as is a handler with an `if` condition (Claude Code's permission-rule syntax, which this engine cannot
-//!   test: loading it without the condition would widen a blocker) or `shell: "powershell"`. `async: true` hooks load
-//!   and run to completion, with a warning: here their answer counts, in Claude Code it comes too late to.
+//!   which the host's limits may clamp (a warning says so). `prompt` and `agent` handlers, which a model evaluates,
+//!   load as `kind: evaluated` hooks (30 s and 60 s by default): a host with an evaluator answers them, one without
+//!   reports them `skipped` (docs/evaluated-hooks.md). `http` and `mcp_tool` handlers have no faithful counterpart
+//!   here (an HTTP POST, an MCP call): each is reported with a warning and not loaded — as is a handler with an `if`
+//!   condition (Claude Code's permission-rule syntax, which this engine cannot test: loading it without the
+//!   condition would widen a blocker) or `shell: "powershell"`. `async: true` command hooks on observer events run
+//!   in the background as in Claude Code (docs/observability.md); on a gate or a decision event they run to
+//!   completion, with a warning: here their answer counts, in Claude Code it comes too late to.
 //!   `statusMessage` is display only.
 //! - **Failure policy**: `protocol: claude`, which fails open (exit 2 blocks, other exits are non-blocking errors;
 //!   §6).
@@ -67,7 +70,21 @@ const CLAUDE: Dialect = Dialect {
         ("SubagentStop", MatcherUse::Unsupported("the subagent's type")),
     ],
     group_keys: &["matcher", "hooks"],
-    handler_keys: &["type", "command", "timeout", "async", "asyncRewake", "statusMessage", "once", "shell", "if"],
+    handler_keys: &[
+        "type",
+        "command",
+        "prompt",
+        "model",
+        "timeout",
+        "async",
+        "asyncRewake",
+        "statusMessage",
+        "once",
+        "shell",
+        "if",
+    ],
+    evaluated_types: &["prompt", "agent"],
+    async_observers: true,
     other_types: &[
         ("prompt", "an LLM evaluates its prompt"),
         ("agent", "a subagent with tools evaluates its prompt"),
@@ -135,6 +152,10 @@ pub(super) struct Dialect {
     pub(super) group_keys: &'static [&'static str],
     /// The keys of a handler.
     pub(super) handler_keys: &'static [&'static str],
+    /// Handler types a model evaluates, loaded as `kind: evaluated` hooks for a host that has one.
+    pub(super) evaluated_types: &'static [&'static str],
+    /// The agent runs `async: true` command hooks in the background: loaded as `async` observers.
+    pub(super) async_observers: bool,
     /// Handler types the agent runs and this engine cannot, with what they do.
     pub(super) other_types: &'static [(&'static str, &'static str)],
     /// The spellings of the timeout key, preferred first.
@@ -369,6 +390,11 @@ impl GroupReader<'_> {
         };
         match handler.get("type") {
             Some(Value::String(kind)) if kind == "command" => {}
+            Some(Value::String(kind)) if self.dialect.evaluated_types.contains(&kind.as_str()) => {
+                let kind = kind.clone();
+                self.evaluated(handler, &kind, path, node, target, reporter);
+                return;
+            }
             Some(Value::String(kind)) => {
                 if let Some((_, what)) = self.dialect.other_types.iter().find(|(t, _)| t == kind) {
                     reporter.warn(
@@ -444,6 +470,10 @@ impl GroupReader<'_> {
         for key in ["async", "asyncRewake", "once"] {
             match handler.get(key) {
                 None | Some(Value::Bool(false)) => {}
+                Some(Value::Bool(true)) if key == "async" && self.dialect.async_observers => {
+                    // An observer runs in the background as in the agent; the normalizer says what happens on a gate.
+                    builder.set("async", key, Value::Bool(true), node.key(key));
+                }
                 Some(Value::Bool(true)) if key == "once" => reporter.warn(
                     at(key, Target::Node),
                     "`once` is honoured by Claude Code in skill and agent frontmatter only; this hook runs on every \
@@ -516,6 +546,112 @@ impl GroupReader<'_> {
                     at("", Target::Node),
                     format!(
                         "identical to the handler at `{earlier_path}` (same event, matcher and command): Claude Code \
+                         runs it once, so that copy is dropped and this one is kept"
+                    ),
+                );
+                self.replaced.insert(earlier);
+            }
+        }
+        self.file.hooks.push(builder.finish());
+    }
+}
+
+impl GroupReader<'_> {
+    /// A handler a model evaluates (`type: "prompt"` or `"agent"`): a `kind: evaluated` hook, answered by the host's
+    /// evaluator, or reported `skipped` by a host without one.
+    fn evaluated(
+        &mut self,
+        handler: &Map<String, Value>,
+        kind: &str,
+        path: &str,
+        node: NodePath,
+        target: &GroupTarget<'_>,
+        reporter: &mut Reporter<'_>,
+    ) {
+        let index = self.handlers;
+        let agent = self.dialect.events.agent.agent().name;
+        let at = |key: &str, target: crate::parse::Target| {
+            let (field, node) =
+                if key.is_empty() { (path.to_owned(), node.clone()) } else { (format!("{path}.{key}"), node.key(key)) };
+            Place { index: Some(index), hook_id: None, field: Some(field), node: Some((node, target)) }
+        };
+        for key in handler.keys().filter(|k| !self.dialect.handler_keys.contains(&k.as_str())) {
+            unknown_key(reporter, at(key, Target::Key), key, self.dialect.handler_keys, agent);
+        }
+        let prompt = match handler.get("prompt") {
+            Some(Value::String(prompt)) if !prompt.trim().is_empty() => prompt.clone(),
+            Some(Value::String(_)) => {
+                reporter.error(at("prompt", Target::Node), "`prompt` is empty; expected what the model is asked");
+                return;
+            }
+            Some(other) => {
+                let found = describe(other);
+                reporter.error(at("prompt", Target::Node), format!("expected a prompt string, found {found}"));
+                return;
+            }
+            None => {
+                reporter
+                    .error(at("", Target::Node), format!("a `{kind}` hook needs `prompt` (what the model is asked)"));
+                return;
+            }
+        };
+        if handler.contains_key("if") {
+            reporter.warn(
+                at("if", Target::Node),
+                "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, and \
+                 running the hook without it would widen what it blocks; this hook is not loaded",
+            );
+            return;
+        }
+        // Claude Code's defaults: 30 s for a prompt hook, 60 s for an agent hook.
+        let mut timeout_ms: u64 = if kind == "agent" { 60_000 } else { 30_000 };
+        if let Some(value) = handler.get("timeout").filter(|v| !v.is_null()) {
+            match (self.dialect.timeout)(value) {
+                Ok(ms) => timeout_ms = ms,
+                Err(message) => {
+                    reporter.error(at("timeout", Target::Node), message);
+                    return;
+                }
+            }
+        }
+        let model = match handler.get("model") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(model)) => Some(model.clone()),
+            Some(other) => {
+                reporter.error(at("model", Target::Node), format!("expected a model name, found {}", describe(other)));
+                return;
+            }
+        };
+        let mut builder = HookBuilder::new(index, node.clone());
+        builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
+        builder.set("kind", "type", Value::String("evaluated".into()), node.key("type"));
+        builder.set("prompt", "prompt", Value::String(prompt.clone()), node.key("prompt"));
+        builder.set("timeout_ms", "timeout", Value::from(timeout_ms), node.key("timeout"));
+        if let Some(model) = model {
+            builder.set("model", "model", Value::String(model), node.key("model"));
+        }
+        if kind == "agent" {
+            builder.set("agent", "type", Value::Bool(true), node.key("type"));
+        }
+        if let Some((pattern, matcher_node)) = target.matcher {
+            builder.set("matcher", "matcher", Value::String(pattern.clone()), matcher_node.clone());
+        }
+        if self.disabled {
+            builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
+        }
+        if self.dialect.run_once {
+            let matcher = target.matcher.map(|(p, _)| p.as_str());
+            let key = crate::hash::hash_canonical(
+                &json!({"type": kind, "prompt": prompt, "matcher": matcher, "on": target.on}),
+            );
+            let id = format!("claude.evaluated.{key}");
+            builder.set("id", "id", Value::String(id.clone()), node.clone());
+            let position = self.file.hooks.len();
+            if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
+                reporter.warn(
+                    at("", Target::Node),
+                    format!(
+                        "identical to the handler at `{earlier_path}` (same event, matcher and prompt): Claude Code \
                          runs it once, so that copy is dropped and this one is kept"
                     ),
                 );

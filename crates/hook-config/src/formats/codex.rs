@@ -69,6 +69,8 @@ const CODEX: Dialect = Dialect {
         "tool",
         "input",
     ],
+    evaluated_types: &[],
+    async_observers: false,
     other_types: &[
         ("prompt", "a model evaluates its prompt"),
         ("agent", "a subagent evaluates its prompt"),

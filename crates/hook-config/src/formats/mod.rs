@@ -79,6 +79,7 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("only_errors", "onlyErrors"),
     ("scope", "scope"),
     ("sequential", "sequential"),
+    ("async", "async"),
     ("enabled", "enabled"),
     ("kind", "kind"),
     ("protocol", "protocol"),
@@ -92,6 +93,9 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("message", "message"),
     ("severity", "severity"),
     ("effect", "effect"),
+    ("prompt", "prompt"),
+    ("model", "model"),
+    ("agent", "agent"),
 ];
 
 /// The keys of a hook-list file's top-level mapping.

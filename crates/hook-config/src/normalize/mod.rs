@@ -7,8 +7,10 @@
 //! Event filters: an alias can imply a filter (`PostToolUseFailure` is `post_tool` with `only_errors`,
 //! `SubagentStop` is `turn_end` with `scope: subagent`); an explicit field may restate it but not contradict it.
 
+mod background;
 mod clio;
 mod command;
+mod evaluated;
 mod fields;
 mod program;
 
@@ -135,8 +137,10 @@ pub(crate) fn normalize(
         Some(HookKind::Command) => command::read(&mut hook, event.as_ref(), protocol, cx).map(HookSpec::Command),
         Some(HookKind::Prompt) => read_prompt(&mut hook, event.as_ref()),
         Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref(), protocol),
+        Some(HookKind::Evaluated) => evaluated::read(&mut hook, event.as_ref(), protocol),
         Some(HookKind::InProcess) | None => None,
     };
+    let run_async = background::read_async(&mut hook, event.as_ref(), kind, cx.format);
     if let Some(kind) = kind {
         reject_fields_of_other_kinds(&mut hook, kind);
     }
@@ -157,6 +161,7 @@ pub(crate) fn normalize(
         tools,
         matcher,
         sequential,
+        run_async,
         enabled: enabled && !hook.inert,
         protocol,
         on_error,
@@ -244,12 +249,13 @@ fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> (Option<(Eve
 
 fn read_kind(hook: &mut HookReader<'_, '_>) -> Option<HookKind> {
     if !hook.has("kind") {
-        hook.missing("kind", "missing required field `kind` (`command`, `prompt` or `effect`)");
+        hook.missing("kind", "missing required field `kind` (`command`, `prompt`, `effect` or `evaluated`)");
         return None;
     }
-    hook.choice("kind", &["command", "prompt", "effect"]).map(|(kind, _)| match kind {
+    hook.choice("kind", &["command", "prompt", "effect", "evaluated"]).map(|(kind, _)| match kind {
         "command" => HookKind::Command,
         "prompt" => HookKind::Prompt,
+        "evaluated" => HookKind::Evaluated,
         _ => HookKind::Effect,
     })
 }
@@ -418,7 +424,7 @@ fn unknown_matcher_tools(hook: &mut HookReader<'_, '_>, matcher: &Matcher, field
 
 fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<HookSpec> {
     let message = if hook.has("message") {
-        hook.string("message").and_then(|(message, field)| read_message(hook, message, &field))
+        hook.string("message").and_then(|(message, field)| read_message(hook, message, &field, PROMPT_MAX_CHARS))
     } else {
         hook.missing("message", "a prompt hook needs `message`");
         None
@@ -437,17 +443,17 @@ fn read_prompt(hook: &mut HookReader<'_, '_>, event: Option<&Event>) -> Option<H
     Some(HookSpec::Prompt { message: message?, severity })
 }
 
-/// A prompt's message: non-empty, cut to [`PROMPT_MAX_CHARS`] characters with a warning.
-fn read_message(hook: &mut HookReader<'_, '_>, mut message: String, field: &WireField) -> Option<String> {
+/// A prompt's message: non-empty, cut to `max` characters with a warning.
+fn read_message(hook: &mut HookReader<'_, '_>, mut message: String, field: &WireField, max: usize) -> Option<String> {
     if message.trim().is_empty() {
         hook.error(Some(field), "expected a non-empty message");
         return None;
     }
     let count = message.chars().count();
-    if count > PROMPT_MAX_CHARS {
-        let cut = message.char_indices().nth(PROMPT_MAX_CHARS).map_or(message.len(), |(at, _)| at);
+    if count > max {
+        let cut = message.char_indices().nth(max).map_or(message.len(), |(at, _)| at);
         message.truncate(cut);
-        hook.warn(Some(field), format!("the message has {count} characters; it was cut to {PROMPT_MAX_CHARS}"));
+        hook.warn(Some(field), format!("the message has {count} characters; it was cut to {max}"));
     }
     Some(message)
 }
@@ -505,6 +511,9 @@ const KIND_FIELDS: &[(&str, HookKind)] = &[
     ("message", HookKind::Prompt),
     ("severity", HookKind::Prompt),
     ("effect", HookKind::Effect),
+    ("prompt", HookKind::Evaluated),
+    ("model", HookKind::Evaluated),
+    ("agent", HookKind::Evaluated),
 ];
 
 fn reject_fields_of_other_kinds(hook: &mut HookReader<'_, '_>, kind: HookKind) {
@@ -512,7 +521,9 @@ fn reject_fields_of_other_kinds(hook: &mut HookReader<'_, '_>, kind: HookKind) {
         // A field of the hook's own kind is left over only when its spec was not read (the event was invalid,
         // already reported): nothing more to say about it.
         let owner = KIND_FIELDS.iter().find(|(key, _)| *key == field.key).map(|(_, owner)| *owner);
-        if let Some(owner) = owner.filter(|owner| *owner != kind) {
+        // An evaluated hook has a timeout too.
+        let shared = field.key == "timeout_ms" && kind == HookKind::Evaluated;
+        if let Some(owner) = owner.filter(|owner| *owner != kind && !shared) {
             let message =
                 format!("`{}` belongs to {} hooks; this is a {} hook", field.written, owner.as_str(), kind.as_str());
             hook.error(Some(&field), message);

@@ -60,6 +60,7 @@ fn deny_hook(gate: &Event, first: &ClosedGate, more: usize) -> LoadedHook {
         tools: None,
         matcher: None,
         sequential: false,
+        run_async: false,
         enabled: true,
         protocol: Protocol::Native,
         on_error: OnError::Deny,

@@ -46,7 +46,7 @@ pub(crate) struct Payloads {
 }
 
 impl Payloads {
-    fn get(&self, protocol: Protocol, input: &EventInput) -> Vec<u8> {
+    pub(crate) fn get(&self, protocol: Protocol, input: &EventInput) -> Vec<u8> {
         let slot = Protocol::ALL.iter().position(|p| *p == protocol).expect("every protocol is in ALL");
         self.by_protocol[slot].get_or_init(|| protocol::payload(protocol, input)).clone()
     }
@@ -59,6 +59,7 @@ pub(crate) struct RunContext<'a> {
     pub workspace: &'a Path,
     pub env_policy: &'a EnvPolicy,
     pub payloads: &'a Payloads,
+    pub evaluator: Option<&'a dyn super::evaluated::HostEvaluator>,
 }
 
 /// A run ready to start.

@@ -7,8 +7,10 @@ use hook_types::{Decision, Effect, EntryKind, Event, EventClass, HookKind, RunSt
 use tokio::time::Instant;
 use tracing::Instrument;
 
+use super::background::Launch;
 use super::command::{self, Payloads, RunContext};
 use super::continuation::Admission;
+use super::evaluated;
 use super::fold;
 use super::inprocess;
 use super::record::{Cancel, Meta, Record};
@@ -18,6 +20,7 @@ use super::routing::Probe;
 use super::schedule::{Coordinator, HookFuture, join_into};
 use super::table::{Guard, SkipReason, Table, UserHook};
 use super::{Inner, Pipeline};
+use crate::export::{ExportedDispatch, ExportedRun};
 use crate::{EventInput, spans};
 
 /// How long past the dispatch deadline the runs it cancelled get to be killed and reaped before their futures are
@@ -73,6 +76,8 @@ impl Pipeline {
             deadline: Instant::now() + Duration::from_millis(inner.limits.dispatch_deadline_ms),
             diagnostics: problems,
             notices: Vec::new(),
+            started: (std::time::SystemTime::now(), started),
+            background: Vec::new(),
         };
         let mut result = dispatch.run().instrument(span.clone()).await;
         let elapsed = started.elapsed();
@@ -91,6 +96,10 @@ struct Dispatch<'a> {
     deadline: Instant,
     diagnostics: Vec<String>,
     notices: Vec<String>,
+    /// When the dispatch started (wall clock, for an exporter; monotonic, for its duration).
+    started: (std::time::SystemTime, std::time::Instant),
+    /// The ids of the `async: true` hooks it started.
+    background: Vec<String>,
 }
 
 impl Dispatch<'_> {
@@ -99,7 +108,8 @@ impl Dispatch<'_> {
         let mut guards = self.run_guards(self.input, None).await;
         let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.clone());
         let prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
-        let mut users = self.run_users(guard_denial.as_deref(), prior).await;
+        let (mut users, background) = self.run_users(guard_denial.as_deref(), prior).await;
+        self.background = background;
 
         let guard_count = guards.len();
         let mut all: Vec<&mut Record> = guards.iter_mut().chain(users.iter_mut()).collect();
@@ -172,6 +182,21 @@ impl Dispatch<'_> {
         }
         self.record_receipts(&records).await;
         self.announce_skipped_guards(&records);
+        self.announce_no_evaluator(&records);
+        if let Some(exporter) = &self.inner.exporter {
+            let runs: Vec<ExportedRun<'_>> = records
+                .iter()
+                .map(|r| ExportedRun { summary: &r.summary, kind: r.meta.kind, run_async: false })
+                .collect();
+            exporter.export(&ExportedDispatch {
+                input: self.input,
+                verdict: Some(verdict),
+                reason: reason.as_deref(),
+                started: self.started.0,
+                duration: self.started.1.elapsed(),
+                runs: &runs,
+            });
+        }
         DispatchResult {
             verdict,
             reason,
@@ -181,7 +206,35 @@ impl Dispatch<'_> {
             diagnostics: self.diagnostics,
             notices: self.notices,
             generation: self.table.generation,
+            background: self.background,
         }
+    }
+
+    /// A host without an evaluator says so to the session's user once per session, the first time a
+    /// `kind: evaluated` hook matches: such hooks are skipped (or deny, by their `on_error`), never in silence.
+    fn announce_no_evaluator(&mut self, records: &[Record]) {
+        if self.inner.evaluator.is_some() {
+            return;
+        }
+        let skipped: Vec<String> = records
+            .iter()
+            .filter(|r| r.meta.kind == HookKind::Evaluated && r.summary.status == RunStatus::Skipped)
+            .filter(|r| r.summary.entries.iter().any(|e| e.text == evaluated::NO_EVALUATOR))
+            .map(|r| format!("`{}`", r.meta.hook_id))
+            .collect();
+        if skipped.is_empty() {
+            return;
+        }
+        let session = self.input.session_id.as_deref();
+        let keys = vec![evaluated::NO_EVALUATOR_NOTICE.to_owned()];
+        if self.inner.sessions.first_notices(session, keys, false, &mut self.diagnostics).is_empty() {
+            return;
+        }
+        self.notices.push(format!(
+            "this host has no model to evaluate prompt hooks (`type: \"prompt\"`/`\"agent\"`, `kind: evaluated`): {} \
+             did not run, and will not in this session; a hook that fails closed denies instead",
+            skipped.join(", ")
+        ));
     }
 
     /// No guard is skipped in silence: a hook that matched and did not run because it is untrusted or was modified
@@ -294,7 +347,7 @@ impl Dispatch<'_> {
 
     /// The user tier: skips, in-process hooks, then command hooks; then every hook below the highest-precedence
     /// deny is cancelled and discarded.
-    async fn run_users(&self, guard_denial: Option<&str>, mut prior: Vec<Effect>) -> Vec<Record> {
+    async fn run_users(&self, guard_denial: Option<&str>, mut prior: Vec<Effect>) -> (Vec<Record>, Vec<String>) {
         let event = &self.input.event;
         let table = self.table;
         let positions = table.user_index.matching(&table.user, &Probe::of(self.input));
@@ -337,9 +390,23 @@ impl Dispatch<'_> {
         // In-process hooks saw `prior`; command hooks get the input only.
         drop(prior);
 
-        let pending: Vec<usize> = (0..hooks.len()).filter(|&k| records[k].is_none()).collect();
+        // `async: true` observers start now and are not waited for: they leave the dispatch here.
+        let background: Vec<usize> =
+            (0..hooks.len()).filter(|&k| records[k].is_none() && hooks[k].decl().run_async).collect();
+        let mut started = Vec::new();
+        for &k in &background {
+            match self.launch(hooks[k]) {
+                None => started.push(hooks[k].decl().id.clone()),
+                refused => records[k] = refused,
+            }
+        }
+        let background: Vec<usize> = background.into_iter().filter(|&k| records[k].is_none()).collect();
+
+        let pending: Vec<usize> =
+            (0..hooks.len()).filter(|&k| records[k].is_none() && !background.contains(&k)).collect();
         if !pending.is_empty() {
-            let finished: Vec<bool> = records.iter().map(Option::is_some).collect();
+            let finished: Vec<bool> =
+                records.iter().enumerate().map(|(k, r)| r.is_some() || background.contains(&k)).collect();
             let coordinator = Coordinator::new(finished, denied, self.inner.permits, self.deadline);
             let payloads = Payloads::default();
             let cx = self.context(self.input, &payloads);
@@ -356,7 +423,13 @@ impl Dispatch<'_> {
             }
         }
 
-        let mut records: Vec<Record> = records.into_iter().map(|r| r.expect("every hook has a record")).collect();
+        let (mut records, settled): (Vec<Record>, Vec<bool>) = records
+            .into_iter()
+            .zip(settled)
+            .enumerate()
+            .filter(|(k, _)| !background.contains(k))
+            .map(|(_, (r, settled))| (r.expect("every hook has a record"), settled))
+            .unzip();
         if let Some(highest) = records.iter().rposition(|r| r.denies(event)) {
             let by = records[highest].meta.hook_id.clone();
             for (record, settled) in records[..highest].iter_mut().zip(&settled) {
@@ -365,7 +438,7 @@ impl Dispatch<'_> {
                 }
             }
         }
-        records
+        (records, started)
     }
 
     fn context<'c>(&'c self, input: &'c EventInput, payloads: &'c Payloads) -> RunContext<'c> {
@@ -375,6 +448,36 @@ impl Dispatch<'_> {
             workspace: &self.inner.workspace,
             env_policy: &self.inner.env_policy,
             payloads,
+            evaluator: self.inner.evaluator.as_deref(),
+        }
+    }
+
+    /// Starts one `async: true` hook in the background, after the same checks as any run (cwd confinement, the
+    /// fingerprint re-check); its record when those refuse it.
+    fn launch(&self, hook: &UserHook) -> Option<Record> {
+        let decl = hook.decl();
+        let HookSpec::Command(spec) = &decl.spec else {
+            unreachable!("only command hooks are async");
+        };
+        let payloads = Payloads::default();
+        let cx = self.context(self.input, &payloads);
+        let event = &self.input.event;
+        match command::prepare_user(&cx, &hook.hook, spec) {
+            Ok(prepared) => {
+                self.inner.background.launch(Launch {
+                    meta: user_meta(hook),
+                    prepared,
+                    input: self.input.clone(),
+                    sinks: std::sync::Arc::clone(&self.inner.sinks),
+                    exporter: self.inner.exporter.clone(),
+                });
+                None
+            }
+            Err(refusal) => {
+                let mut record = Record::bare(user_meta(hook), event, RunStatus::Completed);
+                command::refuse(&mut record, self.input, decl.on_error, refusal);
+                Some(record)
+            }
         }
     }
 
@@ -446,8 +549,10 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
     let event = &input.event;
     let decl = hook.decl();
     let mut record = Record::bare(user_meta(hook), event, RunStatus::Completed);
-    let HookSpec::Command(spec) = &decl.spec else {
-        unreachable!("only command hooks are scheduled");
+    let spec = match &decl.spec {
+        HookSpec::Command(spec) => spec,
+        HookSpec::Evaluated(spec) => return run_evaluated(coordinator, cx, position, hook, spec, record).await,
+        _ => unreachable!("only command and evaluated hooks are scheduled"),
     };
     if decl.sequential {
         tokio::select! {
@@ -484,6 +589,56 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
         return record;
     }
     command::interpret(&mut record, &prepared, input, &run);
+    if record.denies(event) {
+        coordinator.denied(position);
+    }
+    record
+}
+
+/// One evaluated hook's life in a dispatch: wait its turn like a command hook, then ask the host's evaluator.
+async fn run_evaluated(
+    coordinator: &Coordinator,
+    cx: &RunContext<'_>,
+    position: usize,
+    hook: &UserHook,
+    spec: &hook_config::EvaluatedSpec,
+    record: Record,
+) -> Record {
+    let decl = hook.decl();
+    let event = &cx.input.event;
+    if decl.sequential {
+        tokio::select! {
+            biased;
+            cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
+            () = coordinator.lower_finished(position) => {}
+        }
+    }
+    let _permit = tokio::select! {
+        biased;
+        cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
+        permit = coordinator.permit() => permit,
+    };
+    let (timeout_ms, _) = cx.limits.clamp_timeout_ms(spec.timeout_ms);
+    let payload = cx.payloads.get(decl.protocol, cx.input);
+    let payload = String::from_utf8_lossy(&payload);
+    let span = spans::hook_span(&decl.id, event);
+    let deny_on_error = decl.on_error == hook_types::OnError::Deny;
+    let run = evaluated::run(
+        record,
+        cx.evaluator,
+        spec,
+        coordinator,
+        position,
+        (cx.input, &payload, Duration::from_millis(timeout_ms)),
+        deny_on_error,
+    )
+    .instrument(span.clone())
+    .await;
+    let mut record = match run {
+        (record, None) => record,
+        (record, Some(cause)) => cancelled(record, cause, cx),
+    };
+    record.span = Some(span);
     if record.denies(event) {
         coordinator.denied(position);
     }

@@ -44,11 +44,13 @@
 //! assert_eq!(result.reason.as_deref(), Some("force pushes are off"));
 //! ```
 
+mod background;
 mod closed;
 mod command;
 mod continuation;
 mod dispatch;
 mod env;
+mod evaluated;
 mod fold;
 mod inprocess;
 mod preview;
@@ -67,13 +69,17 @@ use hook_config::Issue;
 use hook_exec::EnvPolicy;
 use hook_types::Limits;
 
+pub use background::BackgroundReport;
 pub use env::BRIDGE_DEPTH_VAR;
+pub use evaluated::{EvaluationFuture, EvaluationRequest, HostEvaluator};
 pub use registration::{EvalError, Evaluate, Evaluation, Registration, Tier};
 pub use result::{DispatchResult, Phase, PreviewEntry, Reload};
 pub use table::{SkipReason, UserTier};
 
 use crate::Budgets;
+use crate::export::DispatchExporter;
 use crate::receipts::{ReceiptSink, Sinks};
+use background::Background;
 use continuation::Sessions;
 use table::{Guards, Table};
 
@@ -161,6 +167,12 @@ pub(crate) struct Inner {
     env_policy: EnvPolicy,
     permits: usize,
     sessions: Sessions,
+    /// The host's answer to `kind: evaluated` hooks, if it has one.
+    evaluator: Option<Arc<dyn HostEvaluator>>,
+    /// Where finished dispatches are exported, if anywhere.
+    exporter: Option<Arc<dyn DispatchExporter>>,
+    /// The `async: true` hooks still running.
+    background: Background,
 }
 
 impl Inner {
@@ -284,6 +296,8 @@ pub struct PipelineBuilder {
     env_policy: EnvPolicy,
     concurrency: Option<Concurrency>,
     session_state: Option<PathBuf>,
+    evaluator: Option<Arc<dyn HostEvaluator>>,
+    exporter: Option<Arc<dyn DispatchExporter>>,
 }
 
 impl std::fmt::Debug for PipelineBuilder {
@@ -353,6 +367,20 @@ impl PipelineBuilder {
         self
     }
 
+    /// The host's evaluator of `kind: evaluated` hooks (Claude Code's `type: "prompt"` and `"agent"`); without
+    /// one they are reported `skipped` and their `on_error` applies (see [`HostEvaluator`]).
+    pub fn evaluator(mut self, evaluator: Arc<dyn HostEvaluator>) -> Self {
+        self.evaluator = Some(evaluator);
+        self
+    }
+
+    /// Where each finished dispatch is exported (an OpenTelemetry exporter, with the `otel` feature); see
+    /// [`DispatchExporter`]. An exporter never slows or fails a dispatch.
+    pub fn exporter(mut self, exporter: Arc<dyn DispatchExporter>) -> Self {
+        self.exporter = Some(exporter);
+        self
+    }
+
     /// Per-event soft time budgets; a steadily slow event becomes a diagnostic (default: none).
     pub fn budgets(mut self, budgets: Budgets) -> Self {
         self.budgets = Some(budgets);
@@ -419,6 +447,9 @@ impl PipelineBuilder {
                 env_policy: self.env_policy,
                 permits,
                 sessions: self.session_state.map(Sessions::in_dir).unwrap_or_default(),
+                evaluator: self.evaluator,
+                exporter: self.exporter,
+                background: Background::default(),
             }),
         })
     }

@@ -38,6 +38,10 @@ pub struct DispatchResult {
     pub notices: Vec<String>,
     /// The table generation the dispatch ran against.
     pub generation: u64,
+    /// The `async: true` hooks this dispatch started and did not wait for (their receipts are written when they
+    /// end; see [`Pipeline::finish_background`](super::Pipeline::finish_background)).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub background: Vec<String>,
 }
 
 impl DispatchResult {
@@ -52,6 +56,7 @@ impl DispatchResult {
             diagnostics: Vec::new(),
             notices: Vec::new(),
             generation: 0,
+            background: Vec::new(),
         }
     }
 
@@ -82,7 +87,7 @@ pub enum Phase {
     Guard,
     /// A prompt or effect declaration: after the guards, in precedence order.
     InProcess,
-    /// A command declaration: after the in-process hooks, concurrently.
+    /// A command or evaluated declaration: after the in-process hooks, concurrently.
     Command,
 }
 
