@@ -188,6 +188,14 @@ fn write_spec(spec: &HookSpec, out: &mut impl Write) -> io::Result<()> {
             object.key("effect")?;
             write_canonical(&serde_json::to_value(effect)?, object.out)?;
         }
+        // The newer kinds are rare and small: their tree form is written through the canonical writer.
+        HookSpec::Http(_) | HookSpec::Policy(_) => {
+            let Value::Object(map) = spec_value(spec) else { unreachable!("a spec is an object") };
+            for (key, value) in map.iter().collect::<std::collections::BTreeMap<_, _>>() {
+                object.key_owned(key)?;
+                write_canonical(value, object.out)?;
+            }
+        }
     }
     object.end()
 }
@@ -213,6 +221,15 @@ impl<'w, W: Write> Object<'w, W> {
         self.out.write_all(b"\"")?;
         self.out.write_all(key.as_bytes())?;
         self.out.write_all(b"\":")
+    }
+
+    /// Writes `"key":` for a key that is not one of this module's own names.
+    fn key_owned(&mut self, key: &str) -> io::Result<()> {
+        if !std::mem::take(&mut self.first) {
+            self.out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *self.out, key)?;
+        self.out.write_all(b":")
     }
 
     /// Writes `"key":value`, the value as serde_json writes it compactly.
@@ -255,6 +272,20 @@ fn spec_value(spec: &HookSpec) -> Value {
         }
         HookSpec::Prompt { message, severity } => json!({ "message": message, "severity": severity }),
         HookSpec::Effect(effect) => json!({ "effect": effect }),
+        // The header values' literal text is left out (it may be a secret); the variables they read are in.
+        HookSpec::Http(http) => json!({
+            "url": http.url,
+            "method": http.method,
+            "headers": http.header_vars(),
+            "format": http.format,
+            "timeout_ms": http.timeout_ms,
+        }),
+        // The files' contents are in the fingerprint, like a command's script.
+        HookSpec::Policy(policy) => json!({
+            "files": policy.files,
+            "query": policy.query,
+            "timeout_ms": policy.timeout_ms,
+        }),
     }
 }
 

@@ -419,6 +419,8 @@ fn runs(spec: &HookSpec) -> String {
         },
         HookSpec::Prompt { message, .. } => format!("prompt {message}"),
         HookSpec::Effect(effect) => format!("effect {}", effect.kind()),
+        HookSpec::Http(http) => format!("http {} {} ({})", http.method, http.url, http.format.as_str()),
+        HookSpec::Policy(policy) => format!("policy {} over {}", policy.query, policy.files.join(", ")),
     }
 }
 

@@ -177,6 +177,10 @@ pub enum HookKind {
     Effect,
     /// A registration coded by the host (`evaluate(input, prior_effects)`), never declared in a file.
     InProcess,
+    /// The payload POSTed to a URL; the answer is read in the hook's `format` (docs/policy.md).
+    Http,
+    /// Rego files evaluated in-process, the payload as `input` (docs/policy.md).
+    Policy,
 }
 
 impl HookKind {
@@ -187,6 +191,8 @@ impl HookKind {
             HookKind::Prompt => "prompt",
             HookKind::Effect => "effect",
             HookKind::InProcess => "in_process",
+            HookKind::Http => "http",
+            HookKind::Policy => "policy",
         }
     }
 }

@@ -92,6 +92,13 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("message", "message"),
     ("severity", "severity"),
     ("effect", "effect"),
+    ("url", "url"),
+    ("method", "method"),
+    ("headers", "headers"),
+    ("format", "format"),
+    ("allowed_env_vars", "allowedEnvVars"),
+    ("files", "files"),
+    ("query", "query"),
 ];
 
 /// The keys of a hook-list file's top-level mapping.

@@ -280,7 +280,7 @@ fn resolve_cwd(cwd: &str, workspace: &Path) -> Result<PathBuf, String> {
 /// The timeout as declared (or the protocol's default). A protocol with its own bounds (clio-coder: 100 … 5 000 ms)
 /// clamps here, because that clamp is part of what the declaration means in that agent; the host's [`Limits`] clamp
 /// at run time and are only reported now.
-fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64> {
+pub(super) fn read_timeout(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> Option<u64> {
     let Some(field) = hook.take("timeout_ms") else {
         return Some(protocol.default_timeout_ms());
     };

@@ -10,6 +10,8 @@
 mod clio;
 mod command;
 mod fields;
+mod http;
+mod policy;
 mod program;
 
 use std::cell::RefCell;
@@ -135,6 +137,8 @@ pub(crate) fn normalize(
         Some(HookKind::Command) => command::read(&mut hook, event.as_ref(), protocol, cx).map(HookSpec::Command),
         Some(HookKind::Prompt) => read_prompt(&mut hook, event.as_ref()),
         Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref(), protocol),
+        Some(HookKind::Http) => http::read(&mut hook, protocol).map(HookSpec::Http),
+        Some(HookKind::Policy) => policy::read(&mut hook, protocol, cx).map(HookSpec::Policy),
         Some(HookKind::InProcess) | None => None,
     };
     if let Some(kind) = kind {
@@ -244,12 +248,14 @@ fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> (Option<(Eve
 
 fn read_kind(hook: &mut HookReader<'_, '_>) -> Option<HookKind> {
     if !hook.has("kind") {
-        hook.missing("kind", "missing required field `kind` (`command`, `prompt` or `effect`)");
+        hook.missing("kind", "missing required field `kind` (`command`, `prompt`, `effect`, `http` or `policy`)");
         return None;
     }
-    hook.choice("kind", &["command", "prompt", "effect"]).map(|(kind, _)| match kind {
+    hook.choice("kind", &["command", "prompt", "effect", "http", "policy"]).map(|(kind, _)| match kind {
         "command" => HookKind::Command,
         "prompt" => HookKind::Prompt,
+        "http" => HookKind::Http,
+        "policy" => HookKind::Policy,
         _ => HookKind::Effect,
     })
 }
@@ -505,6 +511,13 @@ const KIND_FIELDS: &[(&str, HookKind)] = &[
     ("message", HookKind::Prompt),
     ("severity", HookKind::Prompt),
     ("effect", HookKind::Effect),
+    ("url", HookKind::Http),
+    ("method", HookKind::Http),
+    ("headers", HookKind::Http),
+    ("format", HookKind::Http),
+    ("allowed_env_vars", HookKind::Http),
+    ("files", HookKind::Policy),
+    ("query", HookKind::Policy),
 ];
 
 fn reject_fields_of_other_kinds(hook: &mut HookReader<'_, '_>, kind: HookKind) {

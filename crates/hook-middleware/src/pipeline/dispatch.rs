@@ -325,7 +325,12 @@ impl Dispatch<'_> {
                 self.deadline_cancelled(user_meta(hook), event)
             } else {
                 let span = spans::hook_span(&hook.decl().id, event);
-                let record = span.in_scope(|| inprocess::declared(user_meta(hook), hook.decl(), self.input));
+                let record = span.in_scope(|| match &hook.decl().spec {
+                    HookSpec::Policy(spec) => {
+                        super::policy::run(user_meta(hook), &hook.hook, spec, self.input, &self.inner.limits)
+                    }
+                    _ => inprocess::declared(user_meta(hook), hook.decl(), self.input),
+                });
                 Record { span: Some(span), ..record }
             };
             prior.extend(record.effects.iter().cloned());
@@ -446,9 +451,6 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
     let event = &input.event;
     let decl = hook.decl();
     let mut record = Record::bare(user_meta(hook), event, RunStatus::Completed);
-    let HookSpec::Command(spec) = &decl.spec else {
-        unreachable!("only command hooks are scheduled");
-    };
     if decl.sequential {
         tokio::select! {
             biased;
@@ -460,6 +462,11 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
         biased;
         cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
         permit = coordinator.permit() => permit,
+    };
+    let spec = match &decl.spec {
+        HookSpec::Command(spec) => spec,
+        HookSpec::Http(spec) => return run_http(coordinator, cx, position, record, decl, spec).await,
+        _ => unreachable!("only command and http hooks are scheduled"),
     };
     let prepared = match command::prepare_user(cx, &hook.hook, spec) {
         Ok(prepared) => prepared,
@@ -484,6 +491,53 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
         return record;
     }
     command::interpret(&mut record, &prepared, input, &run);
+    if record.denies(event) {
+        coordinator.denied(position);
+    }
+    record
+}
+
+/// One http hook's request, once it holds its permit: prepared, sent on the blocking pool, interpreted; given up
+/// at once when the dispatch cancels it (the request ends by its own deadline).
+async fn run_http(
+    coordinator: &Coordinator,
+    cx: &RunContext<'_>,
+    position: usize,
+    mut record: Record,
+    decl: &hook_config::HookDecl,
+    spec: &hook_config::HttpSpec,
+) -> Record {
+    let input = cx.input;
+    let event = &input.event;
+    let (timeout_ms, notes) = command::clamp(cx.limits, decl.protocol, spec.timeout_ms);
+    record.summary.entries = notes;
+    let span = spans::hook_span(&decl.id, event);
+    match super::http::prepare(spec, input, cx.limits, timeout_ms) {
+        Err(why) => record.fail(event, decl.on_error == hook_types::OnError::Deny, &why),
+        Ok(request) => {
+            let started = Instant::now();
+            let sent = tokio::task::spawn_blocking(move || super::http::send(request));
+            let answer = tokio::select! {
+                biased;
+                _ = coordinator.cancelled(position) => None,
+                answer = sent.instrument(span.clone()) => Some(answer),
+            };
+            record.span = Some(span);
+            match answer {
+                None => {
+                    let mut record = cancelled(record, coordinator.cause_now(), cx);
+                    record.set_duration(started.elapsed().into());
+                    return record;
+                }
+                Some(Ok(answer)) => super::http::interpret(&mut record, decl, spec, input, timeout_ms, answer),
+                Some(Err(_)) => record.fail(
+                    event,
+                    decl.on_error == hook_types::OnError::Deny,
+                    "failed: its request panicked or was stopped",
+                ),
+            }
+        }
+    }
     if record.denies(event) {
         coordinator.denied(position);
     }

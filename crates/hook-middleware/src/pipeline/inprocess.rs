@@ -45,7 +45,9 @@ pub(crate) fn declared(meta: Meta, decl: &HookDecl, input: &EventInput) -> Recor
             vec![Effect::InjectReminder { message: message.clone(), severity: *severity }]
         }
         HookSpec::Effect(effect) => vec![effect.clone()],
-        HookSpec::Command(_) => unreachable!("command hooks do not run in process"),
+        HookSpec::Command(_) | HookSpec::Http(_) | HookSpec::Policy(_) => {
+            unreachable!("command and http hooks do not run here; policy hooks run in `policy`")
+        }
     };
     let deny_on_error = decl.on_error == hook_types::OnError::Deny;
     apply(&mut record, input, deny_on_error, effects, None);
@@ -53,7 +55,7 @@ pub(crate) fn declared(meta: Meta, decl: &HookDecl, input: &EventInput) -> Recor
     record
 }
 
-fn apply(
+pub(crate) fn apply(
     record: &mut Record,
     input: &EventInput,
     deny_on_error: bool,

@@ -1,6 +1,5 @@
 //! `preview`: what a dispatch would run, in order, and why a matching hook would not — without running anything.
 
-use hook_config::HookSpec;
 use hook_types::{Event, HookKind, Scope};
 
 use super::Pipeline;
@@ -75,7 +74,7 @@ impl Pipeline {
                 entries.push(PreviewEntry {
                     id: decl.id.clone(),
                     tier: super::Tier::User,
-                    phase: if matches!(decl.spec, HookSpec::Command(_)) { Phase::Command } else { Phase::InProcess },
+                    phase: if hook.in_process() { Phase::InProcess } else { Phase::Command },
                     kind: decl.kind(),
                     origin: Some(decl.origin),
                     source: decl.source.display().to_string(),
