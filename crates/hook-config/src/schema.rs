@@ -20,6 +20,9 @@ const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 const COMMAND_FIELDS: &[&str] = &["argv", "shell", "cwd", "timeout_ms", "timeoutMs", "as", "env"];
 const PROMPT_FIELDS: &[&str] = &["message", "severity"];
 const EFFECT_FIELDS: &[&str] = &["effect"];
+const HTTP_FIELDS: &[&str] =
+    &["url", "method", "headers", "format", "allowed_env_vars", "allowedEnvVars", "timeout_ms", "timeoutMs"];
+const POLICY_FIELDS: &[&str] = &["files", "query", "timeout_ms", "timeoutMs"];
 
 /// The JSON Schema (draft 2020-12) of a hook declarations file, `hooks.yaml` or `hooks.json` (DESIGN §4.1), for a
 /// host to serve or to check files against; `hook schema --config` prints it.
@@ -75,7 +78,7 @@ pub fn config_schema() -> Value {
     add(&["only_errors", "onlyErrors"], boolean.clone());
     add(&["scope"], json!({"enum": ["main", "subagent", "any"]}));
     add(&["sequential", "enabled"], boolean);
-    add(&["kind"], json!({"enum": ["command", "prompt", "effect"]}));
+    add(&["kind"], json!({"enum": ["command", "prompt", "effect", "http", "policy"]}));
     add(&["protocol"], json!({"enum": protocols}));
     add(&["on_error", "onError"], json!({"enum": ["deny", "ignore"]}));
     add(
@@ -91,6 +94,38 @@ pub fn config_schema() -> Value {
     add(&["message"], json!({"description": "At most 2 000 characters; longer is cut.", "type": "string"}));
     add(&["severity"], json!({"enum": ["info", "advisory", "warn", "hard-block"]}));
     add(&["effect"], json!({"$ref": "#/$defs/effect"}));
+    add(
+        &["url"],
+        json!({"description": "Where an http hook POSTs the payload: http:// or https://, no credentials.",
+               "type": "string", "pattern": "^https?://[^@/?#\\s]+([/?#]\\S*)?$"}),
+    );
+    add(&["method"], json!({"enum": ["POST"]}));
+    add(
+        &["headers"],
+        json!({"description": "Header name to value; a value may read environment variables ($NAME, ${NAME}). \
+                                Values are never logged.", "type": "object",
+               "propertyNames": {"pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}, "additionalProperties": {"type": "string"}}),
+    );
+    add(
+        &["format"],
+        json!({"description": "The body and answer of an http hook: native, claude, or opa (`{\"input\": …}` → \
+                                `{\"result\": …}`).", "enum": ["native", "claude", "opa"]}),
+    );
+    add(
+        &["allowed_env_vars", "allowedEnvVars"],
+        json!({"description": "The only variables header values may read (others are sent empty).", "type": "array",
+               "items": {"type": "string", "minLength": 1}}),
+    );
+    add(
+        &["files"],
+        json!({"description": "The Rego files of a policy hook, relative to the origin root.", "type": "array",
+               "minItems": 1, "items": {"type": "string", "minLength": 1}}),
+    );
+    add(
+        &["query"],
+        json!({"description": "The rule a policy hook asks, e.g. `data.hooks.pre_tool.decision`.", "type": "string",
+               "pattern": "^data(\\.[A-Za-z_][A-Za-z0-9_]*)+$"}),
+    );
 
     let hook = json!({
         "type": "object",
@@ -101,6 +136,8 @@ pub fn config_schema() -> Value {
             kind_rule("command", COMMAND_FIELDS, json!({"oneOf": [{"required": ["argv"]}, {"required": ["shell"]}]})),
             kind_rule("prompt", PROMPT_FIELDS, json!({"required": ["message"]})),
             kind_rule("effect", EFFECT_FIELDS, json!({"required": ["effect"]})),
+            kind_rule("http", HTTP_FIELDS, json!({"required": ["url"]})),
+            kind_rule("policy", POLICY_FIELDS, json!({"required": ["files", "query"]})),
             {
                 "description": "A foreign event (`foreign:<Name>`) only on a hook that follows another agent's protocol.",
                 "if": {"properties": {"on": {"type": "string", "pattern": "^foreign:"}}, "required": ["on"]},
@@ -148,7 +185,16 @@ fn kind_rule(kind: &str, own: &[&str], required: Value) -> Value {
         .iter()
         .chain(PROMPT_FIELDS)
         .chain(EFFECT_FIELDS)
+        .chain(HTTP_FIELDS)
+        .chain(POLICY_FIELDS)
         .filter(|f| !own.contains(f))
+        .fold(Vec::<&str>::new(), |mut seen, f| {
+            if !seen.contains(f) {
+                seen.push(f);
+            }
+            seen
+        })
+        .into_iter()
         .map(|f| json!({"required": [f]}))
         .collect();
     json!({
