@@ -146,7 +146,8 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
         let Some(request) = read_request(&mut reader)? else { return Ok(()) };
         shared.seen.lock().unwrap().push(request.clone());
         let (status, extra, body) = answer(&request, shared);
-        let mut head = format!("HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n", body.len());
+        let mut head =
+            format!("HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n", body.len());
         for (name, value) in extra {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
@@ -214,7 +215,9 @@ fn answer(request: &Seen, shared: &Shared) -> Answer {
             serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                "permissionDecisionReason": "denied by the test server"}}),
         ),
-        "/opa/deny" => json(200, serde_json::json!({"result": {"decision": "deny", "reason": "denied by the test server"}})),
+        "/opa/deny" => {
+            json(200, serde_json::json!({"result": {"decision": "deny", "reason": "denied by the test server"}}))
+        }
         "/redirect" => (302, vec![("location", "/native/allow".to_owned())], Vec::new()),
         "/oversized" => (200, Vec::new(), vec![b' '; MAX_BODY_BYTES]),
         "/invalid" => (200, Vec::new(), b"{\"decision\": \"deny\", oops".to_vec()),
@@ -239,7 +242,9 @@ fn opa(rule: &str, body: &[u8], shared: &Shared) -> Answer {
     let Some(engine) = &shared.engine else { return json(404, serde_json::json!({"error": "no policy loaded"})) };
     let input = match serde_json::from_slice::<serde_json::Value>(body) {
         Ok(serde_json::Value::Object(mut object)) => object.remove("input").unwrap_or(serde_json::Value::Null),
-        _ => return json(400, serde_json::json!({"code": "invalid_parameter", "message": "body is not a JSON object"})),
+        _ => {
+            return json(400, serde_json::json!({"code": "invalid_parameter", "message": "body is not a JSON object"}));
+        }
     };
     let query = format!("data.{}", rule.trim_end_matches('/').replace('/', "."));
     let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());

@@ -516,7 +516,16 @@ async fn run_http(
         Err(why) => record.fail(event, decl.on_error == hook_types::OnError::Deny, &why),
         Ok(request) => {
             let started = Instant::now();
-            let sent = tokio::task::spawn_blocking(move || super::http::send(request));
+            // A thread of its own rather than Tokio's blocking pool: a runtime waits for its blocking tasks when
+            // it shuts down, and a request given up on must not hold its host past the dispatch.
+            let (tx, sent) = tokio::sync::oneshot::channel();
+            let spawned = std::thread::Builder::new()
+                .name("hook-http".into())
+                .spawn(move || drop(tx.send(super::http::send(request))));
+            if let Err(e) = spawned {
+                record.fail(event, decl.on_error == hook_types::OnError::Deny, &format!("could not start: {e}"));
+                return record;
+            }
             let answer = tokio::select! {
                 biased;
                 _ = coordinator.cancelled(position) => None,
@@ -533,7 +542,7 @@ async fn run_http(
                 Some(Err(_)) => record.fail(
                     event,
                     decl.on_error == hook_types::OnError::Deny,
-                    "failed: its request panicked or was stopped",
+                    "failed: its request ended without an answer",
                 ),
             }
         }

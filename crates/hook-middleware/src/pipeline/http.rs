@@ -8,8 +8,9 @@
 //! with a reason that names the failure, and an observer logs an Error entry. Header values are never logged or
 //! recorded; a receipt records the status and the duration.
 //!
-//! The request runs on Tokio's blocking pool; a dispatch that is cancelled (a deny above, the dispatch deadline)
-//! stops waiting for it at once, and the request itself ends by its own deadline.
+//! The request runs on a thread of its own; a dispatch that is cancelled (a deny above, the dispatch deadline)
+//! stops waiting for it at once, and the request itself ends by its own deadline, holding up nothing (a runtime
+//! shutting down would wait for a task of its blocking pool).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
