@@ -85,9 +85,12 @@ pub(crate) fn prepare(
     };
     let mut headers = Vec::with_capacity(spec.headers.len());
     for (name, value) in &spec.headers {
+        // Claude Code's rule where it lists the variables: a listed one as set (empty if not), any other empty.
+        // Elsewhere a variable that is not set fails the hook rather than send a header without its secret.
         let filled = hook_config::expand_env_refs(value, |var| match &spec.allowed_env_vars {
-            Some(allowed) if !allowed.iter().any(|a| a == var) => Some(String::new()),
-            _ => std::env::var(var).ok(),
+            Some(allowed) if allowed.iter().any(|a| a == var) => Some(std::env::var(var).unwrap_or_default()),
+            Some(_) => Some(String::new()),
+            None => std::env::var(var).ok(),
         });
         match filled {
             Ok(filled) => headers.push((name.clone(), filled)),
