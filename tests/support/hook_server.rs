@@ -135,6 +135,7 @@ pub fn refused_url(path: &str) -> String {
 }
 
 fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
+    stream.set_nodelay(true)?;
     stream.set_read_timeout(Some(IDLE))?;
     stream.set_write_timeout(Some(IDLE))?;
     let mut reader = BufReader::new(stream.try_clone()?);
@@ -152,8 +153,10 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
         head.push_str("\r\n");
-        writer.write_all(head.as_bytes())?;
-        writer.write_all(&body)?;
+        // One write, and no Nagle delay: a client that waits for the rest of an answer never waits 40 ms for it.
+        let mut answer = head.into_bytes();
+        answer.extend_from_slice(&body);
+        writer.write_all(&answer)?;
         writer.flush()?;
     }
 }

@@ -98,3 +98,25 @@ fn validate_names_the_file_field_and_fix_of_a_broken_policy() {
     assert!(out.stdout.contains("hooks[2].url: the URL holds credentials"), "{}", out.stdout);
     assert!(out.stdout.contains("fails closed: pre_tool deny"), "{}", out.stdout);
 }
+
+#[test]
+fn a_claude_http_hook_imports_as_a_native_http_hook_with_the_same_hash() {
+    let env = Env::new("examples/policy");
+    env.write(".hooks/hooks.yaml", "version: 1\nhooks: []\n");
+    env.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "https://opa.example/v1/data/hooks", "headers": {"Authorization": "Bearer $OPA_TOKEN"}, "allowedEnvVars": ["OPA_TOKEN"], "timeout": 5}]}]}}"#,
+    );
+    let before = env.inspect_json()["hooks"][0].clone();
+    assert_eq!(before["kind"], "http");
+    let out = env.hook(&["import", "--from", "claude", "--write"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    std::fs::remove_file(env.ws.join(".claude/settings.json")).unwrap();
+    let after = env.inspect_json()["hooks"][0].clone();
+    assert_eq!(after["format"], "native", "{after:#}");
+    for key in ["id", "hash", "kind", "protocol", "on_error", "runs"] {
+        assert_eq!(before[key], after[key], "{key}");
+    }
+    let native = std::fs::read_to_string(env.ws.join(".hooks/hooks.yaml")).unwrap();
+    assert!(native.contains("allowed_env_vars") && native.contains("Bearer $OPA_TOKEN"), "{native}");
+}

@@ -54,6 +54,9 @@ impl CompiledPolicy {
             digests.push(crate::hash::lower_hex(&Sha256::digest(text.as_bytes())));
             engine.add_policy(name, text).map_err(|e| e.to_string())?;
         }
+        // The analysis and scheduling an engine does before its first evaluation, done here, once per load: a
+        // trivial query prepares the whole policy.
+        engine.eval_bool_query("true".into(), false).map_err(|e| e.to_string())?;
         Ok(CompiledPolicy { engine: Arc::new(Mutex::new(engine)), digests: Arc::new(digests) })
     }
 

@@ -13,15 +13,13 @@ decision := {"decision": "deny", "reason": concat("; ", sort(deny))} if count(de
 
 # --- No force push -----------------------------------------------------------------------------------------------
 
-force_push_patterns := [
-	`(^|[;&|(\s])git\s+([^;&|]*\s)?push\s([^;&|]*\s)?(--force|--force-with-lease|-[a-zA-Z]*f[a-zA-Z]*)(=\S*)?(\s|$)`,
-	`(^|[;&|(\s])git\s+([^;&|]*\s)?push\s([^;&|]*\s)?\+\S+`,
-]
+# One pattern: `--force`, `--force-with-lease`, a short flag cluster holding `f`, or a `+refspec`.
+force_push := `(^|[;&|(\s])git\s+([^;&|]*\s)?push\s([^;&|]*\s)?((--force|--force-with-lease|-[a-zA-Z]*f[a-zA-Z]*)(=\S*)?(\s|$)|\+\S+)`
 
 deny contains "force pushes rewrite shared history: push without --force, or open a pull request" if {
 	input.tool == "shell"
-	some pattern in force_push_patterns
-	regex.match(pattern, input.input.command)
+	contains(input.input.command, "push") # a plain string test first: most commands never reach the regex
+	regex.match(force_push, input.input.command)
 }
 
 # --- No writes outside the workspace -----------------------------------------------------------------------------

@@ -535,7 +535,7 @@ async fn run_http(
             match answer {
                 None => {
                     let mut record = cancelled(record, coordinator.cause_now(), cx);
-                    record.set_duration(started.elapsed().into());
+                    record.set_duration(started.elapsed());
                     return record;
                 }
                 Some(Ok(answer)) => super::http::interpret(&mut record, decl, spec, input, timeout_ms, answer),
