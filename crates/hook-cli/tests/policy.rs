@@ -102,7 +102,7 @@ fn validate_names_the_file_field_and_fix_of_a_broken_policy() {
 #[test]
 fn a_claude_http_hook_imports_as_a_native_http_hook_with_the_same_hash() {
     let env = Env::new("examples/policy");
-    env.write(".hooks/hooks.yaml", "version: 1\nhooks: []\n");
+    std::fs::remove_file(env.ws.join(".hooks/hooks.yaml")).unwrap();
     env.write(
         ".claude/settings.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "https://opa.example/v1/data/hooks", "headers": {"Authorization": "Bearer $OPA_TOKEN"}, "allowedEnvVars": ["OPA_TOKEN"], "timeout": 5}]}]}}"#,

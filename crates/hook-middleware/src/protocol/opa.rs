@@ -17,7 +17,7 @@ pub type PolicyAnswer = (Vec<Effect>, Option<Decision>);
 ///   has nothing to say must say so with a `default` rule, so a misspelt path never passes in silence.
 /// - A list is a list of effects, in order (`[{"kind": "block_tool", "reason": "…"}]`).
 /// - An object may hold `decision` (`allow`, `deny`, `ask` or `pass`), `reason` (a string) and `effects` (a list of
-///   effects); nothing else. A `deny` without a reason is given `denied by policy `<hook id>``.
+///   effects); nothing else. A `deny` without a reason is given the reason ``denied by policy `ID` `` (ID: the hook's id).
 /// - Anything else is a failure.
 ///
 /// ```
