@@ -171,7 +171,22 @@ fn named_files(
     root: Option<&Path>,
     cache: &mut FingerprintCache,
 ) -> Vec<(PathBuf, Stat)> {
-    let HookSpec::Command(spec) = &decl.spec else { return Vec::new() };
+    let spec = match &decl.spec {
+        HookSpec::Command(spec) => spec,
+        // Every Rego file of a policy, wherever it lies: the files are what runs.
+        HookSpec::Policy(policy) => {
+            let mut files: Vec<(PathBuf, Stat)> = Vec::new();
+            for path in &policy.resolved {
+                if let Some((path, stat)) = cache.resolve(path.clone())
+                    && !files.iter().any(|(seen, _)| *seen == path)
+                {
+                    files.push((path, stat));
+                }
+            }
+            return files;
+        }
+        _ => return Vec::new(),
+    };
     // Borrowed where nothing is expanded: most words are taken as written.
     let mut words: Vec<Cow<'_, str>> = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();

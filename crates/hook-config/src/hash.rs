@@ -204,6 +204,14 @@ fn write_spec(spec: &HookSpec, out: &mut impl Write) -> io::Result<()> {
             object.field("prompt", &evaluated.prompt)?;
             object.field("timeout_ms", &evaluated.timeout_ms)?;
         }
+        // The newer kinds are rare and small: their tree form is written through the canonical writer.
+        HookSpec::Http(_) | HookSpec::Policy(_) => {
+            let Value::Object(map) = spec_value(spec) else { unreachable!("a spec is an object") };
+            for (key, value) in map.iter().collect::<std::collections::BTreeMap<_, _>>() {
+                object.key_owned(key)?;
+                write_canonical(value, object.out)?;
+            }
+        }
     }
     object.end()
 }
@@ -229,6 +237,15 @@ impl<'w, W: Write> Object<'w, W> {
         self.out.write_all(b"\"")?;
         self.out.write_all(key.as_bytes())?;
         self.out.write_all(b"\":")
+    }
+
+    /// Writes `"key":` for a key that is not one of this module's own names.
+    fn key_owned(&mut self, key: &str) -> io::Result<()> {
+        if !std::mem::take(&mut self.first) {
+            self.out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *self.out, key)?;
+        self.out.write_all(b":")
     }
 
     /// Writes `"key":value`, the value as serde_json writes it compactly.
@@ -283,6 +300,20 @@ fn spec_value(spec: &HookSpec) -> Value {
             object.insert("timeout_ms".into(), evaluated.timeout_ms.into());
             Value::Object(object)
         }
+        // The header values' literal text is left out (it may be a secret); the variables they read are in.
+        HookSpec::Http(http) => json!({
+            "url": http.url,
+            "method": http.method,
+            "headers": http.header_vars(),
+            "format": http.format,
+            "timeout_ms": http.timeout_ms,
+        }),
+        // The files' contents are in the fingerprint, like a command's script.
+        HookSpec::Policy(policy) => json!({
+            "files": policy.files,
+            "query": policy.query,
+            "timeout_ms": policy.timeout_ms,
+        }),
     }
 }
 
@@ -341,5 +372,41 @@ mod tests {
             assert_eq!(lower_hex(&digest), hex::encode(digest));
             assert_eq!(hash_canonical(&canonical_hash_input(decl)), content_hash(decl));
         }
+    }
+
+    /// The http and policy kinds hash what they mean: the URL, the method, the header names with the variables
+    /// they read, the format and the timeout (never a header's text); the files as written, the query and the
+    /// timeout. The writer stays the canonical JSON of the tree.
+    #[test]
+    fn http_and_policy_hashes_cover_what_they_mean_and_no_header_text() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("p.rego"), "package p\nd := 1\n").unwrap();
+        let root = dir.path();
+        let cx = FileContext { origin: Origin::Project, workspace: root, root, source_id: None };
+        let yaml = r#"
+- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${T}"}}
+- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Token ${T}"}}
+- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${U}"}}
+- {on: pre_tool, kind: http, url: "https://b.example/x", headers: {Authorization: "Bearer ${T}"}}
+- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${T}"}, format: opa}
+- {on: pre_tool, kind: policy, files: [p.rego], query: data.p.d}
+- {on: pre_tool, kind: policy, files: [p.rego], query: data.p.d, timeout_ms: 900}
+"#;
+        let load = parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
+        assert_eq!(load.hooks.len(), 7, "{:#?}", load.issues);
+        for decl in &load.hooks {
+            let mut written = Vec::new();
+            write_hash_input(decl, &mut written).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), canonical_json(&canonical_hash_input(decl)));
+        }
+        let hashes: Vec<&str> = load.hooks.iter().map(|h| h.hash.as_str()).collect();
+        assert_eq!(hashes[0], hashes[1], "a header's literal text is not hashed");
+        for (i, other) in hashes.iter().enumerate().skip(2) {
+            assert_ne!(hashes[0], *other, "hook {i} differs in what it means");
+        }
+        assert_ne!(hashes[5], hashes[6]);
+        let input = canonical_hash_input(&load.hooks[0]);
+        assert_eq!(input["spec"]["headers"], json!({"Authorization": ["T"]}));
+        assert!(!input.to_string().contains("Bearer"));
     }
 }

@@ -427,6 +427,8 @@ fn runs(spec: &HookSpec) -> String {
             let by = if evaluated.agent { "an agent" } else { "a model" };
             format!("evaluated by {by}: {}", evaluated.prompt)
         }
+        HookSpec::Http(http) => format!("http {} {} ({})", http.method, http.url, http.format.as_str()),
+        HookSpec::Policy(policy) => format!("policy {} over {}", policy.query, policy.files.join(", ")),
     }
 }
 

@@ -59,6 +59,8 @@ mod merge;
 mod model;
 mod normalize;
 mod parse;
+mod policy;
+mod remote;
 mod schema;
 mod trust;
 mod workspace_trust;
@@ -82,5 +84,7 @@ pub use model::{
     LoadedHook, Matcher, MatcherRule, Program, TrustStatus,
 };
 pub use normalize::id_prefix;
+pub use policy::{CompiledPolicy, PolicySpec};
+pub use remote::{HttpFormat, HttpSpec, env_refs, expand_env_refs};
 pub use schema::{config_schema, effect_schema};
 pub use trust::{TrustError, TrustRecord, TrustStore, trust_status, trust_value};

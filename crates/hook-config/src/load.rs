@@ -225,8 +225,8 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let hooks: Vec<LoadedHook> = loaded
         .into_iter()
         .map(|decl| {
-            let fingerprint =
-                matches!(decl.spec, HookSpec::Command(_)).then(|| fingerprint_cached(&decl, &workspace, &mut cache));
+            let fingerprint = matches!(decl.spec, HookSpec::Command(_) | HookSpec::Http(_) | HookSpec::Policy(_))
+                .then(|| fingerprint_cached(&decl, &workspace, &mut cache));
             let trusted_origin = origin_trusted(decl.origin);
             let mut trust = trust_status(&decl, fingerprint.as_ref(), store_ref, &workspace, trusted_origin);
             if trusted_for_session(decl.origin) {

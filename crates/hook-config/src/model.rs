@@ -76,6 +76,10 @@ pub enum HookSpec {
     },
     /// Emit one declared effect, valid for the event.
     Effect(Effect),
+    /// POST the payload to a URL and read the answer (docs/policy.md).
+    Http(crate::remote::HttpSpec),
+    /// Evaluate Rego in-process, the payload as `input` (docs/policy.md).
+    Policy(crate::policy::PolicySpec),
     /// A prompt the host evaluates (see [`EvaluatedSpec`]).
     Evaluated(EvaluatedSpec),
 }
@@ -104,6 +108,8 @@ impl HookSpec {
             HookSpec::Prompt { .. } => HookKind::Prompt,
             HookSpec::Effect(_) => HookKind::Effect,
             HookSpec::Evaluated(_) => HookKind::Evaluated,
+            HookSpec::Http(_) => HookKind::Http,
+            HookSpec::Policy(_) => HookKind::Policy,
         }
     }
 }
@@ -192,10 +198,11 @@ impl HookDecl {
     }
 
     /// Whether the hook can widen what the agent does, and so needs trust when it comes from a non-trusted origin:
-    /// every command hook; a prompt hook (it injects a reminder); an effect hook whose effect widens.
+    /// every command, http and policy hook (their answer may allow); a prompt hook (it injects a reminder); an
+    /// effect hook whose effect widens.
     pub fn can_widen(&self) -> bool {
         match &self.spec {
-            HookSpec::Command(_) => true,
+            HookSpec::Command(_) | HookSpec::Http(_) | HookSpec::Policy(_) => true,
             HookSpec::Prompt { .. } => true,
             HookSpec::Effect(effect) => effect.widens(),
             HookSpec::Evaluated(_) => true,

@@ -21,6 +21,9 @@ const COMMAND_FIELDS: &[&str] = &["argv", "shell", "cwd", "timeout_ms", "timeout
 const PROMPT_FIELDS: &[&str] = &["message", "severity"];
 const EFFECT_FIELDS: &[&str] = &["effect"];
 const EVALUATED_FIELDS: &[&str] = &["prompt", "model", "agent"];
+const HTTP_FIELDS: &[&str] =
+    &["url", "method", "headers", "format", "allowed_env_vars", "allowedEnvVars", "timeout_ms", "timeoutMs"];
+const POLICY_FIELDS: &[&str] = &["files", "query", "timeout_ms", "timeoutMs"];
 
 /// The JSON Schema (draft 2020-12) of a hook declarations file, `hooks.yaml` or `hooks.json` (DESIGN §4.1), for a
 /// host to serve or to check files against; `hook schema --config` prints it.
@@ -82,7 +85,7 @@ pub fn config_schema() -> Value {
                                compaction): the dispatch does not wait for the hook; its receipt is written when it \
                                ends.", "type": "boolean"}),
     );
-    add(&["kind"], json!({"enum": ["command", "prompt", "effect", "evaluated"]}));
+    add(&["kind"], json!({"enum": ["command", "prompt", "effect", "evaluated", "http", "policy"]}));
     add(&["protocol"], json!({"enum": protocols}));
     add(&["on_error", "onError"], json!({"enum": ["deny", "ignore"]}));
     add(
@@ -105,6 +108,38 @@ pub fn config_schema() -> Value {
     );
     add(&["model"], json!({"description": "The model the author asks for; a hint for the host.", "type": "string"}));
     add(&["agent"], json!({"description": "The evaluator may use tools before it answers.", "type": "boolean"}));
+    add(
+        &["url"],
+        json!({"description": "Where an http hook POSTs the payload: http:// or https://, no credentials.",
+               "type": "string", "pattern": "^https?://[^@/?#\\s]+([/?#]\\S*)?$"}),
+    );
+    add(&["method"], json!({"enum": ["POST"]}));
+    add(
+        &["headers"],
+        json!({"description": "Header name to value; a value may read environment variables ($NAME, ${NAME}). \
+                                Values are never logged.", "type": "object",
+               "propertyNames": {"pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}, "additionalProperties": {"type": "string"}}),
+    );
+    add(
+        &["format"],
+        json!({"description": "The body and answer of an http hook: native, claude, or opa (`{\"input\": …}` → \
+                                `{\"result\": …}`).", "enum": ["native", "claude", "opa"]}),
+    );
+    add(
+        &["allowed_env_vars", "allowedEnvVars"],
+        json!({"description": "The only variables header values may read (others are sent empty).", "type": "array",
+               "items": {"type": "string", "minLength": 1}}),
+    );
+    add(
+        &["files"],
+        json!({"description": "The Rego files of a policy hook, relative to the origin root.", "type": "array",
+               "minItems": 1, "items": {"type": "string", "minLength": 1}}),
+    );
+    add(
+        &["query"],
+        json!({"description": "The rule a policy hook asks, e.g. `data.hooks.pre_tool.decision`.", "type": "string",
+               "pattern": "^data(\\.[A-Za-z_][A-Za-z0-9_]*)+$"}),
+    );
 
     let hook = json!({
         "type": "object",
@@ -120,6 +155,8 @@ pub fn config_schema() -> Value {
                 &["prompt", "model", "agent", "timeout_ms", "timeoutMs"],
                 json!({"required": ["prompt"]}),
             ),
+            kind_rule("http", HTTP_FIELDS, json!({"required": ["url"]})),
+            kind_rule("policy", POLICY_FIELDS, json!({"required": ["files", "query"]})),
             {
                 "description": "A foreign event (`foreign:<Name>`) only on a hook that follows another agent's protocol.",
                 "if": {"properties": {"on": {"type": "string", "pattern": "^foreign:"}}, "required": ["on"]},
@@ -168,7 +205,16 @@ fn kind_rule(kind: &str, own: &[&str], required: Value) -> Value {
         .chain(PROMPT_FIELDS)
         .chain(EFFECT_FIELDS)
         .chain(EVALUATED_FIELDS)
+        .chain(HTTP_FIELDS)
+        .chain(POLICY_FIELDS)
         .filter(|f| !own.contains(f))
+        .fold(Vec::<&str>::new(), |mut seen, f| {
+            if !seen.contains(f) {
+                seen.push(f);
+            }
+            seen
+        })
+        .into_iter()
         .map(|f| json!({"required": [f]}))
         .collect();
     json!({
@@ -236,6 +282,8 @@ mod tests {
             .chain(super::PROMPT_FIELDS)
             .chain(super::EFFECT_FIELDS)
             .chain(super::EVALUATED_FIELDS)
+            .chain(super::HTTP_FIELDS)
+            .chain(super::POLICY_FIELDS)
             .copied()
             .collect();
         assert!(by_kind.is_subset(&known), "a kind's field the reader does not know: {by_kind:?}");

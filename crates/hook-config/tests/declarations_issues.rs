@@ -311,12 +311,12 @@ fn required_fields_closed_vocabularies_and_ids() {
     check_hook(
         "- {on: pre_tool, message: x}",
         "hooks[1]",
-        "missing required field `kind` (`command`, `prompt`, `effect` or `evaluated`)",
+        "missing required field `kind` (`command`, `prompt`, `effect`, `evaluated`, `http` or `policy`)",
     );
     check_hook(
         "- {on: pre_tool, kind: comand, argv: [sh]}",
         "hooks[1].kind",
-        "unknown kind `comand` (did you mean `command`?); expected one of `command`, `prompt`, `effect`, `evaluated`",
+        "unknown kind `comand` (did you mean `command`?); expected one of `command`, `prompt`, `effect`, `evaluated`, `http`, `policy`",
     );
     check_hook(
         "- {on: pre_tool, kind: command, argv: [sh], on_error: fail}",

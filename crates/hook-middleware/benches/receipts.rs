@@ -23,6 +23,7 @@ fn receipt() -> Receipt {
         output_bytes: 42,
         tool_name: Some("shell".into()),
         duration_ms: 12,
+        http_status: None,
         session_id: Some("sess-1".into()),
         prev: None,
     }

@@ -180,6 +180,10 @@ pub enum HookKind {
     /// A prompt the host evaluates (with a model), answering a decision and a reason: Claude Code's
     /// `type: "prompt"` and `type: "agent"` hooks. Distinct from [`HookKind::Prompt`], which adds a fixed message.
     Evaluated,
+    /// The payload POSTed to a URL; the answer is read in the hook's `format` (docs/policy.md).
+    Http,
+    /// Rego files evaluated in-process, the payload as `input` (docs/policy.md).
+    Policy,
 }
 
 impl HookKind {
@@ -191,6 +195,8 @@ impl HookKind {
             HookKind::Effect => "effect",
             HookKind::InProcess => "in_process",
             HookKind::Evaluated => "evaluated",
+            HookKind::Http => "http",
+            HookKind::Policy => "policy",
         }
     }
 }

@@ -191,6 +191,10 @@ pub struct Receipt {
     pub tool_name: Option<String>,
     /// Wall time of the run.
     pub duration_ms: u64,
+    /// The HTTP status an `http` hook's server answered with; absent for every other kind and for a request that
+    /// got no answer. Header values are never recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
     /// The host's session id, if the dispatch carried one.
     pub session_id: Option<String>,
     /// The sha256 (hex) of the previous line of the log, filled in by the file sink; `null` elsewhere.

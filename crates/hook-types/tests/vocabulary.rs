@@ -268,6 +268,7 @@ fn receipt_snapshot() {
         output_bytes: 17,
         tool_name: Some("shell".into()),
         duration_ms: 10_003,
+        http_status: None,
         session_id: Some("sess-1".into()),
         prev: Some("0".repeat(64)),
     };

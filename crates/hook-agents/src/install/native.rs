@@ -104,6 +104,24 @@ pub fn native_form(decl: &HookDecl) -> Map<String, Value> {
                 out.insert("agent".into(), true.into());
             }
         }
+        // Every field, defaults included: the hash covers the format and the timeout either way.
+        HookSpec::Http(http) => {
+            out.insert("url".into(), http.url.clone().into());
+            out.insert("method".into(), http.method.clone().into());
+            if !http.headers.is_empty() {
+                out.insert("headers".into(), json!(http.headers));
+            }
+            if let Some(allowed) = &http.allowed_env_vars {
+                out.insert("allowed_env_vars".into(), json!(allowed));
+            }
+            out.insert("format".into(), http.format.as_str().into());
+            out.insert("timeout_ms".into(), http.timeout_ms.into());
+        }
+        HookSpec::Policy(policy) => {
+            out.insert("files".into(), json!(policy.files));
+            out.insert("query".into(), policy.query.clone().into());
+            out.insert("timeout_ms".into(), policy.timeout_ms.into());
+        }
     }
     out
 }

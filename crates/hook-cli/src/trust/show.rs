@@ -127,6 +127,26 @@ fn runs_of(spec: &HookSpec) -> (Vec<String>, Option<String>, Vec<String>) {
                 let runs = std::iter::once(format!("evaluated {first}")).chain(lines.map(|l| format!("          {l}")));
                 (runs.collect(), None, Vec::new())
             }
+            // Header names and the variables they read; never a header's value.
+            HookSpec::Http(http) => {
+                let runs = vec![format!("http {} {} ({})", http.method, http.url, http.format.as_str())];
+                let headers = http
+                    .header_vars()
+                    .into_iter()
+                    .map(|(name, vars)| {
+                        let vars: Vec<String> = vars.iter().map(|v| format!("${v}")).collect();
+                        if vars.is_empty() {
+                            format!("header {name}")
+                        } else {
+                            format!("header {name} reads {}", vars.join(", "))
+                        }
+                    })
+                    .collect();
+                (runs, None, headers)
+            }
+            HookSpec::Policy(policy) => {
+                (vec![format!("policy {} over {}", policy.query, policy.files.join(", "))], None, Vec::new())
+            }
         }
     }
 }

@@ -25,9 +25,10 @@
 //!   set. `timeout` is in seconds (fractions kept to the millisecond); without one the protocol's 600 s applies,
 //!   which the host's limits may clamp (a warning says so). `prompt` and `agent` handlers, which a model evaluates,
 //!   load as `kind: evaluated` hooks (30 s and 60 s by default): a host with an evaluator answers them, one without
-//!   reports them `skipped` (docs/evaluated-hooks.md). `http` and `mcp_tool` handlers have no faithful counterpart
-//!   here (an HTTP POST, an MCP call): each is reported with a warning and not loaded — as is a handler with an `if`
-//!   condition (Claude Code's permission-rule syntax, which this engine cannot test: loading it without the
+//!   reports them `skipped` (docs/evaluated-hooks.md). `type: "http"` loads as a `kind: http` hook with
+//!   `format: claude` (`url`, `headers`, `allowedEnvVars`, `timeout`; docs/policy.md). `mcp_tool` handlers have no
+//!   faithful counterpart here (an MCP call): each is reported with a warning and not loaded — as is a handler with
+//!   an `if` condition (Claude Code's permission-rule syntax, which this engine cannot test: loading it without the
 //!   condition would widen a blocker) or `shell: "powershell"`. `async: true` command hooks on observer events run
 //!   in the background as in Claude Code (docs/observability.md); on a gate or a decision event they run to
 //!   completion, with a warning: here their answer counts, in Claude Code it comes too late to.
@@ -88,6 +89,7 @@ const CLAUDE: Dialect = Dialect {
     other_types: &[
         ("prompt", "an LLM evaluates its prompt"),
         ("agent", "a subagent with tools evaluates its prompt"),
+        // `http` is read (`http_handler`); it stays listed here for the agents sharing this shape that lack it.
         ("http", "its event is POSTed to a URL"),
         ("mcp_tool", "it calls a tool of an MCP server"),
     ],
@@ -395,6 +397,11 @@ impl GroupReader<'_> {
                 self.evaluated(handler, &kind, path, node, target, reporter);
                 return;
             }
+            Some(Value::String(kind))
+                if kind == "http" && self.dialect.events.agent == hook_types::Protocol::Claude =>
+            {
+                return self.http_handler(handler, path, node, target, reporter);
+            }
             Some(Value::String(kind)) => {
                 if let Some((_, what)) = self.dialect.other_types.iter().find(|(t, _)| t == kind) {
                     reporter.warn(
@@ -657,6 +664,99 @@ impl GroupReader<'_> {
                 );
                 self.replaced.insert(earlier);
             }
+        }
+        self.file.hooks.push(builder.finish());
+    }
+}
+
+/// The keys of Claude Code's `type: "http"` handler.
+const HTTP_KEYS: &[&str] = &["type", "url", "headers", "allowedEnvVars", "timeout", "statusMessage", "once", "async"];
+
+impl GroupReader<'_> {
+    /// Claude Code's `type: "http"` handler: its event POSTed to `url` with `headers` (values reading only the
+    /// variables `allowedEnvVars` lists), `timeout` in seconds; read as a native `kind: http` hook with
+    /// `format: claude`, whose failures follow the Claude protocol (a non-blocking error unless `on_error` says
+    /// otherwise, as Claude Code does).
+    fn http_handler(
+        &mut self,
+        handler: &Map<String, Value>,
+        path: &str,
+        node: NodePath,
+        target: &GroupTarget<'_>,
+        reporter: &mut Reporter<'_>,
+    ) {
+        let index = self.handlers;
+        let at = |key: &str, target: Target| {
+            let (field, node) =
+                if key.is_empty() { (path.to_owned(), node.clone()) } else { (format!("{path}.{key}"), node.key(key)) };
+            Place { index: Some(index), hook_id: None, field: Some(field), node: Some((node, target)) }
+        };
+        for key in handler.keys().filter(|k| !HTTP_KEYS.contains(&k.as_str())) {
+            if key == "if" {
+                reporter.warn(
+                    at(key, Target::Node),
+                    "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, and \
+                     running the hook without it would widen what it blocks; this hook is not loaded",
+                );
+                return;
+            }
+            unknown_key(reporter, at(key, Target::Key), key, HTTP_KEYS, "Claude Code");
+        }
+        let Some(url) = handler.get("url") else {
+            reporter.error(at("", Target::Node), "an http hook needs `url` (where its event is POSTed)");
+            return;
+        };
+        let mut builder = HookBuilder::new(index, node.clone());
+        let mut loadable = true;
+        if let Some(timeout) = handler.get("timeout").filter(|v| !v.is_null()) {
+            match seconds_to_ms(timeout) {
+                Ok(ms) => builder.set("timeout_ms", "timeout", Value::from(ms), node.key("timeout")),
+                Err(message) => {
+                    reporter.error(at("timeout", Target::Node), message);
+                    loadable = false;
+                }
+            }
+        }
+        if let Some(Value::Bool(true)) = handler.get("async") {
+            reporter.warn(
+                at("async", Target::Node),
+                "`async: true`: Claude Code sends this request in the background, where its answer comes too late to \
+                 block; this engine waits for it, so a block it returns takes effect",
+            );
+        }
+        if !loadable {
+            return;
+        }
+        builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
+        builder.set("kind", "type", Value::String("http".into()), node.key("type"));
+        builder.set("url", "url", url.clone(), node.key("url"));
+        builder.set("format", "type", Value::String("claude".into()), node.key("type"));
+        if let Some(headers) = handler.get("headers") {
+            builder.set("headers", "headers", headers.clone(), node.key("headers"));
+        }
+        // Claude Code reads no variable unless it is listed: an absent list is an empty one.
+        let allowed = handler.get("allowedEnvVars").cloned().unwrap_or_else(|| Value::Array(Vec::new()));
+        builder.set("allowed_env_vars", "allowedEnvVars", allowed, node.key("allowedEnvVars"));
+        if let Some((pattern, matcher_node)) = target.matcher {
+            builder.set("matcher", "matcher", Value::String(pattern.clone()), matcher_node.clone());
+        }
+        if self.disabled {
+            builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
+        }
+        let matcher = target.matcher.map(|(p, _)| p.as_str());
+        let key = crate::hash::hash_canonical(&json!({"url": url, "matcher": matcher, "on": target.on}));
+        let id = format!("claude.http.{key}");
+        builder.set("id", "id", Value::String(id.clone()), node.clone());
+        let position = self.file.hooks.len();
+        if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
+            reporter.warn(
+                at("", Target::Node),
+                format!(
+                    "identical to the handler at `{earlier_path}` (same event, matcher and URL): Claude Code sends \
+                     it once, so that copy is dropped and this one is kept"
+                ),
+            );
+            self.replaced.insert(earlier);
         }
         self.file.hooks.push(builder.finish());
     }

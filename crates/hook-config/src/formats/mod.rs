@@ -96,6 +96,13 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("prompt", "prompt"),
     ("model", "model"),
     ("agent", "agent"),
+    ("url", "url"),
+    ("method", "method"),
+    ("headers", "headers"),
+    ("format", "format"),
+    ("allowed_env_vars", "allowedEnvVars"),
+    ("files", "files"),
+    ("query", "query"),
 ];
 
 /// The keys of a hook-list file's top-level mapping.

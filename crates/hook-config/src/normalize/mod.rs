@@ -12,6 +12,8 @@ mod clio;
 mod command;
 mod evaluated;
 mod fields;
+mod http;
+mod policy;
 mod program;
 
 use std::cell::RefCell;
@@ -138,6 +140,8 @@ pub(crate) fn normalize(
         Some(HookKind::Prompt) => read_prompt(&mut hook, event.as_ref()),
         Some(HookKind::Effect) => read_effect(&mut hook, event.as_ref(), protocol),
         Some(HookKind::Evaluated) => evaluated::read(&mut hook, event.as_ref(), protocol),
+        Some(HookKind::Http) => http::read(&mut hook, protocol).map(HookSpec::Http),
+        Some(HookKind::Policy) => policy::read(&mut hook, protocol, cx).map(HookSpec::Policy),
         Some(HookKind::InProcess) | None => None,
     };
     let run_async = background::read_async(&mut hook, event.as_ref(), kind, cx.format);
@@ -249,13 +253,15 @@ fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> (Option<(Eve
 
 fn read_kind(hook: &mut HookReader<'_, '_>) -> Option<HookKind> {
     if !hook.has("kind") {
-        hook.missing("kind", "missing required field `kind` (`command`, `prompt`, `effect` or `evaluated`)");
+        hook.missing("kind", "missing required field `kind` (`command`, `prompt`, `effect`, `evaluated`, `http` or `policy`)");
         return None;
     }
-    hook.choice("kind", &["command", "prompt", "effect", "evaluated"]).map(|(kind, _)| match kind {
+    hook.choice("kind", &["command", "prompt", "effect", "evaluated", "http", "policy"]).map(|(kind, _)| match kind {
         "command" => HookKind::Command,
         "prompt" => HookKind::Prompt,
         "evaluated" => HookKind::Evaluated,
+        "http" => HookKind::Http,
+        "policy" => HookKind::Policy,
         _ => HookKind::Effect,
     })
 }
@@ -514,6 +520,13 @@ const KIND_FIELDS: &[(&str, HookKind)] = &[
     ("prompt", HookKind::Evaluated),
     ("model", HookKind::Evaluated),
     ("agent", HookKind::Evaluated),
+    ("url", HookKind::Http),
+    ("method", HookKind::Http),
+    ("headers", HookKind::Http),
+    ("format", HookKind::Http),
+    ("allowed_env_vars", HookKind::Http),
+    ("files", HookKind::Policy),
+    ("query", HookKind::Policy),
 ];
 
 fn reject_fields_of_other_kinds(hook: &mut HookReader<'_, '_>, kind: HookKind) {

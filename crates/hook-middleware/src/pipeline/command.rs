@@ -213,7 +213,7 @@ fn options(limits: &Limits, timeout_ms: u64) -> RunOptions {
 }
 
 /// The protocol's own bounds, then the host's clamp; a Warning entry when the timeout changed.
-fn clamp(limits: &Limits, protocol: Protocol, declared: u64) -> (u64, Vec<OutputEntry>) {
+pub(crate) fn clamp(limits: &Limits, protocol: Protocol, declared: u64) -> (u64, Vec<OutputEntry>) {
     let mut timeout = declared;
     let mut notes = Vec::new();
     if let Some((low, high)) = protocol.timeout_bounds_ms() {

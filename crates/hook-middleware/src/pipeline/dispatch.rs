@@ -378,7 +378,12 @@ impl Dispatch<'_> {
                 self.deadline_cancelled(user_meta(hook), event)
             } else {
                 let span = spans::hook_span(&hook.decl().id, event);
-                let record = span.in_scope(|| inprocess::declared(user_meta(hook), hook.decl(), self.input));
+                let record = span.in_scope(|| match &hook.decl().spec {
+                    HookSpec::Policy(spec) => {
+                        super::policy::run(user_meta(hook), &hook.hook, spec, self.input, &self.inner.limits)
+                    }
+                    _ => inprocess::declared(user_meta(hook), hook.decl(), self.input),
+                });
                 Record { span: Some(span), ..record }
             };
             prior.extend(record.effects.iter().cloned());
@@ -549,11 +554,9 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
     let event = &input.event;
     let decl = hook.decl();
     let mut record = Record::bare(user_meta(hook), event, RunStatus::Completed);
-    let spec = match &decl.spec {
-        HookSpec::Command(spec) => spec,
-        HookSpec::Evaluated(spec) => return run_evaluated(coordinator, cx, position, hook, spec, record).await,
-        _ => unreachable!("only command and evaluated hooks are scheduled"),
-    };
+    if let HookSpec::Evaluated(spec) = &decl.spec {
+        return run_evaluated(coordinator, cx, position, hook, spec, record).await;
+    }
     if decl.sequential {
         tokio::select! {
             biased;
@@ -565,6 +568,11 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
         biased;
         cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
         permit = coordinator.permit() => permit,
+    };
+    let spec = match &decl.spec {
+        HookSpec::Command(spec) => spec,
+        HookSpec::Http(spec) => return run_http(coordinator, cx, position, record, decl, spec).await,
+        _ => unreachable!("only command, evaluated and http hooks are scheduled"),
     };
     let prepared = match command::prepare_user(cx, &hook.hook, spec) {
         Ok(prepared) => prepared,
@@ -639,6 +647,62 @@ async fn run_evaluated(
         (record, Some(cause)) => cancelled(record, cause, cx),
     };
     record.span = Some(span);
+    if record.denies(event) {
+        coordinator.denied(position);
+    }
+    record
+}
+
+/// One http hook's request, once it holds its permit: prepared, sent on the blocking pool, interpreted; given up
+/// at once when the dispatch cancels it (the request ends by its own deadline).
+async fn run_http(
+    coordinator: &Coordinator,
+    cx: &RunContext<'_>,
+    position: usize,
+    mut record: Record,
+    decl: &hook_config::HookDecl,
+    spec: &hook_config::HttpSpec,
+) -> Record {
+    let input = cx.input;
+    let event = &input.event;
+    let (timeout_ms, notes) = command::clamp(cx.limits, decl.protocol, spec.timeout_ms);
+    record.summary.entries = notes;
+    let span = spans::hook_span(&decl.id, event);
+    match super::http::prepare(spec, input, cx.limits, timeout_ms) {
+        Err(why) => record.fail(event, decl.on_error == hook_types::OnError::Deny, &why),
+        Ok(request) => {
+            let started = Instant::now();
+            // A thread of its own rather than Tokio's blocking pool: a runtime waits for its blocking tasks when
+            // it shuts down, and a request given up on must not hold its host past the dispatch.
+            let (tx, sent) = tokio::sync::oneshot::channel();
+            let spawned = std::thread::Builder::new()
+                .name("hook-http".into())
+                .spawn(move || drop(tx.send(super::http::send(request))));
+            if let Err(e) = spawned {
+                record.fail(event, decl.on_error == hook_types::OnError::Deny, &format!("could not start: {e}"));
+                return record;
+            }
+            let answer = tokio::select! {
+                biased;
+                _ = coordinator.cancelled(position) => None,
+                answer = sent.instrument(span.clone()) => Some(answer),
+            };
+            record.span = Some(span);
+            match answer {
+                None => {
+                    let mut record = cancelled(record, coordinator.cause_now(), cx);
+                    record.set_duration(started.elapsed());
+                    return record;
+                }
+                Some(Ok(answer)) => super::http::interpret(&mut record, decl, spec, input, timeout_ms, answer),
+                Some(Err(_)) => record.fail(
+                    event,
+                    decl.on_error == hook_types::OnError::Deny,
+                    "failed: its request ended without an answer",
+                ),
+            }
+        }
+    }
     if record.denies(event) {
         coordinator.denied(position);
     }

@@ -45,7 +45,9 @@ pub(crate) fn declared(meta: Meta, decl: &HookDecl, input: &EventInput) -> Recor
             vec![Effect::InjectReminder { message: message.clone(), severity: *severity }]
         }
         HookSpec::Effect(effect) => vec![effect.clone()],
-        HookSpec::Command(_) | HookSpec::Evaluated(_) => unreachable!("only prompt and effect hooks run in process"),
+        HookSpec::Command(_) | HookSpec::Evaluated(_) | HookSpec::Http(_) | HookSpec::Policy(_) => {
+            unreachable!("command, evaluated and http hooks do not run here; policy hooks run in `policy`")
+        }
     };
     let deny_on_error = decl.on_error == hook_types::OnError::Deny;
     apply(&mut record, input, deny_on_error, effects, None);

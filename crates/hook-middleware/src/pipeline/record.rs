@@ -39,6 +39,8 @@ pub(crate) struct Record {
     pub emitted: Vec<&'static str>,
     pub decision: Decision,
     pub output_bytes: u64,
+    /// The status an `http` hook's server answered with.
+    pub http_status: Option<u16>,
     pub cancelled: Option<Cancel>,
     /// The hook's span, if it ran in one. Its status is recorded only once the dispatch has folded every run, so
     /// the span says what the run summary and the receipt say (a run the fold discards is `cancelled` there too).
@@ -68,6 +70,7 @@ impl Record {
             emitted: Vec::new(),
             decision: Decision::Pass,
             output_bytes: 0,
+            http_status: None,
             cancelled: None,
             span: None,
         }
@@ -136,6 +139,7 @@ impl Record {
             output_bytes: self.output_bytes,
             tool_name: tool_name.map(str::to_owned),
             duration_ms: self.summary.duration_ms,
+            http_status: self.http_status,
             session_id: session_id.map(str::to_owned),
             prev: None,
         }

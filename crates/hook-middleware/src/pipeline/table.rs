@@ -184,9 +184,9 @@ impl UserHook {
         &self.hook.decl
     }
 
-    /// Prompt and effect declarations run in process, before every command hook.
+    /// Prompt, effect and policy declarations run in process, before every command and http hook.
     pub(crate) fn in_process(&self) -> bool {
-        matches!(self.hook.decl.spec, HookSpec::Prompt { .. } | HookSpec::Effect(_))
+        matches!(self.hook.decl.spec, HookSpec::Prompt { .. } | HookSpec::Effect(_) | HookSpec::Policy(_))
     }
 }
 
@@ -265,7 +265,7 @@ impl Table {
 /// prompt or a widening effect dropped here leaves no gate less guarded than it was.
 fn could_deny(decl: &HookDecl) -> bool {
     match &decl.spec {
-        HookSpec::Command(_) | HookSpec::Evaluated(_) => true,
+        HookSpec::Command(_) | HookSpec::Evaluated(_) | HookSpec::Http(_) | HookSpec::Policy(_) => true,
         HookSpec::Prompt { .. } => false,
         HookSpec::Effect(effect) => matches!(
             effect,

@@ -67,6 +67,7 @@ mod classify;
 mod gemini;
 mod json;
 mod names;
+mod opa;
 mod payload;
 mod rules;
 mod sanitize;
@@ -79,6 +80,7 @@ use hook_types::{Decision, Effect, Event, OnError, OutputEntry, Protocol, Replay
 
 pub use classify::exit_code;
 pub use names::event_name;
+pub use opa::{PolicyAnswer, policy_answer};
 pub use payload::{CONTENT_LIMIT_CHARS, payload, payload_object};
 pub use sanitize::sanitize_text;
 pub use schema::{output_schema, payload_schema};

@@ -41,6 +41,7 @@ pub fn receipt(n: u64) -> Receipt {
         output_bytes: n * 10,
         tool_name: Some("shell".into()),
         duration_ms: n % 50,
+        http_status: None,
         session_id: Some("sess-1".into()),
         prev: None,
     }
