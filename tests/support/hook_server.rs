@@ -12,6 +12,7 @@
 //! - `/redirect`: `302` to `/native/allow`.
 //! - `/oversized`: a 2xx whose body is 4 MiB.
 //! - `/invalid`: a 2xx whose body is not JSON.
+//! - Anything that starts a TLS handshake: the connection is closed (the server speaks plain HTTP).
 //! - `/v1/data/<path>`: an OPA-compatible data API backed by regorus on the Rego files the server was started
 //!   with: `{"input": …}` in, `{"result": <data.<path>>}` out (`{}` when undefined), as OPA answers.
 #![allow(dead_code)]
@@ -163,6 +164,10 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
 
 /// One request, or `None` at the end of the connection.
 fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Seen>> {
+    // A TLS ClientHello (record type 22): this server speaks plain HTTP, so it hangs up, as a real one would.
+    if reader.fill_buf()?.first() == Some(&0x16) {
+        return Err(std::io::Error::other("a TLS handshake on a plain HTTP server"));
+    }
     let mut head = Vec::new();
     let mut line = Vec::new();
     let mut first = true;

@@ -384,13 +384,13 @@ mod tests {
         let root = dir.path();
         let cx = FileContext { origin: Origin::Project, workspace: root, root, source_id: None };
         let yaml = r#"
-- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${T}"}}
-- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Token ${T}"}}
-- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${U}"}}
-- {on: pre_tool, kind: http, url: "https://b.example/x", headers: {Authorization: "Bearer ${T}"}}
-- {on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${T}"}, format: opa}
-- {on: pre_tool, kind: policy, files: [p.rego], query: data.p.d}
-- {on: pre_tool, kind: policy, files: [p.rego], query: data.p.d, timeout_ms: 900}
+- {id: a, on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${T}"}}
+- {id: b, on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Token ${T}"}}
+- {id: c, on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${U}"}}
+- {id: d, on: pre_tool, kind: http, url: "https://b.example/x", headers: {Authorization: "Bearer ${T}"}}
+- {id: e, on: pre_tool, kind: http, url: "https://a.example/x", headers: {Authorization: "Bearer ${T}"}, format: opa}
+- {id: f, on: pre_tool, kind: policy, files: [p.rego], query: data.p.d}
+- {id: g, on: pre_tool, kind: policy, files: [p.rego], query: data.p.d, timeout_ms: 900}
 "#;
         let load = parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
         assert_eq!(load.hooks.len(), 7, "{:#?}", load.issues);

@@ -222,7 +222,7 @@ fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
     let json = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
   {"type": "prompt", "prompt": "Is this command safe?"},
   {"type": "agent", "prompt": "Review the command"},
-  {"type": "http", "url": "https://example.com/hook"},
+  {"type": "http", "url": "https://example.com/hook", "if": "Bash(x)"},
   {"type": "mcp_tool", "server": "audit", "tool": "check"},
   {"type": "command", "command": "git-guard", "if": "Bash(git push *)"},
   {"type": "command", "command": "Write-Host hi", "shell": "powershell"},
@@ -242,8 +242,9 @@ fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
             "pre_tool [Bash] 600000ms $ bash",
         ],
         &[
-            "4:12: warning: hooks.PreToolUse[0].hooks[2].type: a `http` hook (its event is POSTed to a URL) has no \
-             counterpart in this engine, which runs commands; this hook is not loaded",
+            "4:61: warning: hooks.PreToolUse[0].hooks[2].if: an `if` condition (Claude Code's permission-rule syntax) \
+             cannot be tested by this engine, and running the hook without it would widen what it blocks; this hook \
+             is not loaded",
             "5:12: warning: hooks.PreToolUse[0].hooks[3].type: a `mcp_tool` hook (it calls a tool of an MCP server) \
              has no counterpart in this engine, which runs commands; this hook is not loaded",
             "6:53: warning: hooks.PreToolUse[0].hooks[4].if: an `if` condition (Claude Code's permission-rule syntax) \

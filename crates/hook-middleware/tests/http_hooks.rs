@@ -178,3 +178,18 @@ fn a_workspace_http_hook_needs_trust_and_its_url_is_pinned() {
     let result = dispatch(&fixture.pipeline(), &pre_tool("shell", json!({"command": "ls"})));
     assert_eq!(status_of(&result, "remote"), RunStatus::Untrusted);
 }
+
+#[test]
+fn an_https_url_goes_through_tls_and_a_failed_handshake_denies() {
+    // The test server speaks plain HTTP: the rustls handshake fails, and the gate denies with the reason.
+    let server = HookServer::start(&[]);
+    let url = server.url("/native/allow").replacen("http://", "https://", 1);
+    let fixture = Fixture::new();
+    fixture.user_hooks(&gate_hook(&url, ""));
+    let started = Instant::now();
+    let result = dispatch(&fixture.pipeline(), &pre_tool("shell", json!({"command": "ls"})));
+    assert!(started.elapsed() < NEVER_HANGS, "took {:?}", started.elapsed());
+    assert_eq!(result.verdict, Verdict::Deny, "{}", render(&result));
+    let reason = result.reason.unwrap_or_default();
+    assert!(reason.contains(&url) && reason.contains("failed"), "{reason}");
+}
