@@ -60,6 +60,10 @@ pub struct Agent {
     pub hooks_switches: &'static [&'static str],
     /// Whether `hook bridge` and `hook install` speak to this agent (it runs command hooks from its own settings).
     pub bridge: bool,
+    /// What the agent itself requires before it runs hooks from a workspace's file, where install cannot do it for
+    /// the user (a folder-trust prompt): `hook install` prints it for the project scopes, since without it the agent
+    /// skips the bridge in silence.
+    pub trust_note: Option<&'static str>,
 }
 
 /// One of an agent's event names.
@@ -94,6 +98,9 @@ pub struct AgentFiles {
     pub local: Option<&'static str>,
     /// The user's file, relative to the home directory.
     pub user: Option<&'static str>,
+    /// Every file of the agent's the loader reads at the project origin and, under the home directory, at the user
+    /// origin, in reading order (`project` and `user` among them where the agent writes its hooks there).
+    pub read: &'static [&'static str],
 }
 
 /// Where in an agent's configuration a file sits (`hook install --scope`).
@@ -291,6 +298,34 @@ const CURSOR_EVENTS: &[AgentEvent] = &[
     foreign("afterTabFileEdit"),
 ];
 
+/// Qwen Code 0.24.4: `HookEventName` in packages/core/src/hooks/types.ts (the `@qwen-code/qwen-code` bundle,
+/// chunks/chunk-QA5TENCT.js) and its hooks reference (bundled/qc-helper/docs/features/hooks.md). It took Claude Code's
+/// event names; the events with no equivalent here load as foreign observers.
+const QWEN_EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("UserPromptSubmit", Event::TurnStart),
+    ev("PreToolUse", Event::PreTool),
+    ev("PermissionRequest", Event::PermissionRequest),
+    ev("PostToolUse", Event::PostTool),
+    with("PostToolUseFailure", Event::PostTool, FAILED),
+    ev("Stop", Event::TurnEnd),
+    with("SubagentStop", Event::TurnEnd, SUBAGENT),
+    ev("PreCompact", Event::Compaction),
+    ev("Notification", Event::Notification),
+    ev("SessionEnd", Event::SessionEnd),
+    foreign("PostToolBatch"),
+    foreign("UserPromptExpansion"),
+    foreign("MessageDisplay"),
+    foreign("SubagentStart"),
+    foreign("PostCompact"),
+    foreign("SessionDelete"),
+    foreign("PermissionDenied"),
+    foreign("StopFailure"),
+    foreign("TodoCreated"),
+    foreign("TodoCompleted"),
+    foreign("InstructionsLoaded"),
+];
+
 /// clio-coder's names: the canonical ones, and its own for three of them.
 const CLIO_EVENTS: &[AgentEvent] = &[
     ev("session_start", Event::SessionStart),
@@ -384,8 +419,25 @@ const CURSOR_TOOLS: &[(&str, &str)] = &[
     ("Grep", "grep"),
 ];
 
+/// Qwen Code 0.24.4, packages/core/src/tools/tool-names.ts (`ToolNames`, chunks/chunk-RSWOFJBY.js of its bundle): the
+/// runtime ids its hooks receive in `tool_name`.
+const QWEN_TOOLS: &[(&str, &str)] = &[
+    ("run_shell_command", "shell"),
+    ("read_file", "read"),
+    ("write_file", "write"),
+    ("edit", "edit"),
+    ("glob", "glob"),
+    ("grep_search", "grep"),
+    ("list_directory", "ls"),
+    ("web_fetch", "web_fetch"),
+    ("web_search", "web_search"),
+    ("agent", "task"),
+    ("notebook_edit", "notebook_edit"),
+    ("todo_write", "todo"),
+];
+
 /// Every agent, in the order foreign formats are read within an origin (native first).
-pub static AGENTS: [Agent; 7] = [
+pub static AGENTS: [Agent; 8] = [
     Agent {
         protocol: Protocol::Native,
         name: "this engine",
@@ -396,12 +448,13 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: None, local: None, user: None },
+        files: AgentFiles { project: None, local: None, user: None, read: &[] },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
         hooks_switches: &[],
         bridge: false,
+        trust_note: None,
     },
     Agent {
         protocol: Protocol::Claude,
@@ -417,12 +470,17 @@ pub static AGENTS: [Agent; 7] = [
             project: Some(".claude/settings.json"),
             local: Some(".claude/settings.local.json"),
             user: Some(".claude/settings.json"),
+            read: &[".claude/settings.json"],
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: ALL_ANSWERS,
         hooks_switches: &[],
         bridge: true,
+        trust_note: Some(
+            "Claude Code asks you to trust a workspace before it runs the hooks of its project settings: accept \
+             that prompt the first time you open this workspace.",
+        ),
     },
     Agent {
         protocol: Protocol::Codex,
@@ -434,12 +492,22 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: Some(".codex/hooks.json"), local: None, user: Some(".codex/hooks.json") },
+        files: AgentFiles {
+            project: Some(".codex/hooks.json"),
+            local: None,
+            user: Some(".codex/hooks.json"),
+            read: &[".codex/hooks.json", ".codex/config.toml"],
+        },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: Answers { ask: false, ..ALL_ANSWERS },
         hooks_switches: &[],
         bridge: true,
+        trust_note: Some(
+            "Codex reads a workspace's .codex/hooks.json only when the project is trusted: accept Codex's trust \
+             prompt for this directory (or set trust_level = \"trusted\" for it under [projects] in Codex's \
+             config.toml). The bridge entries themselves were recorded as trusted above.",
+        ),
     },
     Agent {
         protocol: Protocol::Gemini,
@@ -452,12 +520,21 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         session_env: Some("GEMINI_SESSION_ID"),
         cwd_env: Some("GEMINI_CWD"),
-        files: AgentFiles { project: Some(".gemini/settings.json"), local: None, user: Some(".gemini/settings.json") },
+        files: AgentFiles {
+            project: Some(".gemini/settings.json"),
+            local: None,
+            user: Some(".gemini/settings.json"),
+            read: &[".gemini/settings.json"],
+        },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::Grouped { named: true },
         answers: ALL_ANSWERS,
         hooks_switches: &["enabled", "disabled", "notifications"],
         bridge: true,
+        trust_note: Some(
+            "Gemini CLI runs a workspace's hooks only in a trusted folder: trust this folder when Gemini CLI asks \
+             (or with its folder-trust settings). It lists newly seen project hooks with a warning the first time.",
+        ),
     },
     Agent {
         protocol: Protocol::Cursor,
@@ -469,12 +546,18 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &["CURSOR_PROJECT_DIR"],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: Some(".cursor/hooks.json"), local: None, user: Some(".cursor/hooks.json") },
+        files: AgentFiles {
+            project: Some(".cursor/hooks.json"),
+            local: None,
+            user: Some(".cursor/hooks.json"),
+            read: &[".cursor/hooks.json"],
+        },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
         answers: ALL_ANSWERS,
         hooks_switches: &[],
         bridge: true,
+        trust_note: None,
     },
     Agent {
         protocol: Protocol::Mecha,
@@ -486,12 +569,15 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: None, local: None, user: None },
+        // mecha and clio-coder document no user-level location of their own; `~/.mecha/config.toml` and
+        // `~/.clio-coder/hooks.yaml` mirror their project files.
+        files: AgentFiles { project: None, local: None, user: None, read: &[".mecha/config.toml"] },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
         answers: Answers { ask: false, continuation: false, context: true, system_message: false },
         hooks_switches: &[],
         bridge: false,
+        trust_note: None,
     },
     Agent {
         protocol: Protocol::Clio,
@@ -507,12 +593,43 @@ pub static AGENTS: [Agent; 7] = [
             project: Some(".clio-coder/hooks.yaml"),
             local: Some(".clio-coder/hooks.local.yaml"),
             user: None,
+            read: &[".clio-coder/hooks.yaml"],
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
         hooks_switches: &[],
         bridge: false,
+        trust_note: None,
+    },
+    Agent {
+        protocol: Protocol::Qwen,
+        name: "Qwen Code",
+        version: Some("0.24.4"),
+        events: QWEN_EVENTS,
+        tools: QWEN_TOOLS,
+        mcp: None,
+        // hookRunner (chunks/chunk-DPEB6S2R.js): GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and QWEN_PROJECT_DIR are all
+        // set to the project directory for every command hook.
+        project_env: &["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        session_env: None,
+        cwd_env: None,
+        // `SETTINGS_DIRECTORY_NAME = ".qwen"`; hooks live in the `hooks` key of its settings files.
+        files: AgentFiles {
+            project: Some(".qwen/settings.json"),
+            local: None,
+            user: Some(".qwen/settings.json"),
+            read: &[".qwen/settings.json"],
+        },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Grouped { named: true },
+        answers: ALL_ANSWERS,
+        hooks_switches: &[],
+        bridge: true,
+        trust_note: Some(
+            "Qwen Code loads a workspace's hooks only in a trusted folder once its folder trust is on \
+             (security.folderTrust.enabled): trust this folder when Qwen Code asks.",
+        ),
     },
 ];
 

@@ -100,11 +100,13 @@ pub enum Protocol {
     Mecha,
     /// clio-coder's hook rules.
     Clio,
+    /// Qwen Code's hook rules.
+    Qwen,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 7] = [
+    pub const ALL: [Protocol; 8] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -112,6 +114,7 @@ impl Protocol {
         Protocol::Cursor,
         Protocol::Mecha,
         Protocol::Clio,
+        Protocol::Qwen,
     ];
 
     /// The wire name.
@@ -124,6 +127,7 @@ impl Protocol {
             Protocol::Cursor => "cursor",
             Protocol::Mecha => "mecha",
             Protocol::Clio => "clio",
+            Protocol::Qwen => "qwen",
         }
     }
 
@@ -143,7 +147,8 @@ impl Protocol {
         match self {
             Protocol::Native | Protocol::Mecha => 10_000,
             Protocol::Claude | Protocol::Codex => 600_000,
-            Protocol::Gemini => 60_000,
+            // Qwen Code: "Timeout in seconds, default 60" for command hooks (docs/features/hooks.md in its package).
+            Protocol::Gemini | Protocol::Qwen => 60_000,
             Protocol::Cursor => 30_000,
             Protocol::Clio => 2_000,
         }

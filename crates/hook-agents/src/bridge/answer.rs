@@ -78,8 +78,11 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     let out = match read.agent {
         Agent::Gemini => gemini(read, &mut reply),
         Agent::Cursor => cursor(read, &mut reply),
-        // parse_input reads only the agents the bridge speaks to; the others have Claude Code's exit-code form.
-        Agent::Claude | Agent::Codex | Agent::Native | Agent::Mecha | Agent::Clio => claude_or_codex(read, &mut reply),
+        // Qwen Code reads Claude Code's answer (its `PreToolUseHookOutput`, `StopHookOutput`). parse_input reads only
+        // the agents the bridge speaks to; the others have Claude Code's exit-code form.
+        Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Native | Agent::Mecha | Agent::Clio => {
+            claude_or_codex(read, &mut reply)
+        }
     };
     let always_json = matches!(read.agent, Agent::Gemini | Agent::Cursor);
     let stdout = if out.is_empty() && !always_json { String::new() } else { Value::Object(out).to_string() + "\n" };

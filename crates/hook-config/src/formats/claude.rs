@@ -79,10 +79,19 @@ const CLAUDE: Dialect = Dialect {
     exact_char: None,
     run_once: true,
     skipped_keys: &[],
+    tool_matcher: None,
+    ignored_timeout_ms: None,
+    carried: &[],
 };
 
 /// Reads a Claude Code settings file.
 pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+    read_settings(root, &CLAUDE, reporter)
+}
+
+/// Reads a settings file whose `hooks` key holds the group shape and whose top-level `disableAllHooks` turns every
+/// hook off (Claude Code, and the agents that took its settings shape).
+pub(super) fn read_settings(root: &Value, dialect: &Dialect, reporter: &mut Reporter<'_>) -> Option<WireFile> {
     let Value::Object(settings) = root else {
         reporter.error(
             file_place(String::new(), NodePath::default(), Target::Node),
@@ -108,7 +117,7 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
             ),
         }
     }
-    read_groups(settings, &CLAUDE, disabled, reporter)
+    read_groups(settings, dialect, disabled, reporter)
 }
 
 /// How an agent uses a group's matcher on one of its mapped events (the events not listed test it: the tool
@@ -149,6 +158,14 @@ pub(super) struct Dialect {
     /// Keys of the events mapping that are not events (Codex's `state`): passed over here, the dialect's own
     /// reader says what needs saying about them.
     pub(super) skipped_keys: &'static [&'static str],
+    /// The agent's own reading of a tool event's matcher, where it is not the Claude/Codex rule: the pattern this
+    /// engine should test instead, or `Err` with a warning to give (the pattern is then kept as written).
+    pub(super) tool_matcher: Option<fn(&str) -> Result<String, String>>,
+    /// What a timeout the agent ignores (rather than refuses) becomes, in milliseconds: the hook loads with a
+    /// warning and this timeout, as in the agent (Qwen Code's default for a `timeout` that is no positive number).
+    pub(super) ignored_timeout_ms: Option<u64>,
+    /// The group keys and handler keys this engine carries over (`sequential` of a group, `env` of a handler).
+    pub(super) carried: &'static [&'static str],
 }
 
 /// Reads the `hooks` mapping of `settings` in the group shape. `disabled` loads every hook disabled.
@@ -260,7 +277,11 @@ impl GroupReader<'_> {
             for (h, handler) in handlers.iter().enumerate() {
                 let path = format!("{group_path}.hooks[{h}]");
                 let node = group_node.key("hooks").index(h);
-                let target = GroupTarget { on: &on, matcher: matcher.as_ref(), event_node: &event_node };
+                let sequential = group
+                    .get("sequential")
+                    .filter(|_| self.dialect.carried.contains(&"sequential"))
+                    .map(|value| (value, group_node.key("sequential")));
+                let target = GroupTarget { on: &on, matcher: matcher.as_ref(), event_node: &event_node, sequential };
                 self.handler(handler, &path, node, &target, reporter);
                 self.handlers += 1;
             }
@@ -331,6 +352,19 @@ impl GroupReader<'_> {
                 );
                 return Err(());
             }
+        }
+        let tool_event = mapped
+            .and_then(|m| self.dialect.events.agent.agent().event(m))
+            .and_then(|row| row.event.as_ref())
+            .is_some_and(hook_types::Event::is_tool_event);
+        if let Some(rewrite) = self.dialect.tool_matcher.filter(|_| tool_event) {
+            return match rewrite(pattern) {
+                Ok(rewritten) => Ok(Some((rewritten, node))),
+                Err(warning) => {
+                    reporter.warn(file_place(field, node.clone(), Target::Node), warning);
+                    Ok(Some((pattern.clone(), node)))
+                }
+            };
         }
         // A pattern this engine reads as exact names but the agent reads as a regex stays a regex.
         if let (Some(exact_char), MatcherRule::Exact(_)) = (self.dialect.exact_char, &compiled.rule)
@@ -435,6 +469,14 @@ impl GroupReader<'_> {
             }
             match (self.dialect.timeout)(&handler[*first]) {
                 Ok(ms) => builder.set("timeout_ms", first, Value::from(ms), node.key(first)),
+                Err(message) if self.dialect.ignored_timeout_ms.is_some() => {
+                    let ms = self.dialect.ignored_timeout_ms.unwrap_or_default();
+                    reporter.warn(
+                        at(first, Target::Node),
+                        format!("{message}; {agent} ignores it and gives the hook its default of {} s, and so does this engine", ms / 1_000),
+                    );
+                    builder.set("timeout_ms", first, Value::from(ms), node.key(first));
+                }
                 Err(message) => {
                     reporter.error(at(first, Target::Node), message);
                     loadable = false;
@@ -505,6 +547,12 @@ impl GroupReader<'_> {
         if self.disabled {
             builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
         }
+        if let Some((value, node)) = &target.sequential {
+            builder.set("sequential", "sequential", (*value).clone(), node.clone());
+        }
+        if let Some(env) = handler.get("env").filter(|_| self.dialect.carried.contains(&"env")) {
+            builder.set("env", "env", env.clone(), node.key("env"));
+        }
         if self.dialect.run_once {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
             let key = crate::hash::hash_canonical(&json!({"command": command, "matcher": matcher, "on": target.on}));
@@ -531,6 +579,8 @@ struct GroupTarget<'a> {
     on: &'a str,
     matcher: Option<&'a (String, NodePath)>,
     event_node: &'a NodePath,
+    /// The group's `sequential`, where the dialect carries it.
+    sequential: Option<(&'a Value, NodePath)>,
 }
 
 /// A place outside any one hook, by the path the file spells (`hooks.PreToolUse[0].matcher`).

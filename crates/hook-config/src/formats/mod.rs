@@ -13,6 +13,7 @@ mod cursor;
 mod gemini;
 mod mecha;
 mod native;
+mod qwen;
 
 pub(crate) use gemini::strip_comments as strip_json_comments;
 
@@ -108,6 +109,7 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Mecha => mecha::read(&root, reporter),
         Format::Claude => claude::read(&root, reporter),
         Format::Codex => codex::read(&root, reporter),
+        Format::Qwen => qwen::read(&root, reporter),
     }
 }
 

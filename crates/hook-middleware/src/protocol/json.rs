@@ -45,6 +45,15 @@ fn decision_verb(protocol: Protocol, event: &Event, word: &str) -> Result<Verb, 
             &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block), ("ask", Verb::Ask)]
         }
         Protocol::Cursor => &[],
+        // Qwen Code `DefaultHookOutput.isBlockingDecision` (`"block"`, `"deny"`) and
+        // `PreToolUseHookOutput.getPermissionDecision` (`"allow"`, `"approve"`, `"ask"`).
+        Protocol::Qwen => &[
+            ("block", Verb::Block),
+            ("deny", Verb::Block),
+            ("allow", Verb::Allow),
+            ("approve", Verb::Allow),
+            ("ask", Verb::Ask),
+        ],
     };
     accepted.iter().find(|(w, _)| *w == word).map(|(_, verb)| *verb).ok_or_else(|| {
         let words: Vec<String> = accepted.iter().map(|(w, _)| format!("\"{w}\"")).collect();

@@ -347,6 +347,22 @@ static MECHA: Rules = Rules {
 /// policy decision its author never wrote.
 static CLIO: Rules = Rules { block_exit: None, ..NATIVE };
 
+/// Qwen Code 0.24.4, its hook runner (`chunks/chunk-DPEB6S2R.js` of the npm bundle, packages/core/src/hooks) and
+/// output classes (`chunks/chunk-QA5TENCT.js`): Claude Code's JSON answer (`hookSpecificOutput.permissionDecision`,
+/// `decision`, `continue`, `systemMessage`), exit 2 blocks with stderr, another non-zero code is a non-blocking
+/// error whose JSON still decides (it reads stdout, else stderr, whatever the code), plain stdout is context on
+/// SessionStart and UserPromptSubmit, and output that starts like a JSON object but does not parse is a failed run
+/// (`Hook output is not valid JSON`), not text. Claude Code's observed quirks (context on Stop running another turn,
+/// `continue: false` letting the tool run, exit 2 ignored on PermissionRequest) are not Qwen Code's documented
+/// behaviour, so the engine's own, closed reading applies there.
+static QWEN: Rules = Rules {
+    unparsed_json_is_text: false,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
+    ..CLAUDE
+};
+
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
@@ -357,5 +373,6 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Cursor => &CURSOR,
         Protocol::Mecha => &MECHA,
         Protocol::Clio => &CLIO,
+        Protocol::Qwen => &QWEN,
     }
 }
