@@ -56,7 +56,33 @@ const QWEN: Agent = Agent {
     channel: "systemMessage",
 };
 
-const AGENTS: [&Agent; 1] = [&QWEN];
+fn droid_shell(env: &Env, session: &str, command: &str) -> Value {
+    // Factory Droid's PreToolUse input (`executePreToolUseHooks` in its bundled JavaScript).
+    json!({"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": env.ws, "permission_mode": "auto-low",
+           "hook_event_name": "PreToolUse", "tool_name": "Execute", "tool_input": {"command": command}})
+}
+
+fn droid_stop(session: &str, active: bool) -> Value {
+    json!({"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": "/", "permission_mode": "auto-low",
+           "hook_event_name": "Stop", "stop_hook_active": active, "tool_execution_count": 1, "elapsed_time": 10})
+}
+
+fn droid_start(session: &str) -> Value {
+    json!({"session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": "/", "permission_mode": "auto-low",
+           "hook_event_name": "SessionStart", "source": "startup"})
+}
+
+const DROID: Agent = Agent {
+    name: "droid",
+    file: ".factory/settings.json",
+    project_var: Some("FACTORY_PROJECT_DIR"),
+    shell: droid_shell,
+    turn_end: Some(droid_stop),
+    session_start: Some(droid_start),
+    channel: "systemMessage",
+};
+
+const AGENTS: [&Agent; 2] = [&QWEN, &DROID];
 
 const SHELL_GATE: &str = "\
 - id: no-rm
@@ -111,7 +137,8 @@ fn install(agent: &Agent) -> (Env, String, Vec<(PathBuf, Vec<u8>)>) {
     let command = find_command(&value, &bridge).unwrap_or_else(|| panic!("no bridge command in {written}"));
     // The moved hooks load from the native file now, with the agent's protocol.
     let inspect = env.inspect_json();
-    let protocols: Vec<&str> = inspect["hooks"].as_array().unwrap().iter().filter_map(|h| h["protocol"].as_str()).collect();
+    let protocols: Vec<&str> =
+        inspect["hooks"].as_array().unwrap().iter().filter_map(|h| h["protocol"].as_str()).collect();
     assert_eq!(protocols.iter().filter(|p| **p == agent.name).count(), 3, "{protocols:?}");
     (env, command, originals)
 }
@@ -179,7 +206,10 @@ fn an_always_continue_stop_hook_is_capped_for_each_agent_that_can_continue() {
 #[test]
 fn an_untrusted_guard_is_announced_to_each_agents_user() {
     let env = Env::new("empty");
-    env.write(".hooks/hooks.yaml", "- id: team-guard\n  on: pre_tool\n  tools: [shell]\n  kind: command\n  shell: \"exit 2\"\n");
+    env.write(
+        ".hooks/hooks.yaml",
+        "- id: team-guard\n  on: pre_tool\n  tools: [shell]\n  kind: command\n  shell: \"exit 2\"\n",
+    );
     for agent in AGENTS {
         let session = format!("notice-{}", agent.name);
         let first = env.bridge(agent.name, &(agent.shell)(&env, &session, "ls"));
@@ -215,8 +245,51 @@ fn qwen_codes_own_file_loads_with_its_matcher_timeout_and_sequential_rules() {
     assert_eq!(guard["protocol"], "qwen");
     assert_eq!(guard["filters"]["sequential"], true, "{guard:#}");
     assert_eq!(guard["filters"]["matcher"], "(?:Bash)|^(?:run_shell_command)$", "{guard:#}");
-    // The Claude Code name `Bash` is one of Qwen Code's matcher aliases: the guard fires for run_shell_command.
+    // The Claude Code name `Bash` is one of Qwen Code's matcher aliases: the guard fires for run_shell_command (the
+    // Qwen bridge leaves Qwen Code's live file to Qwen Code, so `hook run` runs it here).
     assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
-    let out = env.bridge("qwen", &qwen_shell(&env, "s1", "ls"));
-    assert!(out.denies("qwen") && out.stderr.contains("qwen guard says no"), "{out:#?}");
+    let out = env.hook(&["run", "pre_tool", "--tool", "run_shell_command", "--input", r#"{"command":"ls"}"#]);
+    assert_eq!(out.code, 2, "{out:#?}");
+    assert!(out.stdout.contains("qwen guard says no"), "{out:#?}");
+}
+
+#[test]
+fn droids_hooks_json_is_read_as_the_event_map_and_install_refuses_while_it_would_replace_the_bridge() {
+    let env = Env::new("tests/fixtures/install/droid");
+    let hooks = json!({"PreToolUse": [
+        {"matcher": "Execute", "hooks": [{"type": "command", "command": "echo 'droid guard says no' >&2; exit 2"}]},
+        {"matcher": "Execute", "commandRegex": "^git push", "hooks": [{"type": "command", "command": "exit 2"}]}],
+        "showHookOutput": true});
+    env.write(".factory/hooks.json", &hooks.to_string());
+    let json = env.hook(&["validate", "--json"]).json();
+    assert!(json.to_string().contains("`commandRegex` runs this group's hooks only for"), "{json:#}");
+    let inspect = env.inspect_json();
+    let from_hooks_json = inspect["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["source"].as_str().unwrap().ends_with(".factory/hooks.json"))
+        .count();
+    assert_eq!(from_hooks_json, 1, "the guard loads, the narrowed group does not: {inspect:#}");
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let out = env.hook(&["run", "pre_tool", "--tool", "Execute", "--input", r#"{"command":"ls"}"#]);
+    assert_eq!(out.code, 2, "{out:#?}");
+    let before = std::fs::read(env.ws.join(".factory/settings.json")).unwrap();
+    let out = env.hook(&["install", "--agent", "droid", "--yes"]);
+    assert_eq!(out.code, 1, "{out:#?}");
+    assert!(out.stderr.contains("hooks.json") && out.stderr.contains("in place of those in"), "{out:#?}");
+    assert_eq!(std::fs::read(env.ws.join(".factory/settings.json")).unwrap(), before, "nothing changed");
+}
+
+#[test]
+fn droids_exit_3_stops_the_agent_and_denies_the_tool() {
+    let env = workspace("[]\n");
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Execute", "hooks": [
+        {"type": "command", "command": "echo 'stop everything' >&2; exit 3"}]}]}});
+    env.write(".factory/settings.json", &settings.to_string());
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let out = env.hook(&["run", "pre_tool", "--tool", "Execute", "--input", r#"{"command":"ls"}"#, "--json"]);
+    let json = out.json();
+    assert_eq!(json["verdict"], "deny", "{json:#}");
+    assert!(json.to_string().contains("stop everything"), "{json:#}");
 }

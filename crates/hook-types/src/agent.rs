@@ -101,6 +101,10 @@ pub struct AgentFiles {
     /// Every file of the agent's the loader reads at the project origin and, under the home directory, at the user
     /// origin, in reading order (`project` and `user` among them where the agent writes its hooks there).
     pub read: &'static [&'static str],
+    /// Files beside the one install writes whose hooks replace that file's, event by event, in the agent (Factory
+    /// Droid's `hooks.json` over the `hooks` key of its `settings.json`): install refuses while one of them declares
+    /// hooks, since the bridge it writes would not run on those events.
+    pub overrides: &'static [&'static str],
 }
 
 /// Where in an agent's configuration a file sits (`hook install --scope`).
@@ -326,6 +330,21 @@ const QWEN_EVENTS: &[AgentEvent] = &[
     foreign("InstructionsLoaded"),
 ];
 
+/// Factory Droid 0.225.2: the hook events of its settings schema (`xl` in the bundled JavaScript of the
+/// `@factory/cli-linux-x64` binary: PreToolUse, PostToolUse, Notification, UserPromptSubmit, Stop, SubagentStop,
+/// PreCompact, SessionStart, SessionEnd) and https://docs.factory.ai/reference/hooks-reference.
+const DROID_EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("UserPromptSubmit", Event::TurnStart),
+    ev("PreToolUse", Event::PreTool),
+    ev("PostToolUse", Event::PostTool),
+    ev("Stop", Event::TurnEnd),
+    with("SubagentStop", Event::TurnEnd, SUBAGENT),
+    ev("PreCompact", Event::Compaction),
+    ev("Notification", Event::Notification),
+    ev("SessionEnd", Event::SessionEnd),
+];
+
 /// clio-coder's names: the canonical ones, and its own for three of them.
 const CLIO_EVENTS: &[AgentEvent] = &[
     ev("session_start", Event::SessionStart),
@@ -436,8 +455,25 @@ const QWEN_TOOLS: &[(&str, &str)] = &[
     ("todo_write", "todo"),
 ];
 
+/// Factory Droid 0.225.2, its tool ids (the `LS`, `Read`, `Create`, `Edit`, … constants of its bundled JavaScript).
+const DROID_TOOLS: &[(&str, &str)] = &[
+    ("Execute", "shell"),
+    ("Read", "read"),
+    ("Create", "write"),
+    ("Edit", "edit"),
+    ("MultiEdit", "edit"),
+    ("ApplyPatch", "edit"),
+    ("Glob", "glob"),
+    ("Grep", "grep"),
+    ("LS", "ls"),
+    ("FetchUrl", "web_fetch"),
+    ("WebSearch", "web_search"),
+    ("Task", "task"),
+    ("TodoWrite", "todo"),
+];
+
 /// Every agent, in the order foreign formats are read within an origin (native first).
-pub static AGENTS: [Agent; 8] = [
+pub static AGENTS: [Agent; 9] = [
     Agent {
         protocol: Protocol::Native,
         name: "this engine",
@@ -448,7 +484,7 @@ pub static AGENTS: [Agent; 8] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: None, local: None, user: None, read: &[] },
+        files: AgentFiles { project: None, local: None, user: None, read: &[], overrides: &[] },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
@@ -471,6 +507,7 @@ pub static AGENTS: [Agent; 8] = [
             local: Some(".claude/settings.local.json"),
             user: Some(".claude/settings.json"),
             read: &[".claude/settings.json"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
@@ -497,6 +534,7 @@ pub static AGENTS: [Agent; 8] = [
             local: None,
             user: Some(".codex/hooks.json"),
             read: &[".codex/hooks.json", ".codex/config.toml"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
@@ -525,6 +563,7 @@ pub static AGENTS: [Agent; 8] = [
             local: None,
             user: Some(".gemini/settings.json"),
             read: &[".gemini/settings.json"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::Grouped { named: true },
@@ -551,6 +590,7 @@ pub static AGENTS: [Agent; 8] = [
             local: None,
             user: Some(".cursor/hooks.json"),
             read: &[".cursor/hooks.json"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
@@ -571,7 +611,7 @@ pub static AGENTS: [Agent; 8] = [
         cwd_env: None,
         // mecha and clio-coder document no user-level location of their own; `~/.mecha/config.toml` and
         // `~/.clio-coder/hooks.yaml` mirror their project files.
-        files: AgentFiles { project: None, local: None, user: None, read: &[".mecha/config.toml"] },
+        files: AgentFiles { project: None, local: None, user: None, read: &[".mecha/config.toml"], overrides: &[] },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
         answers: Answers { ask: false, continuation: false, context: true, system_message: false },
@@ -594,6 +634,7 @@ pub static AGENTS: [Agent; 8] = [
             local: Some(".clio-coder/hooks.local.yaml"),
             user: None,
             read: &[".clio-coder/hooks.yaml"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
@@ -620,6 +661,7 @@ pub static AGENTS: [Agent; 8] = [
             local: None,
             user: Some(".qwen/settings.json"),
             read: &[".qwen/settings.json"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: true },
@@ -629,6 +671,37 @@ pub static AGENTS: [Agent; 8] = [
         trust_note: Some(
             "Qwen Code loads a workspace's hooks only in a trusted folder once its folder trust is on \
              (security.folderTrust.enabled): trust this folder when Qwen Code asks.",
+        ),
+    },
+    Agent {
+        protocol: Protocol::Droid,
+        name: "Factory Droid",
+        version: Some("0.225.2"),
+        events: DROID_EVENTS,
+        tools: DROID_TOOLS,
+        mcp: None,
+        // Its hook runner (`executeCommand`) sets FACTORY_PROJECT_DIR, DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR.
+        project_env: &["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        session_env: None,
+        cwd_env: None,
+        // `loadHooks` per `.factory` folder: `hooks.json` (else the legacy `hooks/hooks.json`), the event map at its
+        // top level, merged over the `hooks` key of `settings.json` event by event. Install writes the settings
+        // file's `hooks` key, the shape it edits, and refuses while a hooks.json would replace it.
+        files: AgentFiles {
+            project: Some(".factory/settings.json"),
+            local: None,
+            user: Some(".factory/settings.json"),
+            read: &[".factory/hooks.json", ".factory/hooks/hooks.json", ".factory/settings.json"],
+            overrides: &[".factory/hooks.json", ".factory/hooks/hooks.json"],
+        },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Grouped { named: false },
+        answers: ALL_ANSWERS,
+        hooks_switches: &[],
+        bridge: true,
+        trust_note: Some(
+            "Factory Droid asks you to trust a folder before it runs the hooks of its project settings: accept that \
+             prompt the first time you open this workspace.",
         ),
     },
 ];

@@ -102,11 +102,13 @@ pub enum Protocol {
     Clio,
     /// Qwen Code's hook rules.
     Qwen,
+    /// Factory Droid's hook rules.
+    Droid,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 8] = [
+    pub const ALL: [Protocol; 9] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -115,6 +117,7 @@ impl Protocol {
         Protocol::Mecha,
         Protocol::Clio,
         Protocol::Qwen,
+        Protocol::Droid,
     ];
 
     /// The wire name.
@@ -128,6 +131,7 @@ impl Protocol {
             Protocol::Mecha => "mecha",
             Protocol::Clio => "clio",
             Protocol::Qwen => "qwen",
+            Protocol::Droid => "droid",
         }
     }
 
@@ -148,7 +152,8 @@ impl Protocol {
             Protocol::Native | Protocol::Mecha => 10_000,
             Protocol::Claude | Protocol::Codex => 600_000,
             // Qwen Code: "Timeout in seconds, default 60" for command hooks (docs/features/hooks.md in its package).
-            Protocol::Gemini | Protocol::Qwen => 60_000,
+            // Factory Droid: its hooks manager's "default (60s)" (the `droid` 0.225.2 binary's bundled strings).
+            Protocol::Gemini | Protocol::Qwen | Protocol::Droid => 60_000,
             Protocol::Cursor => 30_000,
             Protocol::Clio => 2_000,
         }

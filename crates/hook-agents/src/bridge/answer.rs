@@ -78,9 +78,10 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     let out = match read.agent {
         Agent::Gemini => gemini(read, &mut reply),
         Agent::Cursor => cursor(read, &mut reply),
-        // Qwen Code reads Claude Code's answer (its `PreToolUseHookOutput`, `StopHookOutput`). parse_input reads only
-        // the agents the bridge speaks to; the others have Claude Code's exit-code form.
-        Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Native | Agent::Mecha | Agent::Clio => {
+        // Qwen Code (its `PreToolUseHookOutput`, `StopHookOutput`) and Factory Droid (its hook output schema) read
+        // Claude Code's answer. parse_input reads only the agents the bridge speaks to; the others have Claude Code's
+        // exit-code form.
+        Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Droid | Agent::Native | Agent::Mecha | Agent::Clio => {
             claude_or_codex(read, &mut reply)
         }
     };

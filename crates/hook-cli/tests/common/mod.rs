@@ -39,10 +39,10 @@ pub struct Out {
 
 impl Out {
     /// Whether this bridge answer denies, in `agent`'s own form: exit 2 or a JSON deny for Claude Code, Codex, Qwen
-    /// Code and Gemini CLI, `permission: deny` for Cursor.
+    /// Code, Factory Droid and Gemini CLI, `permission: deny` for Cursor.
     pub fn denies(&self, agent: &str) -> bool {
         match agent {
-            "claude" | "codex" | "qwen" => {
+            "claude" | "codex" | "qwen" | "droid" => {
                 self.code == 2
                     || self.stdout.contains("\"permissionDecision\":\"deny\"")
                     || self.stdout.contains("\"decision\":\"block\"")

@@ -82,6 +82,7 @@ const CLAUDE: Dialect = Dialect {
     tool_matcher: None,
     ignored_timeout_ms: None,
     carried: &[],
+    narrowing: &[],
 };
 
 /// Reads a Claude Code settings file.
@@ -166,6 +167,10 @@ pub(super) struct Dialect {
     pub(super) ignored_timeout_ms: Option<u64>,
     /// The group keys and handler keys this engine carries over (`sequential` of a group, `env` of a handler).
     pub(super) carried: &'static [&'static str],
+    /// Group keys that narrow which calls the group's hooks run on, by something this engine cannot test, with what
+    /// they test (Factory Droid's `commandRegex`): running the hooks without it would widen what they block, so such
+    /// a group is reported and not loaded.
+    pub(super) narrowing: &'static [(&'static str, &'static str)],
 }
 
 /// Reads the `hooks` mapping of `settings` in the group shape. `disabled` loads every hook disabled.
@@ -176,20 +181,33 @@ pub(super) fn read_groups(
     reporter: &mut Reporter<'_>,
 ) -> Option<WireFile> {
     let hooks_node = NodePath::default().key("hooks");
-    let events = match settings.get("hooks") {
-        None | Some(Value::Null) => return Some(WireFile::default()),
-        Some(Value::Object(events)) => events,
+    match settings.get("hooks") {
+        None | Some(Value::Null) => Some(WireFile::default()),
+        Some(Value::Object(events)) => Some(read_event_map(events, "hooks.", hooks_node, dialect, disabled, reporter)),
         Some(other) => {
             reporter.error(
                 file_place("hooks".into(), hooks_node, Target::Node),
                 format!("expected a mapping of event names to matcher groups, found {}", describe(other)),
             );
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// Reads a mapping of event names to matcher groups found at `hooks_node`, whose field paths start with `prefix`
+/// (`hooks.` inside a settings file, nothing where the mapping is the whole file).
+pub(super) fn read_event_map(
+    events: &Map<String, Value>,
+    prefix: &str,
+    hooks_node: NodePath,
+    dialect: &Dialect,
+    disabled: bool,
+    reporter: &mut Reporter<'_>,
+) -> WireFile {
     let mut reader = GroupReader {
         dialect,
         disabled,
+        prefix: prefix.to_owned(),
         file: WireFile::default(),
         handlers: 0,
         seen: HashMap::new(),
@@ -206,12 +224,14 @@ pub(super) fn read_groups(
         position += 1;
         !replaced.contains(&(position - 1))
     });
-    Some(file)
+    file
 }
 
 struct GroupReader<'d> {
     dialect: &'d Dialect,
     disabled: bool,
+    /// What field paths start with (`hooks.`).
+    prefix: String,
     file: WireFile,
     /// Handlers seen so far, loaded or not: the `N` of `hooks[N]`.
     handlers: usize,
@@ -224,7 +244,7 @@ struct GroupReader<'d> {
 impl GroupReader<'_> {
     fn event(&mut self, event: &str, groups: &Value, hooks_node: &NodePath, reporter: &mut Reporter<'_>) {
         let event_node = hooks_node.key(event);
-        let event_path = format!("hooks.{event}");
+        let event_path = format!("{}{event}", self.prefix);
         let (on, row) = self.dialect.events.resolve(
             event,
             file_place(event_path.clone(), event_node.clone(), Target::Key),
@@ -263,6 +283,19 @@ impl GroupReader<'_> {
                     continue;
                 }
             };
+            if let Some((key, what)) = self.dialect.narrowing.iter().find(|(key, _)| group.contains_key(*key)) {
+                let place = file_place(format!("{group_path}.{key}"), group_node.key(key), Target::Key);
+                reporter.warn(
+                    place,
+                    format!(
+                        "`{key}` runs this group's hooks only for {what}, which this engine cannot test, and running \
+                         them on every call would widen what they block; this group's {} hook(s) were not loaded",
+                        handlers.len()
+                    ),
+                );
+                self.handlers += handlers.len();
+                continue;
+            }
             let matcher = match group.get("matcher") {
                 None | Some(Value::Null) => Ok(None),
                 Some(value) => {

@@ -82,6 +82,7 @@ const CODEX: Dialect = Dialect {
     tool_matcher: None,
     ignored_timeout_ms: None,
     carried: &[],
+    narrowing: &[],
 };
 
 /// Reads `.codex/hooks.json` (`{"hooks": {...}}`) or `.codex/config.toml` (its `[hooks]` table; every other key is

@@ -10,6 +10,7 @@ mod claude;
 mod clio;
 mod codex;
 mod cursor;
+mod droid;
 mod gemini;
 mod mecha;
 mod native;
@@ -110,6 +111,7 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Claude => claude::read(&root, reporter),
         Format::Codex => codex::read(&root, reporter),
         Format::Qwen => qwen::read(&root, reporter),
+        Format::Droid => droid::read(&root, reporter),
     }
 }
 

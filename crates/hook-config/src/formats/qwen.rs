@@ -77,6 +77,7 @@ const QWEN: Dialect = Dialect {
     tool_matcher: Some(tool_matcher),
     ignored_timeout_ms: Some(60_000),
     carried: &["sequential", "env"],
+    narrowing: &[],
 };
 
 /// Reads a Qwen Code settings file.

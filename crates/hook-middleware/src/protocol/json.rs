@@ -34,7 +34,8 @@ fn decision_verb(protocol: Protocol, event: &Event, word: &str) -> Result<Verb, 
         }
         // Claude Code hooks reference, "Decision control": `"block"` everywhere; the deprecated PreToolUse
         // `"approve"` still means allow.
-        Protocol::Claude => &[("block", Verb::Block), ("approve", Verb::Allow)],
+        // Factory Droid's hook output schema: `decision: "block" | "approve"`, as Claude Code's.
+        Protocol::Claude | Protocol::Droid => &[("block", Verb::Block), ("approve", Verb::Allow)],
         // codex-rs/hooks/src/schema.rs: `PreToolUseDecisionWire` is approve | block (approve then rejected as
         // unsupported), `BlockDecisionWire` elsewhere is block only.
         Protocol::Codex if *event == Event::PreTool => &[("block", Verb::Block), ("approve", Verb::Allow)],

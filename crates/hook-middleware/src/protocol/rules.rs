@@ -107,6 +107,9 @@ pub(crate) struct Rules {
     /// The blocking exit code is ignored on a permission request and the approver decides (Claude Code 2.1.197);
     /// this engine denies, the closed side.
     pub permission_block_exit_ignored: bool,
+    /// The exit code that stops the agent (Factory Droid's 3): stdout JSON is still read, then the run halts with
+    /// stderr as the reason, which on a gate also denies.
+    pub halt_exit: Option<i32>,
 }
 
 const NATIVE_TOP: &[&str] = &[
@@ -218,6 +221,7 @@ static NATIVE: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
 };
 
 /// Claude Code 2.1.197 as the real-agent suite observes it: exit 2 feeds stderr back (stdout and JSON are ignored);
@@ -245,6 +249,7 @@ static CLAUDE: Rules = Rules {
     context_continues_turn: true,
     halt_runs_the_tool: true,
     permission_block_exit_ignored: true,
+    halt_exit: None,
 };
 
 /// Codex 0.169.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
@@ -268,6 +273,7 @@ static CODEX: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
 };
 
 /// Gemini CLI 0.61.0, `hookRunner.ts` as the real-agent suite observes it: stdout, else stderr, is read whatever the
@@ -292,6 +298,7 @@ static GEMINI: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
 };
 
 /// Cursor hooks docs: JSON `permission` / `user_message` / `agent_message`; exit 2 blocks like `permission: deny`;
@@ -315,6 +322,7 @@ static CURSOR: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
 };
 
 /// mecha (DESIGN §4.3): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
@@ -339,6 +347,7 @@ static MECHA: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
 };
 
 /// clio-coder (DESIGN §4.3): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
@@ -363,6 +372,20 @@ static QWEN: Rules = Rules {
     ..CLAUDE
 };
 
+/// Factory Droid 0.225.2, `executeCommand` and the PreToolUse, PostToolUse, Stop and PreCompact handlers of the
+/// JavaScript bundled into its `droid` binary: stdout that starts with `{` is parsed whatever the exit code (a parse
+/// failure is logged and the text ignored), Claude Code's fields (`decision` block or approve,
+/// `hookSpecificOutput.permissionDecision`, `continue`, `systemMessage`); exit 2 blocks with stderr; exit 3 aborts
+/// the agent with stderr; other codes are errors the agent carries on from. A deny in the JSON is read before the
+/// exit code, so exit 2 with a JSON allow lets the tool run there; this engine denies on the blocking code.
+static DROID: Rules = Rules {
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
+    halt_exit: Some(3),
+    ..CLAUDE
+};
+
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
@@ -374,5 +397,6 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Mecha => &MECHA,
         Protocol::Clio => &CLIO,
         Protocol::Qwen => &QWEN,
+        Protocol::Droid => &DROID,
     }
 }
