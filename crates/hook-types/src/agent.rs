@@ -55,6 +55,8 @@ pub struct Agent {
     pub handler: HandlerShape,
     /// What the agent's answer to a hook can express.
     pub answers: Answers,
+    /// The shape of the agent's hook input and of the answer it reads (what the bridge reads and writes).
+    pub wire: WireShape,
     /// Keys of its `hooks` object that are settings, not event lists (Gemini CLI's `enabled`, `disabled`,
     /// `notifications`).
     pub hooks_switches: &'static [&'static str],
@@ -157,6 +159,20 @@ pub enum HandlerShape {
     Flat,
     /// The engine's own or another format install does not write.
     NotInstallable,
+}
+
+/// The shape of an agent's hook input and of the answer it reads, as the bridge reads and writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireShape {
+    /// Snake-case input (`hook_event_name`, `tool_name`, `tool_input`) and Claude Code's answer
+    /// (`hookSpecificOutput.permissionDecision`, `decision: "block"`, `continue`, `systemMessage`): Claude Code,
+    /// Codex (with its stricter fields), Qwen Code, Factory Droid; the engine's own.
+    ClaudeCode,
+    /// Claude Code's input with Gemini CLI's answer (`decision: "deny"`, `hookSpecificOutput.tool_input`).
+    GeminiCli,
+    /// Cursor's input (`conversation_id`, `workspace_roots`, per-tool fields) and answer (`permission`,
+    /// `user_message`, `agent_message`).
+    Cursor,
 }
 
 /// What an agent's answer to a hook can express.
@@ -488,6 +504,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
         hooks_switches: &[],
         bridge: false,
         trust_note: None,
@@ -512,6 +529,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(
@@ -539,6 +557,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: Answers { ask: false, ..ALL_ANSWERS },
+        wire: WireShape::ClaudeCode,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(
@@ -568,6 +587,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::Grouped { named: true },
         answers: ALL_ANSWERS,
+        wire: WireShape::GeminiCli,
         hooks_switches: &["enabled", "disabled", "notifications"],
         bridge: true,
         trust_note: Some(
@@ -595,6 +615,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
         answers: ALL_ANSWERS,
+        wire: WireShape::Cursor,
         hooks_switches: &[],
         bridge: true,
         trust_note: None,
@@ -615,6 +636,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
         answers: Answers { ask: false, continuation: false, context: true, system_message: false },
+        wire: WireShape::ClaudeCode,
         hooks_switches: &[],
         bridge: false,
         trust_note: None,
@@ -639,6 +661,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
         hooks_switches: &[],
         bridge: false,
         trust_note: None,
@@ -666,6 +689,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: true },
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(
@@ -697,6 +721,7 @@ pub static AGENTS: [Agent; 9] = [
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(

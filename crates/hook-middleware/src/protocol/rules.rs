@@ -7,6 +7,61 @@ use hook_types::{Event, Protocol};
 
 use super::wire::Known;
 
+/// What the top-level `decision` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verb {
+    Block,
+    Allow,
+    /// Ask the human (Gemini CLI's BeforeTool `ask`).
+    Ask,
+    /// Go ahead as if the hook had not decided.
+    Proceed,
+}
+
+/// DESIGN §6: `decision: "block" | "deny" | "approve" | "allow"`.
+fn native_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("block", Verb::Block), ("deny", Verb::Block), ("approve", Verb::Allow), ("allow", Verb::Allow)]
+}
+
+/// Claude Code hooks reference, "Decision control": `"block"` everywhere; the deprecated PreToolUse `"approve"`
+/// still means allow. Factory Droid's hook output schema has the same two (`decision: "block" | "approve"`).
+fn claude_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("block", Verb::Block), ("approve", Verb::Allow)]
+}
+
+/// codex-rs/hooks/src/schema.rs: `PreToolUseDecisionWire` is approve | block (approve then rejected as unsupported),
+/// `BlockDecisionWire` elsewhere is block only.
+fn codex_words(event: &Event) -> &'static [(&'static str, Verb)] {
+    if *event == Event::PreTool {
+        &[("block", Verb::Block), ("approve", Verb::Allow)]
+    } else {
+        &[("block", Verb::Block)]
+    }
+}
+
+/// Gemini CLI `DefaultHookOutput`: `"deny"` and `"block"` block, `"ask"` asks on BeforeTool (since 0.36.0), `"allow"`
+/// skips no confirmation, so it is no decision here rather than an `allow_tool`.
+fn gemini_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block), ("ask", Verb::Ask)]
+}
+
+/// Cursor has no `decision`.
+fn no_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[]
+}
+
+/// Qwen Code `DefaultHookOutput.isBlockingDecision` (`"block"`, `"deny"`) and
+/// `PreToolUseHookOutput.getPermissionDecision` (`"allow"`, `"approve"`, `"ask"`).
+fn qwen_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[
+        ("block", Verb::Block),
+        ("deny", Verb::Block),
+        ("allow", Verb::Allow),
+        ("approve", Verb::Allow),
+        ("ask", Verb::Ask),
+    ]
+}
+
 /// What an exit code other than 0 and the blocking code means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OtherExit {
@@ -110,6 +165,8 @@ pub(crate) struct Rules {
     /// The exit code that stops the agent (Factory Droid's 3): stdout JSON is still read, then the run halts with
     /// stderr as the reason, which on a gate also denies.
     pub halt_exit: Option<i32>,
+    /// The words the top-level `decision` may take on an event, and what each asks.
+    pub decision_words: fn(&Event) -> &'static [(&'static str, Verb)],
 }
 
 const NATIVE_TOP: &[&str] = &[
@@ -222,6 +279,7 @@ static NATIVE: Rules = Rules {
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
     halt_exit: None,
+    decision_words: native_words,
 };
 
 /// Claude Code 2.1.197 as the real-agent suite observes it: exit 2 feeds stderr back (stdout and JSON are ignored);
@@ -250,6 +308,7 @@ static CLAUDE: Rules = Rules {
     halt_runs_the_tool: true,
     permission_block_exit_ignored: true,
     halt_exit: None,
+    decision_words: claude_words,
 };
 
 /// Codex 0.169.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
@@ -274,6 +333,7 @@ static CODEX: Rules = Rules {
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
     halt_exit: None,
+    decision_words: codex_words,
 };
 
 /// Gemini CLI 0.61.0, `hookRunner.ts` as the real-agent suite observes it: stdout, else stderr, is read whatever the
@@ -299,6 +359,7 @@ static GEMINI: Rules = Rules {
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
     halt_exit: None,
+    decision_words: gemini_words,
 };
 
 /// Cursor hooks docs: JSON `permission` / `user_message` / `agent_message`; exit 2 blocks like `permission: deny`;
@@ -323,6 +384,7 @@ static CURSOR: Rules = Rules {
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
     halt_exit: None,
+    decision_words: no_words,
 };
 
 /// mecha (DESIGN §4.3): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
@@ -348,6 +410,7 @@ static MECHA: Rules = Rules {
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
     halt_exit: None,
+    decision_words: native_words,
 };
 
 /// clio-coder (DESIGN §4.3): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
@@ -369,6 +432,7 @@ static QWEN: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    decision_words: qwen_words,
     ..CLAUDE
 };
 
