@@ -57,6 +57,8 @@ pub struct Agent {
     pub answers: Answers,
     /// The shape of the agent's hook input and of the answer it reads (what the bridge reads and writes).
     pub wire: WireShape,
+    /// Whether the agent reads its JSON files with `//` and `/* */` comments allowed (Gemini CLI, Qwen Code).
+    pub json_comments: bool,
     /// Keys of its `hooks` object that are settings, not event lists (Gemini CLI's `enabled`, `disabled`,
     /// `notifications`).
     pub hooks_switches: &'static [&'static str],
@@ -505,6 +507,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: false,
         trust_note: None,
@@ -530,6 +533,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::Grouped { named: false },
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(
@@ -558,6 +562,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::Grouped { named: false },
         answers: Answers { ask: false, ..ALL_ANSWERS },
         wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(
@@ -588,6 +593,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::Grouped { named: true },
         answers: ALL_ANSWERS,
         wire: WireShape::GeminiCli,
+        json_comments: true,
         hooks_switches: &["enabled", "disabled", "notifications"],
         bridge: true,
         trust_note: Some(
@@ -616,6 +622,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::Flat,
         answers: ALL_ANSWERS,
         wire: WireShape::Cursor,
+        json_comments: false,
         hooks_switches: &[],
         bridge: true,
         trust_note: None,
@@ -637,6 +644,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::NotInstallable,
         answers: Answers { ask: false, continuation: false, context: true, system_message: false },
         wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: false,
         trust_note: None,
@@ -662,6 +670,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: false,
         trust_note: None,
@@ -690,6 +699,8 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::Grouped { named: true },
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
+        // Its settings are read through `strip-json-comments` (chunks/chunk-HS5OZTQF.js, packages/cli/src/serve).
+        json_comments: true,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(
@@ -722,6 +733,7 @@ pub static AGENTS: [Agent; 9] = [
         handler: HandlerShape::Grouped { named: false },
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: true,
         trust_note: Some(
