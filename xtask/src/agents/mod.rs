@@ -16,6 +16,7 @@ mod gemini;
 mod measure;
 mod npm;
 mod process;
+mod qwen;
 mod scenarios;
 mod server;
 mod session;
@@ -29,7 +30,7 @@ use anyhow::{Context, Result, bail};
 use agent::Agent;
 use session::Ctx;
 
-const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini] [--scenario NAME] [--keep] \
+const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen] [--scenario NAME] [--keep] \
                      [--no-measure | --measure-only] [--conformance [--case PART]]";
 
 /// How long one scenario may take, all its agent runs together.
@@ -66,27 +67,19 @@ fn parse(args: &[String]) -> Result<Flags> {
 }
 
 /// Every agent, in the order they run.
-fn agents() -> [&'static dyn Agent; 3] {
-    [&claude::Claude, &codex::Codex, &gemini::Gemini]
+fn agents() -> [&'static dyn Agent; 4] {
+    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen]
 }
 
 /// The bridged agents of the agent table the suite does not run, each with exactly why; their behaviour is covered by
 /// recorded payloads from their published packages and documents instead (`crates/hook-cli/tests/more_agents.rs`,
 /// `crates/hook-agents/tests/import.rs`). A test checks this list and [`agents`] cover every bridged agent.
-const NOT_RUN: [(&str, &str); 2] = [
-    (
-        "qwen",
-        "Qwen Code 0.24.4 talks to an OpenAI-compatible model through OPENAI_BASE_URL, and this suite's model server \
-         speaks only the Anthropic Messages, OpenAI Responses and Gemini APIs so far (no chat-completions wire); \
-         covered by recorded payloads from its bundled hooks reference",
-    ),
-    (
-        "droid",
-        "Factory Droid 0.225.2 signs in to Factory (`droid login` or FACTORY_API_KEY) before a session, and whether its \
+const NOT_RUN: [(&str, &str); 1] = [(
+    "droid",
+    "Factory Droid 0.225.2 signs in to Factory (`droid login` or FACTORY_API_KEY) before a session, and whether its \
          airgap setting with a custom model on 127.0.0.1 avoids that is not verified; covered by recorded payloads \
          from its bundled JavaScript and hooks reference",
-    ),
-];
+)];
 
 /// `cargo xtask agents`.
 pub fn run(args: &[String], root: &Path) -> Result<()> {

@@ -135,6 +135,9 @@ pub(super) enum MatcherUse {
     Unsupported(&'static str),
 }
 
+/// An agent's own reading of a tool matcher: the pattern to test instead, or the warning to give.
+pub(super) type ToolMatcher = fn(&str) -> Result<String, String>;
+
 /// What differs between the agents that write Claude Code's group shape (`{event: [{matcher, hooks: [...]}]}`).
 pub(super) struct Dialect {
     /// The events.
@@ -161,7 +164,7 @@ pub(super) struct Dialect {
     pub(super) skipped_keys: &'static [&'static str],
     /// The agent's own reading of a tool event's matcher, where it is not the Claude/Codex rule: the pattern this
     /// engine should test instead, or `Err` with a warning to give (the pattern is then kept as written).
-    pub(super) tool_matcher: Option<fn(&str) -> Result<String, String>>,
+    pub(super) tool_matcher: Option<ToolMatcher>,
     /// What a timeout the agent ignores (rather than refuses) becomes, in milliseconds: the hook loads with a
     /// warning and this timeout, as in the agent (Qwen Code's default for a `timeout` that is no positive number).
     pub(super) ignored_timeout_ms: Option<u64>,
