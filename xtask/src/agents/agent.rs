@@ -102,6 +102,12 @@ pub trait Agent: Sync {
     /// project` edits).
     fn settings_file(&self) -> &'static str;
 
+    /// Whether a full run of the suite measures the bridge's overhead in this agent (`--measure-only` always does):
+    /// off where the suite's time budget has no room for its ten extra runs.
+    fn measured_by_default(&self) -> bool {
+        true
+    }
+
     /// Keys the agent itself writes into a project settings file it loads, written up front so that a run leaves the
     /// file as it was (Qwen Code stamps `"$version": 4` into one that lacks it).
     fn settings_stamp(&self) -> serde_json::Map<String, Value> {

@@ -152,7 +152,7 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
         return Ok(());
     }
     if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {
-        for agent in &agents {
+        for agent in agents.iter().filter(|a| flags.measure_only || a.measured_by_default()) {
             match measure::bridge_overhead(*agent, &installed, &hook, &runs) {
                 Ok(line) => println!("{:<7} bridge overhead: {line}", agent.name()),
                 Err(err) => println!(
