@@ -18,7 +18,7 @@ pub(crate) enum Verb {
     Proceed,
 }
 
-/// DESIGN §6: `decision: "block" | "deny" | "approve" | "allow"`.
+/// The native output protocol: `decision: "block" | "deny" | "approve" | "allow"`.
 fn native_words(_: &Event) -> &'static [(&'static str, Verb)] {
     &[("block", Verb::Block), ("deny", Verb::Block), ("approve", Verb::Allow), ("allow", Verb::Allow)]
 }
