@@ -178,3 +178,31 @@ fn import_reports_a_native_hook_that_takes_the_same_id_with_other_contents() {
     assert!(matches!(&err, ImportError::Conflict { id, .. } if id == "guard"), "{err}");
     assert!(err.to_string().contains("already has a hook `guard` that differs"), "{err}");
 }
+
+#[test]
+fn import_keeps_ids_and_hashes_of_qwen_code_and_factory_droid_hooks() {
+    let ws = Ws::new(&[
+        (
+            ".qwen/settings.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "sequential": true,
+            "hooks": [{"type": "command", "command": "./q.sh", "timeout": 10, "env": {"LEVEL": "strict"}}]}],
+            "TodoCreated": [{"hooks": [{"type": "command", "command": "./todo.sh"}]}]}}"#,
+        ),
+        (
+            ".factory/hooks.json",
+            r#"{"PreToolUse": [{"matcher": "Execute", "hooks": [{"type": "command", "command": "./d.sh", "timeout": 5}]}],
+            "showHookOutput": true}"#,
+        ),
+        (
+            ".factory/settings.json",
+            r#"{"model": "x", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}]}]}}"#,
+        ),
+    ]);
+    check_round_trip(&ws, Format::Qwen, &[".qwen/settings.json"]);
+    let text = ws.read(".hooks/hooks.yaml");
+    assert!(text.contains("protocol: qwen") && text.contains("on: foreign:TodoCreated"), "{text}");
+    assert!(text.contains("(?:Bash)|^(?:run_shell_command)$") && text.contains("LEVEL: strict"), "{text}");
+    check_round_trip(&ws, Format::Droid, &[".factory/hooks.json", ".factory/settings.json"]);
+    let text = ws.read(".hooks/hooks.yaml");
+    assert!(text.contains("protocol: droid") && text.contains("./d.sh") && text.contains("./stop.sh"), "{text}");
+}

@@ -43,23 +43,16 @@ pub(crate) struct Slot {
 }
 
 /// The other agents' files, relative to a base directory (the workspace for the project origins, the home directory
-/// for the user origin), in the foreign-format order of DESIGN §4.2: claude, codex, gemini, cursor, mecha, clio.
-///
-/// mecha and clio-coder document no user-level location of their own; `~/.mecha/config.toml` and
-/// `~/.clio-coder/hooks.yaml` mirror their project files.
-const AGENT_FILES: &[(&str, Format)] = &[
-    (".claude/settings.json", Format::Claude),
-    (".codex/hooks.json", Format::Codex),
-    (".codex/config.toml", Format::Codex),
-    (".gemini/settings.json", Format::Gemini),
-    (".cursor/hooks.json", Format::Cursor),
-    (".mecha/config.toml", Format::Mecha),
-    (".clio-coder/hooks.yaml", Format::Clio),
-];
+/// for the user origin), in the foreign-format order of the agent table ([`hook_types::AGENTS`]): each agent's
+/// `files.read`.
+fn agent_read_files() -> impl Iterator<Item = (&'static str, Format)> {
+    hook_types::AGENTS.iter().flat_map(|agent| agent.files.read.iter().map(|file| (*file, agent.protocol)))
+}
 
-/// The agents' git-ignored local files at the project.local origin.
-const AGENT_LOCAL_FILES: &[(&str, Format)] =
-    &[(".claude/settings.local.json", Format::Claude), (".clio-coder/hooks.local.yaml", Format::Clio)];
+/// The agents' git-ignored local files at the project.local origin: each agent's `files.local`.
+fn agent_local_files() -> impl Iterator<Item = (&'static str, Format)> {
+    hook_types::AGENTS.iter().filter_map(|agent| agent.files.local.map(|file| (file, agent.protocol)))
+}
 
 /// Every place to look, in precedence order. `workspace` is the canonical workspace; `config_home` is `None` when
 /// the layout has none.
@@ -73,13 +66,13 @@ pub(crate) fn slots(layout: &Layout, workspace: &Path) -> Vec<Slot> {
         native_pair(&mut slots, config_home, "hooks", Origin::User, config_home.to_path_buf(), None);
     }
     if let Some(home) = &layout.home {
-        agent_files(&mut slots, home, AGENT_FILES, Origin::User, None);
+        agent_files(&mut slots, home, agent_read_files(), Origin::User, None);
     }
     let project_dir = workspace.join(format!(".{}", layout.app_dir));
     native_pair(&mut slots, &project_dir, "hooks", Origin::Project, workspace.to_path_buf(), None);
-    agent_files(&mut slots, workspace, AGENT_FILES, Origin::Project, Some(workspace));
+    agent_files(&mut slots, workspace, agent_read_files(), Origin::Project, Some(workspace));
     native_pair(&mut slots, &project_dir, "hooks.local", Origin::ProjectLocal, workspace.to_path_buf(), None);
-    agent_files(&mut slots, workspace, AGENT_LOCAL_FILES, Origin::ProjectLocal, Some(workspace));
+    agent_files(&mut slots, workspace, agent_local_files(), Origin::ProjectLocal, Some(workspace));
     let managed_root = layout.managed_file.parent().map(Path::to_path_buf).unwrap_or_default();
     slots.push(Slot {
         path: layout.managed_file.clone(),
@@ -108,13 +101,19 @@ fn native_pair(slots: &mut Vec<Slot>, dir: &Path, stem: &str, origin: Origin, ro
 }
 
 /// The agents' files under `base`. The root is the workspace for project origins, else the file's directory.
-fn agent_files(slots: &mut Vec<Slot>, base: &Path, files: &[(&str, Format)], origin: Origin, root: Option<&Path>) {
+fn agent_files<'a>(
+    slots: &mut Vec<Slot>,
+    base: &Path,
+    files: impl Iterator<Item = (&'a str, Format)>,
+    origin: Origin,
+    root: Option<&Path>,
+) {
     for (relative, format) in files {
         let path = base.join(relative);
         let root = match root {
             Some(root) => root.to_path_buf(),
             None => path.parent().map(Path::to_path_buf).unwrap_or_default(),
         };
-        slots.push(Slot { path, origin, format: *format, root, source_id: None, json_beside: None });
+        slots.push(Slot { path, origin, format, root, source_id: None, json_beside: None });
     }
 }

@@ -159,9 +159,9 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
 /// linear pass before parsing; past [`Limits::max_hooks_per_file`] hooks the rest are dropped with one issue.
 pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // Gemini CLI reads its settings.json with comments allowed.
+    // Gemini CLI and Qwen Code read their settings.json with comments allowed (the agent table's `json_comments`).
     let uncommented;
-    let text = if format == Format::Gemini {
+    let text = if format.agent().json_comments {
         uncommented = formats::strip_json_comments(text);
         uncommented.as_str()
     } else {

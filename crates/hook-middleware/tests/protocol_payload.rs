@@ -91,9 +91,16 @@ fn post_tool_content_is_cut_at_4000_characters_not_bytes() {
 fn event_names_follow_each_protocol() {
     use Protocol::*;
     let names = |event: Event| -> Vec<String> {
-        Protocol::ALL.iter().map(|p| event_name(*p, &EventInput::new(event.clone())).into_owned()).collect()
+        Protocol::ALL.iter().take(7).map(|p| event_name(*p, &EventInput::new(event.clone())).into_owned()).collect()
     };
-    // Columns: native, claude, codex, gemini, cursor, mecha, clio (Protocol::ALL order).
+    // Qwen Code and Factory Droid spell every event as Claude Code does (Droid, which has no permission request,
+    // gets the name its hook authors would guess, Claude Code's).
+    for event in hook_types::CANONICAL_EVENTS.iter() {
+        let input = EventInput::new(event.clone());
+        assert_eq!(event_name(Qwen, &input), event_name(Claude, &input), "{event}");
+        assert_eq!(event_name(Droid, &input), event_name(Claude, &input), "{event}");
+    }
+    // Columns: native, claude, codex, gemini, cursor, mecha, clio (the first seven of Protocol::ALL).
     let table: [(Event, [&str; 7]); 9] = [
         (
             Event::SessionStart,

@@ -55,11 +55,19 @@ pub struct Agent {
     pub handler: HandlerShape,
     /// What the agent's answer to a hook can express.
     pub answers: Answers,
+    /// The shape of the agent's hook input and of the answer it reads (what the bridge reads and writes).
+    pub wire: WireShape,
+    /// Whether the agent reads its JSON files with `//` and `/* */` comments allowed (Gemini CLI, Qwen Code).
+    pub json_comments: bool,
     /// Keys of its `hooks` object that are settings, not event lists (Gemini CLI's `enabled`, `disabled`,
     /// `notifications`).
     pub hooks_switches: &'static [&'static str],
     /// Whether `hook bridge` and `hook install` speak to this agent (it runs command hooks from its own settings).
     pub bridge: bool,
+    /// What the agent itself requires before it runs hooks from a workspace's file, where install cannot do it for
+    /// the user (a folder-trust prompt): `hook install` prints it for the project scopes, since without it the agent
+    /// skips the bridge in silence.
+    pub trust_note: Option<&'static str>,
 }
 
 /// One of an agent's event names.
@@ -94,6 +102,13 @@ pub struct AgentFiles {
     pub local: Option<&'static str>,
     /// The user's file, relative to the home directory.
     pub user: Option<&'static str>,
+    /// Every file of the agent's the loader reads at the project origin and, under the home directory, at the user
+    /// origin, in reading order (`project` and `user` among them where the agent writes its hooks there).
+    pub read: &'static [&'static str],
+    /// Files beside the one install writes whose hooks replace that file's, event by event, in the agent (Factory
+    /// Droid's `hooks.json` over the `hooks` key of its `settings.json`): install refuses while one of them declares
+    /// hooks, since the bridge it writes would not run on those events.
+    pub overrides: &'static [&'static str],
 }
 
 /// Where in an agent's configuration a file sits (`hook install --scope`).
@@ -146,6 +161,20 @@ pub enum HandlerShape {
     Flat,
     /// The engine's own or another format install does not write.
     NotInstallable,
+}
+
+/// The shape of an agent's hook input and of the answer it reads, as the bridge reads and writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireShape {
+    /// Snake-case input (`hook_event_name`, `tool_name`, `tool_input`) and Claude Code's answer
+    /// (`hookSpecificOutput.permissionDecision`, `decision: "block"`, `continue`, `systemMessage`): Claude Code,
+    /// Codex (with its stricter fields), Qwen Code, Factory Droid; the engine's own.
+    ClaudeCode,
+    /// Claude Code's input with Gemini CLI's answer (`decision: "deny"`, `hookSpecificOutput.tool_input`).
+    GeminiCli,
+    /// Cursor's input (`conversation_id`, `workspace_roots`, per-tool fields) and answer (`permission`,
+    /// `user_message`, `agent_message`).
+    Cursor,
 }
 
 /// What an agent's answer to a hook can express.
@@ -291,6 +320,49 @@ const CURSOR_EVENTS: &[AgentEvent] = &[
     foreign("afterTabFileEdit"),
 ];
 
+/// Qwen Code 0.24.4: `HookEventName` in packages/core/src/hooks/types.ts (the `@qwen-code/qwen-code` bundle,
+/// chunks/chunk-QA5TENCT.js) and its hooks reference (bundled/qc-helper/docs/features/hooks.md). It took Claude Code's
+/// event names; the events with no equivalent here load as foreign observers.
+const QWEN_EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("UserPromptSubmit", Event::TurnStart),
+    ev("PreToolUse", Event::PreTool),
+    ev("PermissionRequest", Event::PermissionRequest),
+    ev("PostToolUse", Event::PostTool),
+    with("PostToolUseFailure", Event::PostTool, FAILED),
+    ev("Stop", Event::TurnEnd),
+    with("SubagentStop", Event::TurnEnd, SUBAGENT),
+    ev("PreCompact", Event::Compaction),
+    ev("Notification", Event::Notification),
+    ev("SessionEnd", Event::SessionEnd),
+    foreign("PostToolBatch"),
+    foreign("UserPromptExpansion"),
+    foreign("MessageDisplay"),
+    foreign("SubagentStart"),
+    foreign("PostCompact"),
+    foreign("SessionDelete"),
+    foreign("PermissionDenied"),
+    foreign("StopFailure"),
+    foreign("TodoCreated"),
+    foreign("TodoCompleted"),
+    foreign("InstructionsLoaded"),
+];
+
+/// Factory Droid 0.225.2: the hook events of its settings schema (`xl` in the bundled JavaScript of the
+/// `@factory/cli-linux-x64` binary: PreToolUse, PostToolUse, Notification, UserPromptSubmit, Stop, SubagentStop,
+/// PreCompact, SessionStart, SessionEnd) and https://docs.factory.ai/reference/hooks-reference.
+const DROID_EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("UserPromptSubmit", Event::TurnStart),
+    ev("PreToolUse", Event::PreTool),
+    ev("PostToolUse", Event::PostTool),
+    ev("Stop", Event::TurnEnd),
+    with("SubagentStop", Event::TurnEnd, SUBAGENT),
+    ev("PreCompact", Event::Compaction),
+    ev("Notification", Event::Notification),
+    ev("SessionEnd", Event::SessionEnd),
+];
+
 /// clio-coder's names: the canonical ones, and its own for three of them.
 const CLIO_EVENTS: &[AgentEvent] = &[
     ev("session_start", Event::SessionStart),
@@ -384,8 +456,42 @@ const CURSOR_TOOLS: &[(&str, &str)] = &[
     ("Grep", "grep"),
 ];
 
+/// Qwen Code 0.24.4, packages/core/src/tools/tool-names.ts (`ToolNames`, chunks/chunk-RSWOFJBY.js of its bundle): the
+/// runtime ids its hooks receive in `tool_name`.
+const QWEN_TOOLS: &[(&str, &str)] = &[
+    ("run_shell_command", "shell"),
+    ("read_file", "read"),
+    ("write_file", "write"),
+    ("edit", "edit"),
+    ("glob", "glob"),
+    ("grep_search", "grep"),
+    ("list_directory", "ls"),
+    ("web_fetch", "web_fetch"),
+    ("web_search", "web_search"),
+    ("agent", "task"),
+    ("notebook_edit", "notebook_edit"),
+    ("todo_write", "todo"),
+];
+
+/// Factory Droid 0.225.2, its tool ids (the `LS`, `Read`, `Create`, `Edit`, … constants of its bundled JavaScript).
+const DROID_TOOLS: &[(&str, &str)] = &[
+    ("Execute", "shell"),
+    ("Read", "read"),
+    ("Create", "write"),
+    ("Edit", "edit"),
+    ("MultiEdit", "edit"),
+    ("ApplyPatch", "edit"),
+    ("Glob", "glob"),
+    ("Grep", "grep"),
+    ("LS", "ls"),
+    ("FetchUrl", "web_fetch"),
+    ("WebSearch", "web_search"),
+    ("Task", "task"),
+    ("TodoWrite", "todo"),
+];
+
 /// Every agent, in the order foreign formats are read within an origin (native first).
-pub static AGENTS: [Agent; 7] = [
+pub static AGENTS: [Agent; 9] = [
     Agent {
         protocol: Protocol::Native,
         name: "this engine",
@@ -396,12 +502,15 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: None, local: None, user: None },
+        files: AgentFiles { project: None, local: None, user: None, read: &[], overrides: &[] },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: false,
+        trust_note: None,
     },
     Agent {
         protocol: Protocol::Claude,
@@ -417,12 +526,20 @@ pub static AGENTS: [Agent; 7] = [
             project: Some(".claude/settings.json"),
             local: Some(".claude/settings.local.json"),
             user: Some(".claude/settings.json"),
+            read: &[".claude/settings.json"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: true,
+        trust_note: Some(
+            "Claude Code asks you to trust a workspace before it runs the hooks of its project settings: accept \
+             that prompt the first time you open this workspace.",
+        ),
     },
     Agent {
         protocol: Protocol::Codex,
@@ -434,12 +551,25 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: Some(".codex/hooks.json"), local: None, user: Some(".codex/hooks.json") },
+        files: AgentFiles {
+            project: Some(".codex/hooks.json"),
+            local: None,
+            user: Some(".codex/hooks.json"),
+            read: &[".codex/hooks.json", ".codex/config.toml"],
+            overrides: &[],
+        },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
         answers: Answers { ask: false, ..ALL_ANSWERS },
+        wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: true,
+        trust_note: Some(
+            "Codex reads a workspace's .codex/hooks.json only when the project is trusted: accept Codex's trust \
+             prompt for this directory (or set trust_level = \"trusted\" for it under [projects] in Codex's \
+             config.toml). The bridge entries themselves were recorded as trusted above.",
+        ),
     },
     Agent {
         protocol: Protocol::Gemini,
@@ -452,12 +582,24 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         session_env: Some("GEMINI_SESSION_ID"),
         cwd_env: Some("GEMINI_CWD"),
-        files: AgentFiles { project: Some(".gemini/settings.json"), local: None, user: Some(".gemini/settings.json") },
+        files: AgentFiles {
+            project: Some(".gemini/settings.json"),
+            local: None,
+            user: Some(".gemini/settings.json"),
+            read: &[".gemini/settings.json"],
+            overrides: &[],
+        },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::Grouped { named: true },
         answers: ALL_ANSWERS,
+        wire: WireShape::GeminiCli,
+        json_comments: true,
         hooks_switches: &["enabled", "disabled", "notifications"],
         bridge: true,
+        trust_note: Some(
+            "Gemini CLI runs a workspace's hooks only in a trusted folder: trust this folder when Gemini CLI asks \
+             (or with its folder-trust settings). It lists newly seen project hooks with a warning the first time.",
+        ),
     },
     Agent {
         protocol: Protocol::Cursor,
@@ -469,12 +611,21 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &["CURSOR_PROJECT_DIR"],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: Some(".cursor/hooks.json"), local: None, user: Some(".cursor/hooks.json") },
+        files: AgentFiles {
+            project: Some(".cursor/hooks.json"),
+            local: None,
+            user: Some(".cursor/hooks.json"),
+            read: &[".cursor/hooks.json"],
+            overrides: &[],
+        },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
         answers: ALL_ANSWERS,
+        wire: WireShape::Cursor,
+        json_comments: false,
         hooks_switches: &[],
         bridge: true,
+        trust_note: None,
     },
     Agent {
         protocol: Protocol::Mecha,
@@ -486,12 +637,17 @@ pub static AGENTS: [Agent; 7] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: None, local: None, user: None },
+        // mecha and clio-coder document no user-level location of their own; `~/.mecha/config.toml` and
+        // `~/.clio-coder/hooks.yaml` mirror their project files.
+        files: AgentFiles { project: None, local: None, user: None, read: &[".mecha/config.toml"], overrides: &[] },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
         answers: Answers { ask: false, continuation: false, context: true, system_message: false },
+        wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: false,
+        trust_note: None,
     },
     Agent {
         protocol: Protocol::Clio,
@@ -507,12 +663,83 @@ pub static AGENTS: [Agent; 7] = [
             project: Some(".clio-coder/hooks.yaml"),
             local: Some(".clio-coder/hooks.local.yaml"),
             user: None,
+            read: &[".clio-coder/hooks.yaml"],
+            overrides: &[],
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
+        json_comments: false,
         hooks_switches: &[],
         bridge: false,
+        trust_note: None,
+    },
+    Agent {
+        protocol: Protocol::Qwen,
+        name: "Qwen Code",
+        version: Some("0.24.4"),
+        events: QWEN_EVENTS,
+        tools: QWEN_TOOLS,
+        mcp: None,
+        // hookRunner (chunks/chunk-DPEB6S2R.js): GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and QWEN_PROJECT_DIR are all
+        // set to the project directory for every command hook.
+        project_env: &["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        session_env: None,
+        cwd_env: None,
+        // `SETTINGS_DIRECTORY_NAME = ".qwen"`; hooks live in the `hooks` key of its settings files.
+        files: AgentFiles {
+            project: Some(".qwen/settings.json"),
+            local: None,
+            user: Some(".qwen/settings.json"),
+            read: &[".qwen/settings.json"],
+            overrides: &[],
+        },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Grouped { named: true },
+        answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
+        // Its settings are read through `strip-json-comments` (chunks/chunk-HS5OZTQF.js, packages/cli/src/serve).
+        json_comments: true,
+        hooks_switches: &[],
+        bridge: true,
+        trust_note: Some(
+            "Qwen Code loads a workspace's hooks only in a trusted folder once its folder trust is on \
+             (security.folderTrust.enabled): trust this folder when Qwen Code asks.",
+        ),
+    },
+    Agent {
+        protocol: Protocol::Droid,
+        name: "Factory Droid",
+        version: Some("0.225.2"),
+        events: DROID_EVENTS,
+        tools: DROID_TOOLS,
+        mcp: None,
+        // Its hook runner (`executeCommand`) sets FACTORY_PROJECT_DIR, DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR.
+        project_env: &["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        session_env: None,
+        cwd_env: None,
+        // `loadHooks` per `.factory` folder: `hooks.json` (else the legacy `hooks/hooks.json`), the event map at its
+        // top level, merged over the `hooks` key of `settings.json` event by event. Install writes the settings
+        // file's `hooks` key, the shape it edits, and refuses while a hooks.json would replace it.
+        files: AgentFiles {
+            project: Some(".factory/settings.json"),
+            local: None,
+            user: Some(".factory/settings.json"),
+            read: &[".factory/hooks.json", ".factory/hooks/hooks.json", ".factory/settings.json"],
+            overrides: &[".factory/hooks.json", ".factory/hooks/hooks.json"],
+        },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Grouped { named: false },
+        answers: ALL_ANSWERS,
+        wire: WireShape::ClaudeCode,
+        json_comments: false,
+        hooks_switches: &[],
+        bridge: true,
+        trust_note: Some(
+            "Factory Droid asks you to trust a folder before it runs the hooks of its project settings: accept that \
+             prompt the first time you open this workspace.",
+        ),
     },
 ];
 

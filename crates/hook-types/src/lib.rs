@@ -33,7 +33,7 @@ mod verdict;
 
 pub use agent::{
     AGENTS, Agent, AgentEvent, AgentFiles, Answers, CANONICAL_TOOLS, HandlerShape, InstallScope, McpSpelling, TimeUnit,
-    canonical_tool, static_canonical_tool, suggest_tool, tool_name_for,
+    WireShape, canonical_tool, static_canonical_tool, suggest_tool, tool_name_for,
 };
 pub use effect::{AnnotationSeverity, Effect, EffectError, HardBlock, Severity, effect_kinds};
 pub use event::{CANONICAL_EVENTS, Event, EventClass, EventFilters, ParsedEvent, Scope, UnknownEvent};

@@ -100,11 +100,15 @@ pub enum Protocol {
     Mecha,
     /// clio-coder's hook rules.
     Clio,
+    /// Qwen Code's hook rules.
+    Qwen,
+    /// Factory Droid's hook rules.
+    Droid,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 7] = [
+    pub const ALL: [Protocol; 9] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -112,6 +116,8 @@ impl Protocol {
         Protocol::Cursor,
         Protocol::Mecha,
         Protocol::Clio,
+        Protocol::Qwen,
+        Protocol::Droid,
     ];
 
     /// The wire name.
@@ -124,6 +130,8 @@ impl Protocol {
             Protocol::Cursor => "cursor",
             Protocol::Mecha => "mecha",
             Protocol::Clio => "clio",
+            Protocol::Qwen => "qwen",
+            Protocol::Droid => "droid",
         }
     }
 
@@ -143,7 +151,9 @@ impl Protocol {
         match self {
             Protocol::Native | Protocol::Mecha => 10_000,
             Protocol::Claude | Protocol::Codex => 600_000,
-            Protocol::Gemini => 60_000,
+            // Qwen Code: "Timeout in seconds, default 60" for command hooks (docs/features/hooks.md in its package).
+            // Factory Droid: its hooks manager's "default (60s)" (the `droid` 0.225.2 binary's bundled strings).
+            Protocol::Gemini | Protocol::Qwen | Protocol::Droid => 60_000,
             Protocol::Cursor => 30_000,
             Protocol::Clio => 2_000,
         }

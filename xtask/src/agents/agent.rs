@@ -102,6 +102,18 @@ pub trait Agent: Sync {
     /// project` edits).
     fn settings_file(&self) -> &'static str;
 
+    /// Whether a full run of the suite measures the bridge's overhead in this agent (`--measure-only` always does):
+    /// off where the suite's time budget has no room for its ten extra runs.
+    fn measured_by_default(&self) -> bool {
+        true
+    }
+
+    /// Keys the agent itself writes into a project settings file it loads, written up front so that a run leaves the
+    /// file as it was (Qwen Code stamps `"$version": 4` into one that lacks it).
+    fn settings_stamp(&self) -> serde_json::Map<String, Value> {
+        serde_json::Map::new()
+    }
+
     /// One handler of the agent's hook configuration running `command`.
     fn handler(&self, command: &str) -> Value {
         json!({"type": "command", "command": command})
@@ -134,7 +146,10 @@ pub fn write_own_hooks(agent: &dyn Agent, sandbox: &Sandbox, hooks: &[(Point, Op
             groups.push(Value::Object(group));
         }
     }
-    let text = serde_json::to_string_pretty(&json!({"hooks": events}))? + "\n";
+    let mut settings = serde_json::Map::new();
+    settings.insert("hooks".into(), Value::Object(events));
+    settings.extend(agent.settings_stamp());
+    let text = serde_json::to_string_pretty(&Value::Object(settings))? + "\n";
     sandbox.write(agent.settings_file(), &text)?;
     agent.trust_project_hooks(sandbox)?;
     Ok(text)

@@ -169,8 +169,11 @@ fn observe(
     let session = ctx.run(steps, run_of(case))?;
     let bridge = format!("{} bridge --protocol {}", hook.display(), agent.name());
     let root = ctx.sandbox.root.display().to_string();
+    // Qwen Code names a project's state directory after its path, every other character a `-`.
+    let mangled: String = root.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     let normalize = |text: &str| {
         let text = text.replace(&bridge, "<hook>").replace(&command, "<hook>").replace(&root, "<root>");
+        let text = text.replace(&mangled, "<root>");
         normalize(&text, agent.name())
     };
     // `hook install` puts the bridge on every event: its runs on the other events are one difference of install

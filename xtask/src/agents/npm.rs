@@ -8,8 +8,12 @@ use anyhow::{Context, Result, bail};
 
 /// Every npm package installed, at its pinned version. Claude Code and Codex ship their native binaries in
 /// platform packages that npm installs as optional dependencies of the main one.
-pub const PINNED: &[(&str, &str)] =
-    &[("@anthropic-ai/claude-code", "2.1.197"), ("@openai/codex", "0.169.0"), ("@google/gemini-cli", "0.61.0")];
+pub const PINNED: &[(&str, &str)] = &[
+    ("@anthropic-ai/claude-code", "2.1.197"),
+    ("@openai/codex", "0.169.0"),
+    ("@google/gemini-cli", "0.61.0"),
+    ("@qwen-code/qwen-code", "0.24.4"),
+];
 
 /// The runnable program of each agent, once installed.
 #[derive(Debug, Clone)]
@@ -21,6 +25,8 @@ pub struct Installed {
     pub codex: PathBuf,
     /// Gemini CLI's bundled entry point (run with `node`).
     pub gemini: PathBuf,
+    /// Qwen Code's entry point (run with `node`).
+    pub qwen: PathBuf,
 }
 
 /// Installs the pinned packages under `prefix` unless every one is there at its version, then locates them.
@@ -50,8 +56,9 @@ pub fn ensure(prefix: &Path) -> Result<Installed> {
         claude: modules.join("@anthropic-ai/claude-code-linux-x64/claude"),
         codex: modules.join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"),
         gemini: modules.join("@google/gemini-cli/bundle/gemini.js"),
+        qwen: modules.join("@qwen-code/qwen-code/cli-entry.js"),
     };
-    for path in [&installed.claude, &installed.codex, &installed.gemini] {
+    for path in [&installed.claude, &installed.codex, &installed.gemini, &installed.qwen] {
         if !path.is_file() {
             bail!("{} is missing after npm install (only linux-x64 is supported)", path.display());
         }

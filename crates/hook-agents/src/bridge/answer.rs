@@ -28,7 +28,7 @@
 //! must not loop the agent.
 
 use crate::install::{Agent, AgentInstall};
-use hook_types::{Event, EventClass, Verdict};
+use hook_types::{Event, EventClass, Verdict, WireShape};
 use serde_json::{Map, Value, json};
 
 use super::input::AgentInput;
@@ -75,13 +75,14 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     if let Some(reason) = reply.foreign_block.take() {
         return blocking(Some(read.agent), Some(&read.event_name), &reason);
     }
-    let out = match read.agent {
-        Agent::Gemini => gemini(read, &mut reply),
-        Agent::Cursor => cursor(read, &mut reply),
-        // parse_input reads only the agents the bridge speaks to; the others have Claude Code's exit-code form.
-        Agent::Claude | Agent::Codex | Agent::Native | Agent::Mecha | Agent::Clio => claude_or_codex(read, &mut reply),
+    // The agent table says which answer the agent reads (`Agent::wire`).
+    let shape = read.agent.agent().wire;
+    let out = match shape {
+        WireShape::GeminiCli => gemini(read, &mut reply),
+        WireShape::Cursor => cursor(read, &mut reply),
+        WireShape::ClaudeCode => claude_or_codex(read, &mut reply),
     };
-    let always_json = matches!(read.agent, Agent::Gemini | Agent::Cursor);
+    let always_json = matches!(shape, WireShape::GeminiCli | WireShape::Cursor);
     let stdout = if out.is_empty() && !always_json { String::new() } else { Value::Object(out).to_string() + "\n" };
     Answer { exit_code: 0, stdout, stderr: String::new() }
 }
@@ -129,8 +130,8 @@ pub fn failure(agent: Option<Agent>, event_name: Option<&str>, message: &str) ->
 /// The agent's blocking form: exit 2 with the reason on stderr; for Cursor (or an unknown agent) also the deny JSON
 /// Cursor reads (`continue: false` on `beforeSubmitPrompt`), which the others ignore on exit 2.
 fn blocking(agent: Option<Agent>, event_name: Option<&str>, reason: &str) -> Answer {
-    let stdout = match agent {
-        Some(Agent::Cursor) | None => {
+    let stdout = match agent.map(|a| a.agent().wire) {
+        Some(WireShape::Cursor) | None => {
             let json = if event_name == Some("beforeSubmitPrompt") {
                 json!({"continue": false, "user_message": reason})
             } else {

@@ -99,9 +99,9 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
     input.subagent = named.filters.scope == Scope::Subagent;
     input.tool_name = named.tool.map(str::to_owned);
     let mut project_root = None;
-    match agent {
-        Agent::Cursor => project_root = read.cursor(&event_name, &mut input)?,
-        _ => read.common(&mut input)?,
+    match agent.agent().wire {
+        hook_types::WireShape::Cursor => project_root = read.cursor(&event_name, &mut input)?,
+        hook_types::WireShape::ClaudeCode | hook_types::WireShape::GeminiCli => read.common(&mut input)?,
     }
     input.extra = leftover(agent, &mut input, fields);
     if let Some(extra) = input.extra.as_mut() {

@@ -83,7 +83,7 @@ fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_requir
         let dispatched = result(&Event::PreTool, Verdict::Ask, Some("touches prod"), vec![]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         match agent {
-            Agent::Claude | Agent::Cursor => {
+            Agent::Claude | Agent::Cursor | Agent::Qwen | Agent::Droid => {
                 assert_eq!(back.decision, Decision::Ask { reason: Some("touches prod".into()) }, "{agent}: {out:?}")
             }
             Agent::Codex | Agent::Gemini => {
@@ -101,7 +101,9 @@ fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
         let dispatched = result(&Event::PreTool, Verdict::Allow, Some("read-only"), vec![]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         let expected = match agent {
-            Agent::Claude | Agent::Cursor => Decision::Allow { reason: Some("read-only".into()) },
+            Agent::Claude | Agent::Cursor | Agent::Qwen | Agent::Droid => {
+                Decision::Allow { reason: Some("read-only".into()) }
+            }
             // Codex has no approval to skip; Gemini CLI's `allow` is no decision in its reference.
             Agent::Codex | Agent::Gemini => Decision::Pass,
             other => panic!("{other} is not an agent the bridge speaks to"),

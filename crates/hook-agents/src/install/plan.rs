@@ -134,6 +134,7 @@ pub struct InstallPlan {
 /// is not something install can edit without losing content; the moved hooks would not load back unchanged.
 pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
     let paths = Paths::of(request)?;
+    check_overrides(request, &paths)?;
     let agent_original = paths.confines.0.read(&paths.agent_file)?;
     let mut root = parse_json_object(&paths.agent_file, agent_original.as_deref())?;
     let mut hooks = agent_hooks(&root, &paths.agent_file)?;
@@ -141,7 +142,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     let hooks_before = hooks.clone();
     let found = sort_handlers(request, &paths, &root, &hooks);
     let mut kept = found.kept;
-    kept.extend(kept_beside(request.agent, &paths));
+    kept.extend(kept_beside(request, &paths));
     let native = plan_native(request, &paths, found.movable)?;
     let mut moved = native.moved;
     settle_trust(&paths, &mut moved)?;
@@ -321,19 +322,60 @@ fn sort_handlers(
     sorted
 }
 
-/// Hooks the agent reads from another file beside the one install edits (Codex's `[hooks]` in `config.toml`):
-/// install edits JSON only, so those stay, and the plan says so.
-fn kept_beside(agent: Agent, paths: &Paths) -> Vec<KeptHandler> {
-    if agent != Agent::Codex {
-        return Vec::new();
+/// The agent's other files of this scope (its table entry's `files.read`, beside the one install edits), each with
+/// its path: at the project and user scopes only, where the loader reads them.
+fn files_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<PathBuf> {
+    let files = &request.agent.agent().files;
+    let relative = match request.scope {
+        InstallScope::Project => files.project,
+        InstallScope::User => files.user,
+        InstallScope::Local => None,
+    };
+    let Some(relative) = relative else { return Vec::new() };
+    // The scope's base directory: the agent file without its relative path.
+    let mut base = paths.agent_file.clone();
+    for _ in Path::new(relative).components() {
+        base.pop();
     }
+    files.read.iter().map(|f| base.join(f)).filter(|p| *p != paths.agent_file).collect()
+}
+
+/// Refuses while a file the agent reads in place of the install file, event by event, declares hooks (Factory
+/// Droid's `hooks.json` over its `settings.json`): the bridge written into the install file would not run on those
+/// events, so the hooks moved to the native file would run nowhere.
+fn check_overrides(request: &InstallRequest<'_>, paths: &Paths) -> Result<(), InstallError> {
+    let agent = request.agent.agent();
     let agent_root = paths.agent_root();
     let cx = FileContext { origin: paths.origin, workspace: &paths.workspace, root: &agent_root, source_id: None };
-    let toml = paths.agent_file.with_file_name("config.toml");
-    let decls = hook_config::load_file(&toml, Format::Codex, &cx).hooks;
-    decls
-        .into_iter()
-        .map(|decl| KeptHandler {
+    for path in files_beside(request, paths) {
+        let overrides = agent.files.overrides.iter().any(|f| path.ends_with(f));
+        if !overrides || hook_config::load_file(&path, request.agent, &cx).hooks.is_empty() {
+            continue;
+        }
+        return Err(InstallError::Unsupported {
+            message: format!(
+                "{} runs this file's hooks in place of those in `{}`, event by event, so the bridge hook install \
+                 writes there would not run on their events; move its hooks into the `hooks` key of that file (or \
+                 remove this one), then run hook install again",
+                agent.name,
+                paths.agent_file.display()
+            ),
+            path,
+        });
+    }
+    Ok(())
+}
+
+/// Hooks the agent reads from another file beside the one install edits (Codex's `[hooks]` in `config.toml`):
+/// install edits one file only, so those stay, and the plan says so.
+fn kept_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<KeptHandler> {
+    let agent = request.agent.agent();
+    let agent_root = paths.agent_root();
+    let cx = FileContext { origin: paths.origin, workspace: &paths.workspace, root: &agent_root, source_id: None };
+    let mut kept = Vec::new();
+    for path in files_beside(request, paths) {
+        let decls = hook_config::load_file(&path, request.agent, &cx).hooks;
+        kept.extend(decls.into_iter().map(|decl| KeptHandler {
             event: decl.event.to_string(),
             command: match &decl.spec {
                 HookSpec::Command(c) => match &c.program {
@@ -343,11 +385,13 @@ fn kept_beside(agent: Agent, paths: &Paths) -> Vec<KeptHandler> {
                 _ => None,
             },
             reason: format!(
-                "it is in {}, which hook install does not edit: Codex keeps running it itself",
-                toml.display()
+                "it is in {}, which hook install does not edit: {} keeps running it itself",
+                path.display(),
+                agent.name
             ),
-        })
-        .collect()
+        }));
+    }
+    kept
 }
 
 /// The native file with the moved hooks added, loaded back and checked.

@@ -246,23 +246,8 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
 /// What the agent itself requires before it runs the bridge from this scope's file, where install cannot do it:
 /// without it the agent skips the bridge in silence, so install says so.
 fn agent_trust_note(agent: Protocol, scope: InstallScope) -> Option<&'static str> {
-    match (agent, scope) {
-        (_, InstallScope::User) => None,
-        (Protocol::Codex, _) => Some(
-            "Codex reads a workspace's .codex/hooks.json only when the project is trusted: accept Codex's trust \
-             prompt for this directory (or set trust_level = \"trusted\" for it under [projects] in Codex's \
-             config.toml). The bridge entries themselves were recorded as trusted above.",
-        ),
-        (Protocol::Gemini, _) => Some(
-            "Gemini CLI runs a workspace's hooks only in a trusted folder: trust this folder when Gemini CLI asks \
-             (or with its folder-trust settings). It lists newly seen project hooks with a warning the first time.",
-        ),
-        (Protocol::Claude, _) => Some(
-            "Claude Code asks you to trust a workspace before it runs the hooks of its project settings: accept \
-             that prompt the first time you open this workspace.",
-        ),
-        _ => None,
-    }
+    // The agent table carries each agent's note.
+    (scope != InstallScope::User).then_some(agent.agent().trust_note).flatten()
 }
 
 /// For the user scope, the home directory `$HOME` names; `None` for the other scopes.

@@ -38,11 +38,11 @@ pub struct Out {
 }
 
 impl Out {
-    /// Whether this bridge answer denies, in `agent`'s own form: exit 2 or a JSON deny for Claude Code, Codex and
-    /// Gemini CLI, `permission: deny` for Cursor.
+    /// Whether this bridge answer denies, in `agent`'s own form: exit 2 or a JSON deny for Claude Code, Codex, Qwen
+    /// Code, Factory Droid and Gemini CLI, `permission: deny` for Cursor.
     pub fn denies(&self, agent: &str) -> bool {
         match agent {
-            "claude" | "codex" => {
+            "claude" | "codex" | "qwen" | "droid" => {
                 self.code == 2
                     || self.stdout.contains("\"permissionDecision\":\"deny\"")
                     || self.stdout.contains("\"decision\":\"block\"")

@@ -98,10 +98,20 @@ const CLAUDE: Dialect = Dialect {
     exact_char: None,
     run_once: true,
     skipped_keys: &[],
+    tool_matcher: None,
+    ignored_timeout_ms: None,
+    carried: &[],
+    narrowing: &[],
 };
 
 /// Reads a Claude Code settings file.
 pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
+    read_settings(root, &CLAUDE, reporter)
+}
+
+/// Reads a settings file whose `hooks` key holds the group shape and whose top-level `disableAllHooks` turns every
+/// hook off (Claude Code, and the agents that took its settings shape).
+pub(super) fn read_settings(root: &Value, dialect: &Dialect, reporter: &mut Reporter<'_>) -> Option<WireFile> {
     let Value::Object(settings) = root else {
         reporter.error(
             file_place(String::new(), NodePath::default(), Target::Node),
@@ -127,7 +137,7 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
             ),
         }
     }
-    read_groups(settings, &CLAUDE, disabled, reporter)
+    read_groups(settings, dialect, disabled, reporter)
 }
 
 /// How an agent uses a group's matcher on one of its mapped events (the events not listed test it: the tool
@@ -143,6 +153,9 @@ pub(super) enum MatcherUse {
     /// group is reported and not loaded.
     Unsupported(&'static str),
 }
+
+/// An agent's own reading of a tool matcher: the pattern to test instead, or the warning to give.
+pub(super) type ToolMatcher = fn(&str) -> Result<String, String>;
 
 /// What differs between the agents that write Claude Code's group shape (`{event: [{matcher, hooks: [...]}]}`).
 pub(super) struct Dialect {
@@ -172,6 +185,18 @@ pub(super) struct Dialect {
     /// Keys of the events mapping that are not events (Codex's `state`): passed over here, the dialect's own
     /// reader says what needs saying about them.
     pub(super) skipped_keys: &'static [&'static str],
+    /// The agent's own reading of a tool event's matcher, where it is not the Claude/Codex rule: the pattern this
+    /// engine should test instead, or `Err` with a warning to give (the pattern is then kept as written).
+    pub(super) tool_matcher: Option<ToolMatcher>,
+    /// What a timeout the agent ignores (rather than refuses) becomes, in milliseconds: the hook loads with a
+    /// warning and this timeout, as in the agent (Qwen Code's default for a `timeout` that is no positive number).
+    pub(super) ignored_timeout_ms: Option<u64>,
+    /// The group keys and handler keys this engine carries over (`sequential` of a group, `env` of a handler).
+    pub(super) carried: &'static [&'static str],
+    /// Group keys that narrow which calls the group's hooks run on, by something this engine cannot test, with what
+    /// they test (Factory Droid's `commandRegex`): running the hooks without it would widen what they block, so such
+    /// a group is reported and not loaded.
+    pub(super) narrowing: &'static [(&'static str, &'static str)],
 }
 
 /// Reads the `hooks` mapping of `settings` in the group shape. `disabled` loads every hook disabled.
@@ -182,20 +207,33 @@ pub(super) fn read_groups(
     reporter: &mut Reporter<'_>,
 ) -> Option<WireFile> {
     let hooks_node = NodePath::default().key("hooks");
-    let events = match settings.get("hooks") {
-        None | Some(Value::Null) => return Some(WireFile::default()),
-        Some(Value::Object(events)) => events,
+    match settings.get("hooks") {
+        None | Some(Value::Null) => Some(WireFile::default()),
+        Some(Value::Object(events)) => Some(read_event_map(events, "hooks.", hooks_node, dialect, disabled, reporter)),
         Some(other) => {
             reporter.error(
                 file_place("hooks".into(), hooks_node, Target::Node),
                 format!("expected a mapping of event names to matcher groups, found {}", describe(other)),
             );
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// Reads a mapping of event names to matcher groups found at `hooks_node`, whose field paths start with `prefix`
+/// (`hooks.` inside a settings file, nothing where the mapping is the whole file).
+pub(super) fn read_event_map(
+    events: &Map<String, Value>,
+    prefix: &str,
+    hooks_node: NodePath,
+    dialect: &Dialect,
+    disabled: bool,
+    reporter: &mut Reporter<'_>,
+) -> WireFile {
     let mut reader = GroupReader {
         dialect,
         disabled,
+        prefix: prefix.to_owned(),
         file: WireFile::default(),
         handlers: 0,
         seen: HashMap::new(),
@@ -212,12 +250,14 @@ pub(super) fn read_groups(
         position += 1;
         !replaced.contains(&(position - 1))
     });
-    Some(file)
+    file
 }
 
 struct GroupReader<'d> {
     dialect: &'d Dialect,
     disabled: bool,
+    /// What field paths start with (`hooks.`).
+    prefix: String,
     file: WireFile,
     /// Handlers seen so far, loaded or not: the `N` of `hooks[N]`.
     handlers: usize,
@@ -230,7 +270,7 @@ struct GroupReader<'d> {
 impl GroupReader<'_> {
     fn event(&mut self, event: &str, groups: &Value, hooks_node: &NodePath, reporter: &mut Reporter<'_>) {
         let event_node = hooks_node.key(event);
-        let event_path = format!("hooks.{event}");
+        let event_path = format!("{}{event}", self.prefix);
         let (on, row) = self.dialect.events.resolve(
             event,
             file_place(event_path.clone(), event_node.clone(), Target::Key),
@@ -269,6 +309,19 @@ impl GroupReader<'_> {
                     continue;
                 }
             };
+            if let Some((key, what)) = self.dialect.narrowing.iter().find(|(key, _)| group.contains_key(*key)) {
+                let place = file_place(format!("{group_path}.{key}"), group_node.key(key), Target::Key);
+                reporter.warn(
+                    place,
+                    format!(
+                        "`{key}` runs this group's hooks only for {what}, which this engine cannot test, and running \
+                         them on every call would widen what they block; this group's {} hook(s) were not loaded",
+                        handlers.len()
+                    ),
+                );
+                self.handlers += handlers.len();
+                continue;
+            }
             let matcher = match group.get("matcher") {
                 None | Some(Value::Null) => Ok(None),
                 Some(value) => {
@@ -283,7 +336,11 @@ impl GroupReader<'_> {
             for (h, handler) in handlers.iter().enumerate() {
                 let path = format!("{group_path}.hooks[{h}]");
                 let node = group_node.key("hooks").index(h);
-                let target = GroupTarget { on: &on, matcher: matcher.as_ref(), event_node: &event_node };
+                let sequential = group
+                    .get("sequential")
+                    .filter(|_| self.dialect.carried.contains(&"sequential"))
+                    .map(|value| (value, group_node.key("sequential")));
+                let target = GroupTarget { on: &on, matcher: matcher.as_ref(), event_node: &event_node, sequential };
                 self.handler(handler, &path, node, &target, reporter);
                 self.handlers += 1;
             }
@@ -354,6 +411,19 @@ impl GroupReader<'_> {
                 );
                 return Err(());
             }
+        }
+        let tool_event = mapped
+            .and_then(|m| self.dialect.events.agent.agent().event(m))
+            .and_then(|row| row.event.as_ref())
+            .is_some_and(hook_types::Event::is_tool_event);
+        if let Some(rewrite) = self.dialect.tool_matcher.filter(|_| tool_event) {
+            return match rewrite(pattern) {
+                Ok(rewritten) => Ok(Some((rewritten, node))),
+                Err(warning) => {
+                    reporter.warn(file_place(field, node.clone(), Target::Node), warning);
+                    Ok(Some((pattern.clone(), node)))
+                }
+            };
         }
         // A pattern this engine reads as exact names but the agent reads as a regex stays a regex.
         if let (Some(exact_char), MatcherRule::Exact(_)) = (self.dialect.exact_char, &compiled.rule)
@@ -468,6 +538,14 @@ impl GroupReader<'_> {
             }
             match (self.dialect.timeout)(&handler[*first]) {
                 Ok(ms) => builder.set("timeout_ms", first, Value::from(ms), node.key(first)),
+                Err(message) if self.dialect.ignored_timeout_ms.is_some() => {
+                    let ms = self.dialect.ignored_timeout_ms.unwrap_or_default();
+                    reporter.warn(
+                        at(first, Target::Node),
+                        format!("{message}; {agent} ignores it and gives the hook its default of {} s, and so does this engine", ms / 1_000),
+                    );
+                    builder.set("timeout_ms", first, Value::from(ms), node.key(first));
+                }
                 Err(message) => {
                     reporter.error(at(first, Target::Node), message);
                     loadable = false;
@@ -541,6 +619,12 @@ impl GroupReader<'_> {
         }
         if self.disabled {
             builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
+        }
+        if let Some((value, node)) = &target.sequential {
+            builder.set("sequential", "sequential", (*value).clone(), node.clone());
+        }
+        if let Some(env) = handler.get("env").filter(|_| self.dialect.carried.contains(&"env")) {
+            builder.set("env", "env", env.clone(), node.key("env"));
         }
         if self.dialect.run_once {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
@@ -767,6 +851,8 @@ struct GroupTarget<'a> {
     on: &'a str,
     matcher: Option<&'a (String, NodePath)>,
     event_node: &'a NodePath,
+    /// The group's `sequential`, where the dialect carries it.
+    sequential: Option<(&'a Value, NodePath)>,
 }
 
 /// A place outside any one hook, by the path the file spells (`hooks.PreToolUse[0].matcher`).

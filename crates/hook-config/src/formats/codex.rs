@@ -81,6 +81,10 @@ const CODEX: Dialect = Dialect {
     exact_char: Some(codex_exact_char),
     run_once: false,
     skipped_keys: &["state"],
+    tool_matcher: None,
+    ignored_timeout_ms: None,
+    carried: &[],
+    narrowing: &[],
 };
 
 /// Reads `.codex/hooks.json` (`{"hooks": {...}}`) or `.codex/config.toml` (its `[hooks]` table; every other key is

@@ -10,9 +10,11 @@ mod claude;
 mod clio;
 mod codex;
 mod cursor;
+mod droid;
 mod gemini;
 mod mecha;
 mod native;
+mod qwen;
 
 pub(crate) use gemini::strip_comments as strip_json_comments;
 
@@ -119,6 +121,8 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Mecha => mecha::read(&root, reporter),
         Format::Claude => claude::read(&root, reporter),
         Format::Codex => codex::read(&root, reporter),
+        Format::Qwen => qwen::read(&root, reporter),
+        Format::Droid => droid::read(&root, reporter),
     }
 }
 

@@ -7,45 +7,17 @@ use serde_json::Value;
 
 use super::builder::{BlockFrom, Builder};
 use super::classify::Failure;
+use super::rules::{Rules, Verb};
 use super::sanitize::{clean, sanitize_text};
 use super::wire::{HookOutput, Specific};
-
-/// What the top-level `decision` asks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Verb {
-    Block,
-    Allow,
-    /// Ask the human (Gemini CLI's BeforeTool `ask`).
-    Ask,
-    /// Go ahead as if the hook had not decided.
-    Proceed,
-}
 
 fn invalid(message: impl Into<String>) -> Failure {
     Failure::InvalidOutput(message.into())
 }
 
-/// The words `decision` may take, per dialect and event.
-fn decision_verb(protocol: Protocol, event: &Event, word: &str) -> Result<Verb, Failure> {
-    let accepted: &[(&str, Verb)] = match protocol {
-        // DESIGN §6: `decision: "block" | "deny" | "approve" | "allow"`.
-        Protocol::Native | Protocol::Clio | Protocol::Mecha => {
-            &[("block", Verb::Block), ("deny", Verb::Block), ("approve", Verb::Allow), ("allow", Verb::Allow)]
-        }
-        // Claude Code hooks reference, "Decision control": `"block"` everywhere; the deprecated PreToolUse
-        // `"approve"` still means allow.
-        Protocol::Claude => &[("block", Verb::Block), ("approve", Verb::Allow)],
-        // codex-rs/hooks/src/schema.rs: `PreToolUseDecisionWire` is approve | block (approve then rejected as
-        // unsupported), `BlockDecisionWire` elsewhere is block only.
-        Protocol::Codex if *event == Event::PreTool => &[("block", Verb::Block), ("approve", Verb::Allow)],
-        Protocol::Codex => &[("block", Verb::Block)],
-        // Gemini CLI `DefaultHookOutput`: `"deny"` and `"block"` block, `"ask"` asks on BeforeTool (since 0.36.0),
-        // `"allow"` skips no confirmation, so it is no decision here rather than an `allow_tool`.
-        Protocol::Gemini => {
-            &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block), ("ask", Verb::Ask)]
-        }
-        Protocol::Cursor => &[],
-    };
+/// The words `decision` may take, per dialect and event: the protocol's row says (`Rules::decision_words`).
+fn decision_verb(rules: &Rules, event: &Event, word: &str) -> Result<Verb, Failure> {
+    let accepted = (rules.decision_words)(event);
     accepted.iter().find(|(w, _)| *w == word).map(|(_, verb)| *verb).ok_or_else(|| {
         let words: Vec<String> = accepted.iter().map(|(w, _)| format!("\"{w}\"")).collect();
         invalid(format!("field `decision` must be one of {}, got \"{}\"", words.join(", "), sanitize_text(word)))
@@ -104,7 +76,7 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
         && legacy_applies
         && flow_control
     {
-        match decision_verb(protocol, b.event, word)? {
+        match decision_verb(b.rules, b.event, word)? {
             Verb::Block => {
                 let reason = reason.clone().unwrap_or_else(|| b.default_reason());
                 b.block(reason, BlockFrom::Json);

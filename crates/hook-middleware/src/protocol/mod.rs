@@ -202,6 +202,11 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
     }
     let result = match (ending, table.reading) {
         (Ending::Cancelled, _) => Ok(()),
+        (Ending::Failed(failure @ (Failure::NonBlockingExit(code) | Failure::UndefinedExit(code))), _)
+            if table.halt_exit == Some(code) =>
+        {
+            halting_exit(&mut b, run, failure)
+        }
         (Ending::Success, Reading::Gemini) => gemini::read(&mut b, run, 0),
         (Ending::Block, Reading::Gemini) => gemini::read(&mut b, run, 2),
         (Ending::Failed(Failure::NonBlockingExit(code) | Failure::UndefinedExit(code)), Reading::Gemini) => {
@@ -250,6 +255,19 @@ fn other_exit(b: &mut Builder<'_>, run: &RunResult, failure: Failure) -> Result<
         Ok(output) => json::apply(b, output),
         Err(_) => Err(failure),
     }
+}
+
+/// The protocol's exit code that stops the agent: the answer on stdout still counts, then the run halts with stderr
+/// as its reason, which on a gate also denies.
+fn halting_exit(b: &mut Builder<'_>, run: &RunResult, failure: Failure) -> Result<(), Failure> {
+    // Only the JSON answer counts here; without one this is still a halt, not a failure.
+    let _ = other_exit(b, run, failure);
+    let reason = clean_bytes(&run.stderr);
+    if b.event.class() == hook_types::EventClass::Gate && !b.denies() {
+        b.block(reason.clone().unwrap_or_else(|| b.default_reason()), BlockFrom::Exit);
+    }
+    b.halt(reason);
+    Ok(())
 }
 
 /// Exit 0: read stdout.

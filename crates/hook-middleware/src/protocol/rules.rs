@@ -7,6 +7,61 @@ use hook_types::{Event, Protocol};
 
 use super::wire::Known;
 
+/// What the top-level `decision` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verb {
+    Block,
+    Allow,
+    /// Ask the human (Gemini CLI's BeforeTool `ask`).
+    Ask,
+    /// Go ahead as if the hook had not decided.
+    Proceed,
+}
+
+/// The native output protocol: `decision: "block" | "deny" | "approve" | "allow"`.
+fn native_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("block", Verb::Block), ("deny", Verb::Block), ("approve", Verb::Allow), ("allow", Verb::Allow)]
+}
+
+/// Claude Code hooks reference, "Decision control": `"block"` everywhere; the deprecated PreToolUse `"approve"`
+/// still means allow. Factory Droid's hook output schema has the same two (`decision: "block" | "approve"`).
+fn claude_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("block", Verb::Block), ("approve", Verb::Allow)]
+}
+
+/// codex-rs/hooks/src/schema.rs: `PreToolUseDecisionWire` is approve | block (approve then rejected as unsupported),
+/// `BlockDecisionWire` elsewhere is block only.
+fn codex_words(event: &Event) -> &'static [(&'static str, Verb)] {
+    if *event == Event::PreTool {
+        &[("block", Verb::Block), ("approve", Verb::Allow)]
+    } else {
+        &[("block", Verb::Block)]
+    }
+}
+
+/// Gemini CLI `DefaultHookOutput`: `"deny"` and `"block"` block, `"ask"` asks on BeforeTool (since 0.36.0), `"allow"`
+/// skips no confirmation, so it is no decision here rather than an `allow_tool`.
+fn gemini_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block), ("ask", Verb::Ask)]
+}
+
+/// Cursor has no `decision`.
+fn no_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[]
+}
+
+/// Qwen Code `DefaultHookOutput.isBlockingDecision` (`"block"`, `"deny"`) and
+/// `PreToolUseHookOutput.getPermissionDecision` (`"allow"`, `"approve"`, `"ask"`).
+fn qwen_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[
+        ("block", Verb::Block),
+        ("deny", Verb::Block),
+        ("allow", Verb::Allow),
+        ("approve", Verb::Allow),
+        ("ask", Verb::Ask),
+    ]
+}
+
 /// What an exit code other than 0 and the blocking code means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OtherExit {
@@ -107,6 +162,11 @@ pub(crate) struct Rules {
     /// The blocking exit code is ignored on a permission request and the approver decides (Claude Code 2.1.197);
     /// this engine denies, the closed side.
     pub permission_block_exit_ignored: bool,
+    /// The exit code that stops the agent (Factory Droid's 3): stdout JSON is still read, then the run halts with
+    /// stderr as the reason, which on a gate also denies.
+    pub halt_exit: Option<i32>,
+    /// The words the top-level `decision` may take on an event, and what each asks.
+    pub decision_words: fn(&Event) -> &'static [(&'static str, Verb)],
 }
 
 const NATIVE_TOP: &[&str] = &[
@@ -218,6 +278,8 @@ static NATIVE: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
+    decision_words: native_words,
 };
 
 /// Claude Code 2.1.197 as the real-agent suite observes it: exit 2 feeds stderr back (stdout and JSON are ignored);
@@ -245,6 +307,8 @@ static CLAUDE: Rules = Rules {
     context_continues_turn: true,
     halt_runs_the_tool: true,
     permission_block_exit_ignored: true,
+    halt_exit: None,
+    decision_words: claude_words,
 };
 
 /// Codex 0.169.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
@@ -268,6 +332,8 @@ static CODEX: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
+    decision_words: codex_words,
 };
 
 /// Gemini CLI 0.61.0, `hookRunner.ts` as the real-agent suite observes it: stdout, else stderr, is read whatever the
@@ -292,6 +358,8 @@ static GEMINI: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
+    decision_words: gemini_words,
 };
 
 /// Cursor hooks docs: JSON `permission` / `user_message` / `agent_message`; exit 2 blocks like `permission: deny`;
@@ -315,6 +383,8 @@ static CURSOR: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
+    decision_words: no_words,
 };
 
 /// mecha (DESIGN §4.3): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
@@ -339,6 +409,8 @@ static MECHA: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,
     permission_block_exit_ignored: false,
+    halt_exit: None,
+    decision_words: native_words,
 };
 
 /// clio-coder (DESIGN §4.3): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
@@ -346,6 +418,37 @@ static MECHA: Rules = Rules {
 /// nothing. clio-coder documents no blocking exit code; treating 2 as a deny would turn a crashing script into a
 /// policy decision its author never wrote.
 static CLIO: Rules = Rules { block_exit: None, ..NATIVE };
+
+/// Qwen Code 0.24.4, its hook runner (`chunks/chunk-DPEB6S2R.js` of the npm bundle, packages/core/src/hooks) and
+/// output classes (`chunks/chunk-QA5TENCT.js`): Claude Code's JSON answer (`hookSpecificOutput.permissionDecision`,
+/// `decision`, `continue`, `systemMessage`), exit 2 blocks with stderr, another non-zero code is a non-blocking
+/// error whose JSON still decides (it reads stdout, else stderr, whatever the code), plain stdout is context on
+/// SessionStart and UserPromptSubmit, and output that starts like a JSON object but does not parse is a failed run
+/// (`Hook output is not valid JSON`), not text. Claude Code's observed quirks (context on Stop running another turn,
+/// `continue: false` letting the tool run, exit 2 ignored on PermissionRequest) are not Qwen Code's documented
+/// behaviour, so the engine's own, closed reading applies there.
+static QWEN: Rules = Rules {
+    unparsed_json_is_text: false,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
+    decision_words: qwen_words,
+    ..CLAUDE
+};
+
+/// Factory Droid 0.225.2, `executeCommand` and the PreToolUse, PostToolUse, Stop and PreCompact handlers of the
+/// JavaScript bundled into its `droid` binary: stdout that starts with `{` is parsed whatever the exit code (a parse
+/// failure is logged and the text ignored), Claude Code's fields (`decision` block or approve,
+/// `hookSpecificOutput.permissionDecision`, `continue`, `systemMessage`); exit 2 blocks with stderr; exit 3 aborts
+/// the agent with stderr; other codes are errors the agent carries on from. A deny in the JSON is read before the
+/// exit code, so exit 2 with a JSON allow lets the tool run there; this engine denies on the blocking code.
+static DROID: Rules = Rules {
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
+    halt_exit: Some(3),
+    ..CLAUDE
+};
 
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
@@ -357,5 +460,7 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Cursor => &CURSOR,
         Protocol::Mecha => &MECHA,
         Protocol::Clio => &CLIO,
+        Protocol::Qwen => &QWEN,
+        Protocol::Droid => &DROID,
     }
 }

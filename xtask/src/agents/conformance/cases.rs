@@ -30,6 +30,9 @@ const CLAUDE: &[&str] = &["claude"];
 const CODEX: &[&str] = &["codex"];
 const GEMINI: &[&str] = &["gemini"];
 const ALL: &[&str] = &["claude", "codex", "gemini"];
+const QWEN: &[&str] = &["qwen"];
+/// Claude Code, Codex and Qwen Code, whose answer has Claude Code's shape.
+const CCQ: &[&str] = &["claude", "codex", "qwen"];
 
 const fn case(id: &'static str, agents: &'static [&'static str], point: Point, stdout: &'static str) -> Case {
     Case { id, agents, point, stdout, stderr: "", exit: 0, documented: None }
@@ -43,7 +46,7 @@ pub const CASES: &[Case] = &[
         exit: 2,
         ..case(
             "pre_exit2_json_and_stderr",
-            CC,
+            CCQ,
             Point::PreTool,
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"CASE-EXITTWO-JSON"}}"#,
         )
@@ -52,7 +55,7 @@ pub const CASES: &[Case] = &[
         exit: 1,
         ..case(
             "pre_exit1_deny_json",
-            CC,
+            CCQ,
             Point::PreTool,
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CASE-EXITONE-X"}}"#,
         )
@@ -65,8 +68,8 @@ pub const CASES: &[Case] = &[
         exit: 1,
         ..case("pre_exit1_system_message", CLAUDE, Point::PreTool, r#"{"systemMessage":"CASE-EXITONE-MSG"}"#)
     },
-    Case { stderr: "CASE-WARN-STDERR careful", exit: 1, ..case("pre_exit1_stderr_warning", CC, Point::PreTool, "") },
-    Case { stderr: "CASE-EXITTWO-ONLY", exit: 2, ..case("pre_exit2_stderr", CC, Point::PreTool, "") },
+    Case { stderr: "CASE-WARN-STDERR careful", exit: 1, ..case("pre_exit1_stderr_warning", CCQ, Point::PreTool, "") },
+    Case { stderr: "CASE-EXITTWO-ONLY", exit: 2, ..case("pre_exit2_stderr", CCQ, Point::PreTool, "") },
     // Halts and denials on the gate.
     Case {
         documented: Some("claude-code-continue-false-on-pretooluse"),
@@ -81,7 +84,7 @@ pub const CASES: &[Case] = &[
     ),
     case(
         "pre_deny_with_reason",
-        CC,
+        CCQ,
         Point::PreTool,
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CASE-DENY-REASON"}}"#,
     ),
@@ -94,7 +97,7 @@ pub const CASES: &[Case] = &[
     ),
     case("pre_plain_text", CLAUDE, Point::PreTool, "CASE-PREPLAIN-TEXT"),
     // After the tool.
-    case("post_block", CC, Point::PostTool, r#"{"decision":"block","reason":"CASE-POSTBLOCK-REASON"}"#),
+    case("post_block", CCQ, Point::PostTool, r#"{"decision":"block","reason":"CASE-POSTBLOCK-REASON"}"#),
     case(
         "post_continue_false",
         CC,
@@ -109,9 +112,15 @@ pub const CASES: &[Case] = &[
         r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"CASE-STOPCTX-TEXT"}}"#,
     ),
     case("stop_block", CC, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-STOPBLOCK-GO-ON"}"#),
+    // Qwen Code continues for as long as a Stop hook blocks (up to its own cap of 8); through the bridge the engine's
+    // cap of 3 continuations stops it first.
+    Case {
+        documented: Some("what-the-bridge-cannot-carry"),
+        ..case("stop_block_qwen", QWEN, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-STOPBLOCK-GO-ON"}"#)
+    },
     // The start of a session and of a turn.
-    case("session_start_unclosed_json", CC, Point::SessionStart, r#"{"hookSpecificOutput": CASE-BROKEN-JSON"#),
-    case("session_start_plain_text", CC, Point::SessionStart, "CASE-SESSIONPLAIN-TEXT"),
+    case("session_start_unclosed_json", CCQ, Point::SessionStart, r#"{"hookSpecificOutput": CASE-BROKEN-JSON"#),
+    case("session_start_plain_text", CCQ, Point::SessionStart, "CASE-SESSIONPLAIN-TEXT"),
     case(
         "prompt_block_suppress",
         CC,
