@@ -8,16 +8,17 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hook_types::{Event, Limits, Origin};
 use serde_json::Value;
 
+use crate::cache::LoadCache;
 use crate::closed_gate::ClosedGate;
 use crate::formats::{self, hook_field};
 use crate::issues::{Place, Reporter, describe};
 use crate::model::{Format, HookDecl, Issue, IssueSeverity};
-use crate::normalize::{Dropped, NormalizeCx, id_prefix, normalize};
+use crate::normalize::{Dropped, NormalizeCx, Probe, id_prefix, normalize};
 use crate::parse::{self, Syntax, Target};
 
 /// What loading one file needs to know about where it sits.
@@ -107,13 +108,30 @@ pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad 
 /// anything but a regular file (a FIFO, a directory, a device such as `/dev/zero`) is one issue without being read,
 /// so no file makes a load hang or grow without bound.
 pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
+    load_file_through(path, format, cx, limits, None)
+}
+
+/// [`load_file_with`], through the load cache when one is given: the file is read (and so its bytes hashed) every
+/// time; only parsing and normalizing are skipped on a hit.
+pub(crate) fn load_file_through(
+    path: &Path,
+    format: Format,
+    cx: &FileContext<'_>,
+    limits: &Limits,
+    cache: Option<&LoadCache>,
+) -> FileLoad {
     let bytes = match read_bounded(path, limits.max_file_bytes) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return FileLoad::default(),
         Err(err) => return unreadable(path, cx.origin, (None, None), format!("cannot read the file: {err}")),
     };
     match String::from_utf8(bytes) {
-        Ok(text) => parse_str_with(&text, path, format, cx, limits),
+        Ok(text) => match cache {
+            Some(cache) => {
+                cache.load(path, format, cx, limits, &text, || parse_probed(&text, path, format, cx, limits))
+            }
+            None => parse_str_with(&text, path, format, cx, limits),
+        },
         Err(err) => {
             let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
             // Valid up to here, so this prefix is text: count lines and characters in it.
@@ -158,6 +176,18 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
 /// [`parse_str`] within `limits`: nesting deeper than [`Limits::max_nesting_depth`] is one issue, found in one
 /// linear pass before parsing; past [`Limits::max_hooks_per_file`] hooks the rest are dropped with one issue.
 pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
+    parse_probed(text, path, format, cx, limits).0
+}
+
+/// [`parse_str_with`], and for a load that reached the normalizer, the canonical workspace it resolved against and
+/// every question it asked the filesystem with the answer (what the load cache re-checks before it serves a load).
+pub(crate) fn parse_probed(
+    text: &str,
+    path: &Path,
+    format: Format,
+    cx: &FileContext<'_>,
+    limits: &Limits,
+) -> (FileLoad, Option<(PathBuf, Vec<Probe>)>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Gemini CLI reads its settings.json with comments allowed.
     let uncommented;
@@ -169,11 +199,11 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
     };
     let root = match parse::parse(text, Syntax::of(path), limits.max_nesting_depth) {
         Ok(Some(root)) => root,
-        Ok(None) => return FileLoad::default(),
+        Ok(None) => return (FileLoad::default(), None),
         Err(err) => {
             let tab = if Syntax::of(path) == Syntax::Yaml { tab_hint(text, err.line) } else { String::new() };
             let message = format!("syntax error: {}{tab}; nothing in this file was loaded", err.message);
-            return unreadable(path, cx.origin, (err.line, err.column), message);
+            return (unreadable(path, cx.origin, (err.line, err.column), message), None);
         }
     };
     let mut reporter = Reporter::new(path, Some(text));
@@ -185,7 +215,7 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
             .filter(|issue| issue.severity == IssueSeverity::Error)
             .map(|issue| ClosedGate::all(cx.origin, issue))
             .collect();
-        return FileLoad { issues, closed_gates, ..FileLoad::default() };
+        return (FileLoad { issues, closed_gates, ..FileLoad::default() }, None);
     };
     // What is reported from here on is about the file or one hook, not about the last event a reader read.
     reporter.in_event(None);
@@ -297,7 +327,8 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
     issues.sort_by_key(|(issue, _)| (issue.index.map_or(0, |i| i + 1), issue.line.is_none(), issue.line, issue.column));
     let closed_gates = closed_gates(&issues, &outcomes, cx.origin);
     let issues = issues.into_iter().map(|(issue, _)| issue).collect();
-    FileLoad { hooks, issues, only_managed, closed_gates }
+    let probes = cx.memo.probes();
+    (FileLoad { hooks, issues, only_managed, closed_gates }, Some((cx.workspace, probes)))
 }
 
 /// The gates this file's error-level issues close (see [`crate::closed_gate`]), one per dropped declaration and

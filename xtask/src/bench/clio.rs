@@ -9,8 +9,9 @@
 //! The driver reads the workspace's `.clio-coder/hooks.yaml` and `hooks.local.yaml` and merges them, exactly what
 //! clio-coder does at startup, and prints how many hooks it kept.
 //!
-//! Ours is `hook validate` (discovery of every origin, read, parse, normalize, hash, fingerprints, trust, merge, the
-//! report) on the same hooks in clio-coder's files and in native snake_case files, with the load cache cold (the
+//! Ours is the per-event process, a `hook bridge --protocol claude` call on an event none of the hooks is on
+//! (discovery of every origin, read, parse, normalize, hash, fingerprints, trust, merge, building the pipeline,
+//! a dispatch that matches nothing, the answer) on the same hooks in clio-coder's files and in native snake_case files, with the load cache cold (the
 //! state directory emptied before each run) and warm. Time is the median wall time (and CPU time, user + system) of
 //! interleaved runs; memory the largest peak resident set of those runs (`wait4`'s resource usage).
 
@@ -89,11 +90,11 @@ pub fn compare(scratch: &Scratch, options: &Options, checkout: &Path) -> Result<
         eprintln!("xtask: {size} hooks: clio-coder kept {counts}");
         let expected = size - (size / 2).div_ceil(10);
         if counts["hooks"].as_u64() != Some(expected as u64) {
-            eprintln!("xtask: warning: clio-coder kept {} hooks where ours keeps {expected}", counts["hooks"]);
+            bail!("clio-coder kept {} hooks where ours keeps {expected}: the loads would not compare", counts["hooks"]);
         }
         let ours = |ws: &Path, cold: bool| {
             let state = scratch.dir.join(format!("state-{}", ws.file_name().and_then(|n| n.to_str()).unwrap_or("ws")));
-            let mut cmd = scratch.hook_in(&["--workspace", &ws.display().to_string(), "validate"], &state).ok(&[1]);
+            let mut cmd = super::bridge_load(scratch, ws, &state);
             if cold {
                 cmd.fresh_dir = Some(state);
             }

@@ -43,7 +43,7 @@ fn hook(shape: Shape, file: usize, i: usize) -> String {
             "- id: {id}\n  on: turn_start\n  kind: prompt\n  message: \"Run the tests before you commit ({i}).\"\n"
         ),
         _ => format!(
-            "- id: {id}\n  on: {before}\n  tools: [write]\n  kind: effect\n  effect: {{ kind: block_tool, reason: \"no writes here ({i})\" }}\n"
+            "- id: {id}\n  on: {before}\n  tools: [write]\n  kind: effect\n  effect: {{ kind: block_tool, reason: \"no writes here ({i})\", severity: hard-block }}\n"
         ),
     }
 }
@@ -91,6 +91,19 @@ pub fn event_workspace(dir: &Path) -> Result<()> {
     }
     fs::write(dir.join(".hooks/hooks.yaml"), text)?;
     Ok(())
+}
+
+/// Claude Code's `Notification` in `cwd`: an event none of the generated hooks is on, so a bridge call with it is
+/// the per-event process's load (and pipeline) of every hook, dispatching nothing.
+pub fn claude_notification(cwd: &Path) -> String {
+    serde_json::json!({
+        "session_id": "bench-session",
+        "transcript_path": cwd.join("transcript.jsonl"),
+        "cwd": cwd,
+        "hook_event_name": "Notification",
+        "message": "Claude needs your permission to use Bash",
+    })
+    .to_string()
 }
 
 /// Claude Code's `PreToolUse` of `Bash` in `cwd`, as it writes it on the bridge's stdin.

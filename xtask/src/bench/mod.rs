@@ -242,11 +242,12 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
     Ok(())
 }
 
-/// Whole-process loading (`hook validate`) of generated workspaces, with the load cache warm and cold.
+/// Whole-process loading of generated workspaces (a bridge call that dispatches nothing), with the load cache cold
+/// (the state directory emptied before each run) and warm.
 fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<()> {
     let empty = scratch.dir.join("empty-ws");
     fs::create_dir_all(empty.join(".git"))?;
-    let floor_cmd = scratch.hook(&["--workspace", &empty.display().to_string(), "validate"]);
+    let floor_cmd = bridge_load(scratch, &empty, &scratch.dir.join("state"));
     let mut first_cost: Vec<(Shape, Medians)> = Vec::new();
     for &size in &options.sizes {
         for shape in [Shape::Native, Shape::Clio] {
@@ -254,8 +255,8 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
             generate::workspace(&ws, size, shape)?;
             let ws_arg = ws.display().to_string();
             let cold_state = scratch.dir.join(format!("cold-state-{}-{size}", shape.label()));
-            let warm = scratch.hook(&["--workspace", &ws_arg, "validate"]).ok(&[1]);
-            let mut cold = scratch.hook_in(&["--workspace", &ws_arg, "validate"], &cold_state).ok(&[1]);
+            let warm = bridge_load(scratch, &ws, &scratch.dir.join("state"));
+            let mut cold = bridge_load(scratch, &ws, &cold_state);
             cold.fresh_dir = Some(cold_state);
             check_loaded(scratch, &ws_arg, size)?;
             let runs = options.load_runs.unwrap_or(if size >= 100_000 { 3 } else { 7 });
@@ -279,7 +280,7 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
             let scale = size as f64 / first as f64;
             let scaled = Medians { wall: base.wall.mul_f64(scale), cpu: base.cpu.mul_f64(scale), max_rss_kib: 0 };
             let mut row = Row::measured(
-                &format!("load {size} {} hooks, cold, less the empty-workspace process", shape.label()),
+                &format!("load {size} {} hooks, cold (bridge call, less one on an empty workspace)", shape.label()),
                 own(cold_m),
                 &format!("{first} hooks, cold, ×{scale}"),
                 scaled,
@@ -292,7 +293,7 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
             );
             rows.push(row);
             let mut row = Row::measured(
-                &format!("load {size} {} hooks, cached (whole process)", shape.label()),
+                &format!("load {size} {} hooks, cached (whole bridge call)", shape.label()),
                 warm_m,
                 "the same, cold",
                 cold_m,
@@ -303,6 +304,13 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
         }
     }
     Ok(())
+}
+
+/// A bridge call (Claude Code's `Notification`, which no generated hook is on) in `ws` with its state in `state`:
+/// the per-event process at the workspace's size — load every origin (through the load cache in `state`), build
+/// the pipeline, dispatch nothing.
+fn bridge_load(scratch: &Scratch, ws: &Path, state: &Path) -> Cmd {
+    scratch.hook_in(&["bridge", "--protocol", "claude"], state).cwd(ws).stdin(generate::claude_notification(ws))
 }
 
 /// Fails unless `hook --json validate` of the workspace loads hooks without error (every declared id, less the
