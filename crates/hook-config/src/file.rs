@@ -266,7 +266,8 @@ pub(crate) fn parse_probed(
         memo: Default::default(),
     };
     let mut hooks: Vec<HookDecl> = Vec::with_capacity(wire.hooks.len());
-    let mut ids: HashMap<String, usize> = HashMap::new();
+    // Each id's hook: its index in the file, and its place in `hooks` (so a replacement finds it without a scan).
+    let mut ids: HashMap<String, (usize, usize)> = HashMap::with_capacity(wire.hooks.len());
     // Every hook the normalizer saw, by index: `None` when it loaded, what is known of it when it was dropped.
     let mut outcomes: HashMap<usize, Option<Dropped>> = HashMap::with_capacity(wire.hooks.len());
     for hook in wire.hooks {
@@ -280,7 +281,7 @@ pub(crate) fn parse_probed(
         };
         let dropped = Dropped { index: decl.index, event: Some(decl.event.clone()), disabled: !decl.enabled };
         outcomes.insert(decl.index, Some(dropped));
-        if let Some(&first) = ids.get(&decl.id) {
+        if let Some(&(first, place_in_hooks)) = ids.get(&decl.id) {
             // Two default ids collide only when prefix, kind and hash are equal: the same hook written twice.
             let explicit = decl.id != format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash);
             let place = Place {
@@ -299,9 +300,9 @@ pub(crate) fn parse_probed(
                         decl.id
                     ),
                 );
-                ids.insert(decl.id.clone(), decl.index);
+                ids.insert(decl.id.clone(), (decl.index, place_in_hooks));
                 outcomes.insert(decl.index, None);
-                if let Some(earlier) = hooks.iter_mut().find(|h| h.index == first) {
+                if let Some(earlier) = hooks.get_mut(place_in_hooks) {
                     *earlier = decl;
                 }
                 continue;
@@ -316,7 +317,7 @@ pub(crate) fn parse_probed(
             }
             continue;
         }
-        ids.insert(decl.id.clone(), decl.index);
+        ids.insert(decl.id.clone(), (decl.index, hooks.len()));
         outcomes.insert(decl.index, None);
         hooks.push(decl);
     }
