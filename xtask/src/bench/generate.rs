@@ -93,19 +93,6 @@ pub fn event_workspace(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Claude Code's `Notification` in `cwd`: an event none of the generated hooks is on, so a bridge call with it is
-/// the per-event process's load (and pipeline) of every hook, dispatching nothing.
-pub fn claude_notification(cwd: &Path) -> String {
-    serde_json::json!({
-        "session_id": "bench-session",
-        "transcript_path": cwd.join("transcript.jsonl"),
-        "cwd": cwd,
-        "hook_event_name": "Notification",
-        "message": "Claude needs your permission to use Bash",
-    })
-    .to_string()
-}
-
 /// Claude Code's `PreToolUse` of `Bash` in `cwd`, as it writes it on the bridge's stdin.
 pub fn claude_pre_tool(cwd: &Path) -> String {
     serde_json::json!({

@@ -59,12 +59,6 @@ impl Cmd {
         self
     }
 
-    /// Also accepts these exit codes.
-    pub fn ok(mut self, codes: &[i32]) -> Cmd {
-        self.ok_codes.extend_from_slice(codes);
-        self
-    }
-
     fn command(&self) -> Command {
         let mut command = Command::new(&self.program);
         command.args(&self.args);

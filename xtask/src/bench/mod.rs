@@ -74,6 +74,8 @@ fn parse(args: &[String], clio: bool) -> Result<Options> {
 struct Scratch {
     dir: PathBuf,
     hook: PathBuf,
+    /// The release build of hook-config's `load` example: a host's load with the bounds raised.
+    loader: PathBuf,
 }
 
 impl Scratch {
@@ -90,7 +92,8 @@ impl Scratch {
                 root.join("target/release/hook")
             }
         };
-        Ok(Scratch { dir, hook })
+        crate::run(root, "cargo", &["build", "--release", "-p", "hook-config", "--example", "load"], &[])?;
+        Ok(Scratch { dir, hook, loader: root.join("target/release/examples/load") })
     }
 
     /// `hook ARGS…` in the scratch environment.
@@ -242,23 +245,22 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
     Ok(())
 }
 
-/// Whole-process loading of generated workspaces (a bridge call that dispatches nothing), with the load cache cold
-/// (the state directory emptied before each run) and warm.
+/// Whole-process loading of generated workspaces, with the load cache cold (the state directory emptied before each
+/// run) and warm.
 fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<()> {
     let empty = scratch.dir.join("empty-ws");
     fs::create_dir_all(empty.join(".git"))?;
-    let floor_cmd = bridge_load(scratch, &empty, &scratch.dir.join("state"));
+    let floor_cmd = loader(scratch, &empty, &scratch.dir.join("state"));
     let mut first_cost: Vec<(Shape, Medians)> = Vec::new();
     for &size in &options.sizes {
         for shape in [Shape::Native, Shape::Clio] {
             let ws = scratch.dir.join(format!("load-{}-{size}", shape.label()));
             generate::workspace(&ws, size, shape)?;
-            let ws_arg = ws.display().to_string();
             let cold_state = scratch.dir.join(format!("cold-state-{}-{size}", shape.label()));
-            let warm = bridge_load(scratch, &ws, &scratch.dir.join("state"));
-            let mut cold = bridge_load(scratch, &ws, &cold_state);
+            let warm = loader(scratch, &ws, &scratch.dir.join("state"));
+            let mut cold = loader(scratch, &ws, &cold_state);
             cold.fresh_dir = Some(cold_state);
-            check_loaded(scratch, &ws_arg, size)?;
+            check_loaded(scratch, &ws, size)?;
             let runs = options.load_runs.unwrap_or(if size >= 100_000 { 3 } else { 7 });
             eprintln!("xtask: loading {size} {} hooks, {runs} interleaved runs", shape.label());
             let m = interleaved(&[&floor_cmd, &cold, &warm], runs)?;
@@ -280,7 +282,7 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
             let scale = size as f64 / first as f64;
             let scaled = Medians { wall: base.wall.mul_f64(scale), cpu: base.cpu.mul_f64(scale), max_rss_kib: 0 };
             let mut row = Row::measured(
-                &format!("load {size} {} hooks, cold (bridge call, less one on an empty workspace)", shape.label()),
+                &format!("load {size} {} hooks, cold (less the same process on an empty workspace)", shape.label()),
                 own(cold_m),
                 &format!("{first} hooks, cold, ×{scale}"),
                 scaled,
@@ -293,7 +295,7 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
             );
             rows.push(row);
             let mut row = Row::measured(
-                &format!("load {size} {} hooks, cached (whole bridge call)", shape.label()),
+                &format!("load {size} {} hooks, cached (whole process)", shape.label()),
                 warm_m,
                 "the same, cold",
                 cold_m,
@@ -306,25 +308,39 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
     Ok(())
 }
 
-/// A bridge call (Claude Code's `Notification`, which no generated hook is on) in `ws` with its state in `state`:
-/// the per-event process at the workspace's size — load every origin (through the load cache in `state`), build
-/// the pipeline, dispatch nothing.
-fn bridge_load(scratch: &Scratch, ws: &Path, state: &Path) -> Cmd {
-    scratch.hook_in(&["bridge", "--protocol", "claude"], state).cwd(ws).stdin(generate::claude_notification(ws))
+/// The loading process at a workspace's size: hook-config's `load` example (a host's load — discovery of every
+/// origin, read, parse, normalize, hash, fingerprints, trust, merge — with the load bounds raised, since the
+/// defaults stop at 10 000 hooks a file and 50 000 in all), through the load cache in `state`.
+fn loader(scratch: &Scratch, ws: &Path, state: &Path) -> Cmd {
+    let ws = ws.display().to_string();
+    let cache = state.join("hooks/load-cache").display().to_string();
+    Cmd::new(&scratch.loader, &[&ws, "--cache", &cache]).envs(&[
+        ("HOME", &scratch.dir.join("home")),
+        ("XDG_CONFIG_HOME", &scratch.dir.join("config")),
+        ("XDG_STATE_HOME", state),
+    ])
 }
 
-/// Fails unless `hook --json validate` of the workspace loads hooks without error (every declared id, less the
-/// collisions, is in force).
-fn check_loaded(scratch: &Scratch, ws: &str, size: usize) -> Result<()> {
-    let json = scratch.output(&scratch.hook(&["--workspace", ws, "--json", "validate"]).ok(&[1]))?;
-    let report: serde_json::Value = serde_json::from_str(&json).context("`hook validate --json` printed no JSON")?;
+/// Fails unless the loader keeps every declared id (less the collisions between the two files) without an error.
+fn check_loaded(scratch: &Scratch, ws: &Path, size: usize) -> Result<()> {
+    let json = scratch.output(&loader(scratch, ws, &scratch.dir.join("check-state")))?;
+    let report: serde_json::Value = serde_json::from_str(json.trim()).context("the loader printed no JSON")?;
     let errors = report["errors"].as_u64().unwrap_or(u64::MAX);
     let hooks = report["hooks"].as_u64().unwrap_or(0) as usize;
-    let expected = size - (size / 2).div_ceil(10);
+    let expected = expected_hooks(size);
     if errors != 0 || hooks != expected {
-        bail!("the generated workspace {ws} did not load cleanly: {hooks} hooks of {expected}, {errors} errors");
+        bail!(
+            "the generated workspace {} did not load cleanly: {hooks} hooks of {expected}, {errors} errors",
+            ws.display()
+        );
     }
     Ok(())
+}
+
+/// How many hooks a generated workspace of `size` has in force: every tenth id of the second file repeats one of
+/// the first.
+fn expected_hooks(size: usize) -> usize {
+    size - (size / 2).div_ceil(10)
 }
 
 fn render(rows: &[Row]) -> String {
