@@ -59,12 +59,10 @@ pub fn default_load_cache_dir() -> Option<PathBuf> {
 }
 
 /// One cache entry.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 struct Entry {
     /// The full key (file bytes included): an entry for an older version of the file is not this one.
     key: String,
-    /// The file it is the load of (for a person looking into the cache; the key already covers it).
-    source: PathBuf,
     /// The canonical workspace the normalizer resolved against.
     workspace: PathBuf,
     /// What the normalizer asked the filesystem, with the answers.
@@ -76,7 +74,7 @@ struct Entry {
 }
 
 /// A [`HookDecl`] less what every hook of the file shares (origin, source, format, root).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 struct CachedDecl {
     id: String,
     index: usize,
@@ -92,7 +90,7 @@ struct CachedDecl {
     hash: String,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 enum CachedSpec {
     Command {
         program: Program,
@@ -108,6 +106,55 @@ enum CachedSpec {
         severity: Severity,
     },
     Effect(Effect),
+}
+
+/// [`Entry`] as written: borrowed from the load, so storing it copies nothing but the bytes it writes (the field
+/// and variant names are [`Entry`]'s).
+#[derive(Serialize)]
+struct EntryRef<'a> {
+    key: &'a str,
+    /// The file it is the load of, for a person looking into the cache (the key already covers it; not read back).
+    source: &'a Path,
+    workspace: &'a Path,
+    probes: &'a [Probe],
+    only_managed: bool,
+    issues: &'a [Issue],
+    closed_gates: &'a [ClosedGate],
+    hooks: Vec<CachedDeclRef<'a>>,
+}
+
+#[derive(Serialize)]
+struct CachedDeclRef<'a> {
+    id: &'a str,
+    index: usize,
+    event: &'a Event,
+    filters: EventFilters,
+    tools: Option<&'a [String]>,
+    matcher: Option<&'a str>,
+    sequential: bool,
+    enabled: bool,
+    protocol: Protocol,
+    on_error: OnError,
+    spec: CachedSpecRef<'a>,
+    hash: &'a str,
+}
+
+#[derive(Serialize)]
+enum CachedSpecRef<'a> {
+    Command {
+        program: &'a Program,
+        cwd: &'a str,
+        resolved_cwd: &'a Path,
+        resolved_program: Option<&'a Path>,
+        timeout_ms: u64,
+        as_mode: AsMode,
+        env: &'a BTreeMap<String, String>,
+    },
+    Prompt {
+        message: &'a str,
+        severity: Severity,
+    },
+    Effect(&'a Effect),
 }
 
 /// The cache of one load: its directory and the engine's identity.
@@ -157,7 +204,7 @@ impl LoadCache {
         }
         let (load, probes) = cold();
         if let Some((workspace, probes)) = probes {
-            self.write(&file, &key, path, workspace, probes, &load);
+            self.write(&file, &key, path, &workspace, &probes, &load);
         }
         load
     }
@@ -260,50 +307,47 @@ impl LoadCache {
     }
 
     /// Stores an entry; a failure (a read-only state directory, a full disk) only means the next load is cold too.
-    fn write(&self, file: &Path, key: &str, source: &Path, workspace: PathBuf, probes: Vec<Probe>, load: &FileLoad) {
+    fn write(&self, file: &Path, key: &str, source: &Path, workspace: &Path, probes: &[Probe], load: &FileLoad) {
         let hooks = load
             .hooks
             .iter()
-            .map(|decl| CachedDecl {
-                id: decl.id.clone(),
+            .map(|decl| CachedDeclRef {
+                id: &decl.id,
                 index: decl.index,
-                event: decl.event.clone(),
+                event: &decl.event,
                 filters: decl.filters,
-                tools: decl.tools.clone(),
-                matcher: decl.matcher.as_ref().map(|m| m.pattern.clone()),
+                tools: decl.tools.as_deref(),
+                matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
                 sequential: decl.sequential,
                 enabled: decl.enabled,
                 protocol: decl.protocol,
                 on_error: decl.on_error,
                 spec: match &decl.spec {
-                    HookSpec::Command(spec) => CachedSpec::Command {
-                        program: spec.program.clone(),
-                        cwd: spec.cwd.clone(),
-                        resolved_cwd: spec.resolved_cwd.clone(),
-                        resolved_program: spec.resolved_program.clone(),
+                    HookSpec::Command(spec) => CachedSpecRef::Command {
+                        program: &spec.program,
+                        cwd: &spec.cwd,
+                        resolved_cwd: &spec.resolved_cwd,
+                        resolved_program: spec.resolved_program.as_deref(),
                         timeout_ms: spec.timeout_ms,
                         as_mode: spec.as_mode,
-                        env: spec.env.clone(),
+                        env: &spec.env,
                     },
-                    HookSpec::Prompt { message, severity } => {
-                        CachedSpec::Prompt { message: message.clone(), severity: *severity }
-                    }
-                    HookSpec::Effect(effect) => CachedSpec::Effect(effect.clone()),
+                    HookSpec::Prompt { message, severity } => CachedSpecRef::Prompt { message, severity: *severity },
+                    HookSpec::Effect(effect) => CachedSpecRef::Effect(effect),
                 },
-                hash: decl.hash.clone(),
+                hash: &decl.hash,
             })
             .collect();
-        let entry = Entry {
-            key: key.to_owned(),
-            source: source.to_path_buf(),
+        let entry = EntryRef {
+            key,
+            source,
             workspace,
             probes,
             only_managed: load.only_managed,
-            issues: load.issues.clone(),
-            closed_gates: load.closed_gates.clone(),
+            issues: &load.issues,
+            closed_gates: &load.closed_gates,
             hooks,
         };
-        let Ok(bytes) = serde_json::to_vec(&entry) else { return };
         let created = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir);
         if created.is_err() {
             return;
@@ -314,8 +358,13 @@ impl LoadCache {
             .write(true)
             .create_new(true)
             .open(&tmp)
-            .and_then(|mut f| f.write_all(&bytes))
-            .and_then(|()| std::fs::rename(&tmp, file));
+            .map_err(serde_json::Error::io)
+            .and_then(|f| {
+                let mut out = std::io::BufWriter::with_capacity(64 * 1024, f);
+                serde_json::to_writer(&mut out, &entry)?;
+                out.flush().map_err(serde_json::Error::io)
+            })
+            .and_then(|()| std::fs::rename(&tmp, file).map_err(serde_json::Error::io));
         if written.is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
