@@ -5,6 +5,7 @@ use std::process::{Command, ExitCode};
 use anyhow::{Context, Result, bail};
 
 mod agents;
+mod bench;
 mod inspect;
 
 const TASKS: &str = "\
@@ -18,6 +19,12 @@ tasks:
            npm under target/agents), offline against a scripted model server
            [--agent claude|codex|gemini] [--scenario NAME] [--keep] [--no-measure]
            [--conformance [--case PART]]: each protocol case natively and bridged, compared
+  bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
+           medians; release build), then criterion's figures from target/criterion (BENCHMARKS.md)
+           [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
+  bench-clio PATH
+           clio-coder's own hook loader (a checkout at PATH, after `npm install`) beside ours on the same
+           generated hooks: whole-process time and peak RSS [--sizes …] [--load-runs N] [--hook PATH]
 ";
 
 fn main() -> ExitCode {
@@ -30,6 +37,8 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("inspect") => inspect::run(&args[1..]),
         Some("agents") => agents::run(&args[1..], &workspace_root()),
+        Some("bench") => bench::run(&args[1..], &workspace_root()),
+        Some("bench-clio") => bench::clio(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {

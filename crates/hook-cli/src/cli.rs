@@ -22,8 +22,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Flags every subcommand takes (`global = true`: before or after the subcommand).
-#[derive(Debug, Clone, Args)]
+/// Flags every subcommand takes (`global = true`: before or after the subcommand). The default is what an empty
+/// command line gives.
+#[derive(Debug, Clone, Default, Args)]
 pub struct GlobalArgs {
     /// The workspace (repository root) whose hooks to use [default: the current directory].
     #[arg(long, global = true, value_name = "DIR")]
@@ -44,9 +45,10 @@ pub struct GlobalArgs {
 }
 
 /// `--color`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
     /// Color a terminal, unless NO_COLOR is set to a non-empty value.
+    #[default]
     Auto,
     /// Always color.
     Always,

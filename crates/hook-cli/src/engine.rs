@@ -74,7 +74,10 @@ impl Engine {
             }
             false => None,
         };
-        let load = LoadOptions { trust_workspace: options.trust_workspace, ..LoadOptions::default() };
+        // The load cache lives with the session state: a process that keeps state (a bridge call, `hook run`) re-parses
+        // only the files that changed since the last; a rehearsal that writes no receipts keeps no cache either.
+        let cache_dir = if options.receipts { hook_config::default_load_cache_dir() } else { None };
+        let load = LoadOptions { trust_workspace: options.trust_workspace, cache_dir, ..LoadOptions::default() };
         let config = ctx.load_with(&load)?;
         let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
         if errors > 0 {

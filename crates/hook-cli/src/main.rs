@@ -42,6 +42,11 @@ use cli::{Cli, Command};
 use context::Context;
 
 fn main() -> ExitCode {
+    // `hook --version` is what scripts and health checks run: answered before anything else is set up (clap's
+    // command tree alone costs more than starting the process).
+    if let Some(code) = version_only() {
+        return code;
+    }
     // A bug must still end as one line and exit 1, never as a backtrace.
     std::panic::set_hook(Box::new(|info| {
         let (message, at) = exit::panic_parts(info);
@@ -51,6 +56,21 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(_) => ExitCode::from(exit::ERROR),
     }
+}
+
+/// `hook --version` or `hook -V` and nothing else: clap's answer (`hook <version>`), without building the command
+/// line. `None` for any other command line, which clap parses as usual.
+fn version_only() -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    let (Some(flag), None) = (args.next(), args.next()) else { return None };
+    if flag != "--version" && flag != "-V" {
+        return None;
+    }
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // A closed stdout is the caller's business, as clap's own `print` treats it.
+    let _ = out.write_all(concat!("hook ", env!("CARGO_PKG_VERSION"), "\n").as_bytes()).and_then(|()| out.flush());
+    Some(ExitCode::from(exit::SUCCESS))
 }
 
 fn run() -> ExitCode {

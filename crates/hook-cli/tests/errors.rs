@@ -112,6 +112,12 @@ fn help_and_version_exit_0_and_global_flags_go_anywhere() {
     assert_eq!(out.status.code(), Some(0));
     let out = std::process::Command::new(HOOK).arg("--version").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
+    // `--version` alone is answered before clap; it says what clap says (here asked through clap, with a flag).
+    let clap = std::process::Command::new(HOOK).args(["--color", "never", "--version"]).output().unwrap();
+    assert_eq!((clap.status.code(), &clap.stdout), (Some(0), &out.stdout));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("hook {}\n", env!("CARGO_PKG_VERSION")));
+    let short = std::process::Command::new(HOOK).arg("-V").output().unwrap();
+    assert_eq!((short.status.code(), &short.stdout), (Some(0), &out.stdout));
     let env = Env::new("gates");
     // Global flags before the subcommand (the harness puts --workspace first) and after it.
     let before: Out = env.hook(&["--json", "inspect"]);

@@ -62,6 +62,8 @@ fn fixture(total: usize) -> Fixture {
         for base in [&workspace, &ext, &config_home, &root.join("policy")] {
             fs::create_dir_all(base.join("scripts")).unwrap();
             fs::write(base.join(script), "#!/bin/sh\nexit 0\n").unwrap();
+            // Runnable, as a hook's program must be (a program without its run bit is an error that drops the hook).
+            fs::set_permissions(base.join(script), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
         }
     }
     let per_file = total / files.len();

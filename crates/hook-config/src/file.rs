@@ -8,16 +8,17 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hook_types::{Event, Limits, Origin};
 use serde_json::Value;
 
+use crate::cache::LoadCache;
 use crate::closed_gate::ClosedGate;
 use crate::formats::{self, hook_field};
 use crate::issues::{Place, Reporter, describe};
 use crate::model::{Format, HookDecl, Issue, IssueSeverity};
-use crate::normalize::{Dropped, NormalizeCx, id_prefix, normalize};
+use crate::normalize::{Dropped, NormalizeCx, Probe, id_prefix, normalize};
 use crate::parse::{self, Syntax, Target};
 
 /// What loading one file needs to know about where it sits.
@@ -107,13 +108,30 @@ pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad 
 /// anything but a regular file (a FIFO, a directory, a device such as `/dev/zero`) is one issue without being read,
 /// so no file makes a load hang or grow without bound.
 pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
+    load_file_through(path, format, cx, limits, None)
+}
+
+/// [`load_file_with`], through the load cache when one is given: the file is read (and so its bytes hashed) every
+/// time; only parsing and normalizing are skipped on a hit.
+pub(crate) fn load_file_through(
+    path: &Path,
+    format: Format,
+    cx: &FileContext<'_>,
+    limits: &Limits,
+    cache: Option<&LoadCache>,
+) -> FileLoad {
     let bytes = match read_bounded(path, limits.max_file_bytes) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return FileLoad::default(),
         Err(err) => return unreadable(path, cx.origin, (None, None), format!("cannot read the file: {err}")),
     };
     match String::from_utf8(bytes) {
-        Ok(text) => parse_str_with(&text, path, format, cx, limits),
+        Ok(text) => match cache {
+            Some(cache) => {
+                cache.load(path, format, cx, limits, &text, || parse_probed(&text, path, format, cx, limits))
+            }
+            None => parse_str_with(&text, path, format, cx, limits),
+        },
         Err(err) => {
             let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
             // Valid up to here, so this prefix is text: count lines and characters in it.
@@ -158,6 +176,18 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
 /// [`parse_str`] within `limits`: nesting deeper than [`Limits::max_nesting_depth`] is one issue, found in one
 /// linear pass before parsing; past [`Limits::max_hooks_per_file`] hooks the rest are dropped with one issue.
 pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
+    parse_probed(text, path, format, cx, limits).0
+}
+
+/// [`parse_str_with`], and for a load that reached the normalizer, the canonical workspace it resolved against and
+/// every question it asked the filesystem with the answer (what the load cache re-checks before it serves a load).
+pub(crate) fn parse_probed(
+    text: &str,
+    path: &Path,
+    format: Format,
+    cx: &FileContext<'_>,
+    limits: &Limits,
+) -> (FileLoad, Option<(PathBuf, Vec<Probe>)>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Gemini CLI and Qwen Code read their settings.json with comments allowed (the agent table's `json_comments`).
     let uncommented;
@@ -169,11 +199,11 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
     };
     let root = match parse::parse(text, Syntax::of(path), limits.max_nesting_depth) {
         Ok(Some(root)) => root,
-        Ok(None) => return FileLoad::default(),
+        Ok(None) => return (FileLoad::default(), None),
         Err(err) => {
             let tab = if Syntax::of(path) == Syntax::Yaml { tab_hint(text, err.line) } else { String::new() };
             let message = format!("syntax error: {}{tab}; nothing in this file was loaded", err.message);
-            return unreadable(path, cx.origin, (err.line, err.column), message);
+            return (unreadable(path, cx.origin, (err.line, err.column), message), None);
         }
     };
     let mut reporter = Reporter::new(path, Some(text));
@@ -185,7 +215,7 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
             .filter(|issue| issue.severity == IssueSeverity::Error)
             .map(|issue| ClosedGate::all(cx.origin, issue))
             .collect();
-        return FileLoad { issues, closed_gates, ..FileLoad::default() };
+        return (FileLoad { issues, closed_gates, ..FileLoad::default() }, None);
     };
     // What is reported from here on is about the file or one hook, not about the last event a reader read.
     reporter.in_event(None);
@@ -236,7 +266,8 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
         memo: Default::default(),
     };
     let mut hooks: Vec<HookDecl> = Vec::with_capacity(wire.hooks.len());
-    let mut ids: HashMap<String, usize> = HashMap::new();
+    // Each id's hook: its index in the file, and its place in `hooks` (so a replacement finds it without a scan).
+    let mut ids: HashMap<String, (usize, usize)> = HashMap::with_capacity(wire.hooks.len());
     // Every hook the normalizer saw, by index: `None` when it loaded, what is known of it when it was dropped.
     let mut outcomes: HashMap<usize, Option<Dropped>> = HashMap::with_capacity(wire.hooks.len());
     for hook in wire.hooks {
@@ -250,7 +281,7 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
         };
         let dropped = Dropped { index: decl.index, event: Some(decl.event.clone()), disabled: !decl.enabled };
         outcomes.insert(decl.index, Some(dropped));
-        if let Some(&first) = ids.get(&decl.id) {
+        if let Some(&(first, place_in_hooks)) = ids.get(&decl.id) {
             // Two default ids collide only when prefix, kind and hash are equal: the same hook written twice.
             let explicit = decl.id != format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash);
             let place = Place {
@@ -269,9 +300,9 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
                         decl.id
                     ),
                 );
-                ids.insert(decl.id.clone(), decl.index);
+                ids.insert(decl.id.clone(), (decl.index, place_in_hooks));
                 outcomes.insert(decl.index, None);
-                if let Some(earlier) = hooks.iter_mut().find(|h| h.index == first) {
+                if let Some(earlier) = hooks.get_mut(place_in_hooks) {
                     *earlier = decl;
                 }
                 continue;
@@ -286,7 +317,7 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
             }
             continue;
         }
-        ids.insert(decl.id.clone(), decl.index);
+        ids.insert(decl.id.clone(), (decl.index, hooks.len()));
         outcomes.insert(decl.index, None);
         hooks.push(decl);
     }
@@ -297,7 +328,8 @@ pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<
     issues.sort_by_key(|(issue, _)| (issue.index.map_or(0, |i| i + 1), issue.line.is_none(), issue.line, issue.column));
     let closed_gates = closed_gates(&issues, &outcomes, cx.origin);
     let issues = issues.into_iter().map(|(issue, _)| issue).collect();
-    FileLoad { hooks, issues, only_managed, closed_gates }
+    let probes = cx.memo.probes();
+    (FileLoad { hooks, issues, only_managed, closed_gates }, Some((cx.workspace, probes)))
 }
 
 /// The gates this file's error-level issues close (see [`crate::closed_gate`]), one per dropped declaration and

@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 
 mod bridge_program;
+mod cache;
 mod closed_gate;
 mod discover;
 mod excluded;
@@ -66,6 +67,7 @@ mod trust;
 mod workspace_trust;
 
 pub use bridge_program::BridgeProgram;
+pub use cache::{MAX_ENTRIES as LOAD_CACHE_MAX_ENTRIES, default_load_cache_dir};
 pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};

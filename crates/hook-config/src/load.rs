@@ -8,16 +8,18 @@ use std::path::{Component, Path, PathBuf};
 use hook_types::{Limits, Origin};
 
 use crate::bridge_program::BridgeProgram;
+use crate::cache::LoadCache;
 use crate::closed_gate::ClosedGate;
 use crate::discover::{self, Slot, SourceFile};
 use crate::excluded::{self, Excluded};
+use crate::file::load_file_through;
 use crate::fingerprint::{FingerprintCache, fingerprint_cached};
 use crate::layout::Layout;
 use crate::merge::{self, Overridden, ShadowAttempt};
 use crate::model::{HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook};
 use crate::trust::{TrustStore, trust_status, trust_value};
 use crate::workspace_trust;
-use crate::{FileContext, FileLoad, load_file_with};
+use crate::{FileContext, FileLoad};
 
 /// How to load.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -35,6 +37,10 @@ pub struct LoadOptions {
     /// displaces a trusted origin's hook of the same id as it would once trusted for real (DESIGN §4.2). The trust
     /// store is neither changed nor written; [`Config::trusted_in_memory`] says how many hooks it took.
     pub trust_workspace: bool,
+    /// Where to keep the load cache (see [`crate::default_load_cache_dir`]): each file's normalized declarations,
+    /// served again only for the same bytes, engine and filesystem answers, so a load re-parses only what changed.
+    /// `None` (the default) parses every file.
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// The error returned by [`load`].
@@ -169,6 +175,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         _ => false,
     };
 
+    let cache = options.cache_dir.as_deref().map(LoadCache::new);
     let mut sources = Vec::new();
     let mut only_managed = false;
     let mut per_file: Vec<(PathBuf, Vec<HookDecl>)> = Vec::new();
@@ -199,7 +206,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
                     format!("both `{}` and this file exist: this file is read after it", yaml.display()),
                 ));
             }
-            let file = read_slot(&slot, &workspace, &options.limits);
+            let file = read_slot(&slot, &workspace, &options.limits, cache.as_ref());
             source.read = true;
             issues.extend(file.issues);
             closed_gates.extend(file.closed_gates);
@@ -282,9 +289,9 @@ fn absolute(layout: &Layout) -> Layout {
 }
 
 /// Reads one found file with its format's reader, within the host's load bounds.
-fn read_slot(slot: &Slot, workspace: &Path, limits: &Limits) -> FileLoad {
+fn read_slot(slot: &Slot, workspace: &Path, limits: &Limits, cache: Option<&LoadCache>) -> FileLoad {
     let cx = FileContext { origin: slot.origin, workspace, root: &slot.root, source_id: slot.source_id.as_deref() };
-    load_file_with(&slot.path, slot.format, &cx, limits)
+    load_file_through(&slot.path, slot.format, &cx, limits, cache)
 }
 
 /// Holds the hooks of all files together to `max`: the files of highest precedence (the managed file first) keep

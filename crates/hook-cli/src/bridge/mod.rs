@@ -115,7 +115,10 @@ fn deliver(answer: &Answer) -> ExitCode {
 
 /// The bridge, start to end; every failure becomes the answer.
 fn bridge(args: &[OsString], known: &mut Known) -> Answer {
-    let parsed = Cli::try_parse_from(args);
+    let parsed = match plain_bridge(args) {
+        Some(cli) => Ok(cli),
+        None => Cli::try_parse_from(args),
+    };
     if let Err(err) = &parsed
         && matches!(err.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
     {
@@ -258,6 +261,24 @@ fn is_bridge(args: &[OsString]) -> bool {
     false
 }
 
+/// The command line agents run, `hook bridge --protocol AGENT` (or `--protocol=AGENT`) and nothing else, parsed
+/// without clap: building clap's command tree costs about as much as the rest of a bridge call's startup. Any other
+/// command line (global flags, a misspelling, `--help`) is `None` and goes to clap, which gives the same `Cli` for
+/// this one (a unit test says so).
+fn plain_bridge(args: &[OsString]) -> Option<Cli> {
+    let words: Vec<&str> = args.iter().skip(1).map(|a| a.to_str()).collect::<Option<_>>()?;
+    let name = match words.as_slice() {
+        ["bridge", "--protocol", name] => *name,
+        ["bridge", flag] => flag.strip_prefix("--protocol=")?,
+        _ => return None,
+    };
+    if !hook_types::Agent::bridged().any(|agent| agent.as_str() == name) {
+        return None;
+    }
+    let protocol = Protocol::parse_bridged(name)?;
+    Some(Cli { global: crate::cli::GlobalArgs::default(), command: Command::Bridge(BridgeArgs { protocol }) })
+}
+
 /// The agent named by `--protocol`, read by hand: a failure before clap (or of clap) still answers in its form.
 fn protocol_hint(args: &[OsString]) -> Option<Agent> {
     let words: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
@@ -286,6 +307,32 @@ pub fn current_exe() -> anyhow::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_plain_bridge_command_line_parses_as_clap_parses_it() {
+        for agent in hook_types::Agent::bridged() {
+            for args in [
+                vec!["hook".to_owned(), "bridge".to_owned(), "--protocol".to_owned(), agent.as_str().to_owned()],
+                vec!["hook".to_owned(), "bridge".to_owned(), format!("--protocol={}", agent.as_str())],
+            ] {
+                let args: Vec<OsString> = args.into_iter().map(OsString::from).collect();
+                let plain = plain_bridge(&args).expect("the plain form");
+                let clap = Cli::try_parse_from(&args).expect("clap parses it");
+                assert_eq!(format!("{plain:?}"), format!("{clap:?}"));
+            }
+        }
+        // Anything else is clap's.
+        for args in [
+            &["hook", "bridge", "--protocol", "claud"][..],
+            &["hook", "--workspace", "/x", "bridge", "--protocol", "claude"],
+            &["hook", "bridge", "--protocol", "claude", "--json"],
+            &["hook", "bridge", "--help"],
+            &["hook", "bridge"],
+        ] {
+            let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+            assert!(plain_bridge(&args).is_none(), "{args:?}");
+        }
+    }
 
     fn args(words: &[&str]) -> Vec<OsString> {
         std::iter::once("hook").chain(words.iter().copied()).map(OsString::from).collect()

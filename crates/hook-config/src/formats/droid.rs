@@ -47,6 +47,8 @@ const DROID: Dialect = Dialect {
     ],
     group_keys: &["matcher", "commandRegex", "hooks"],
     handler_keys: &["type", "command", "timeout", "preserveRiskLevel"],
+    evaluated_types: &[],
+    async_observers: false,
     other_types: &[],
     timeout_keys: &["timeout"],
     timeout: seconds_to_ms,

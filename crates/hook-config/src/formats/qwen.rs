@@ -64,6 +64,8 @@ const QWEN: Dialect = Dialect {
         "prompt",
         "model",
     ],
+    evaluated_types: &[],
+    async_observers: false,
     other_types: &[
         ("http", "its event is POSTed to a URL"),
         ("prompt", "an LLM evaluates its prompt"),

@@ -224,7 +224,7 @@ fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Opt
         return (cwd, None);
     }
     if cx.format == Protocol::Clio
-        && let Some(joined) = clio_missing_cwd(&cwd, &cx.workspace)
+        && let Some(joined) = clio_missing_cwd(&cwd, cx)
     {
         hook.warn(
             Some(&field),
@@ -247,14 +247,14 @@ fn read_cwd(hook: &mut HookReader<'_, '_>, cx: &NormalizeCx<'_>) -> (String, Opt
 
 /// A `cwd` that does not exist but lies inside the workspace as written: clio-coder checks it only lexically, so it
 /// loads there (and its command fails to start when it runs). The pipeline checks it again before every run.
-fn clio_missing_cwd(cwd: &str, workspace: &Path) -> Option<PathBuf> {
-    let joined = lexical_join(workspace, Path::new(cwd));
-    (joined.starts_with(workspace) && !joined.exists()).then_some(joined)
+fn clio_missing_cwd(cwd: &str, cx: &NormalizeCx<'_>) -> Option<PathBuf> {
+    let joined = lexical_join(&cx.workspace, Path::new(cwd));
+    (joined.starts_with(&cx.workspace) && !cx.memo.exists(&joined)).then_some(joined)
 }
 
 /// A non-empty `cwd` resolved against the (canonical) workspace, symlinks followed; or why it cannot be used: it does
 /// not exist, leads outside the workspace, or is not a directory.
-fn resolve_cwd(cwd: &str, workspace: &Path) -> Result<PathBuf, String> {
+pub(super) fn resolve_cwd(cwd: &str, workspace: &Path) -> Result<PathBuf, String> {
     let joined = lexical_join(workspace, Path::new(cwd));
     let resolved = match std::fs::canonicalize(&joined) {
         Ok(resolved) => resolved,

@@ -49,6 +49,9 @@ pub(crate) struct NormalizeCx<'c> {
 /// Work the hooks of one file share: a file often repeats one matcher, one script and one `cwd`, and compiling a
 /// regex or asking the filesystem costs more than the rest of normalizing a hook. Files are taken to stay put for
 /// the length of one file's load.
+///
+/// Every answer the filesystem (or this process's `PATH`) gave while normalizing is kept here, so the load cache can
+/// store them beside the file's declarations and ask each question again before it serves them ([`Memo::probes`]).
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Compiled matchers, by pattern.
@@ -57,8 +60,66 @@ pub(crate) struct Memo {
     programs: RefCell<HashMap<PathBuf, program::ProgramState>>,
     /// Whether each bare program name is on this process's `PATH`.
     on_path: RefCell<HashMap<String, bool>>,
+    /// Whether each bare program name is on a hook's own `env.PATH` (name, that `PATH`).
+    on_hook_path: RefCell<HashMap<(String, String), bool>>,
     /// Each `cwd` as written: resolved and confined, or why not.
     cwds: RefCell<HashMap<String, Result<PathBuf, String>>>,
+    /// Whether each path exists (a clio-coder `cwd` that is checked only lexically).
+    exists: RefCell<HashMap<PathBuf, bool>>,
+}
+
+/// One question the normalizer asked the filesystem (or the environment), with the answer it got: what a cached
+/// load depends on besides the file's bytes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Probe {
+    /// [`program::state_of`] of a path.
+    Program(PathBuf, program::ProgramState),
+    /// A bare name looked up on this process's `PATH`.
+    OnPath(String, bool),
+    /// A bare name looked up on a hook's own `PATH`.
+    OnHookPath(String, String, bool),
+    /// A `cwd` resolved against the (canonical) workspace.
+    Cwd(String, Result<PathBuf, String>),
+    /// Whether a path exists.
+    Exists(PathBuf, bool),
+}
+
+impl Probe {
+    /// Whether asking again gives the same answer now.
+    pub(crate) fn holds(&self, workspace: &Path) -> bool {
+        match self {
+            Probe::Program(path, state) => program::state_of(path) == *state,
+            Probe::OnPath(name, found) => {
+                std::env::var_os("PATH").is_some_and(|path| program::search(name, &path) == *found)
+            }
+            Probe::OnHookPath(name, path, found) => program::search(name, std::ffi::OsStr::new(path)) == *found,
+            Probe::Cwd(cwd, resolved) => command::resolve_cwd(cwd, workspace) == *resolved,
+            Probe::Exists(path, exists) => path.exists() == *exists,
+        }
+    }
+}
+
+impl Memo {
+    /// Every question asked and its answer (matchers are no question: a pattern compiles the same everywhere).
+    pub(crate) fn probes(&self) -> Vec<Probe> {
+        let mut probes: Vec<Probe> = Vec::new();
+        probes.extend(self.programs.borrow().iter().map(|(p, s)| Probe::Program(p.clone(), s.clone())));
+        probes.extend(self.on_path.borrow().iter().map(|(n, f)| Probe::OnPath(n.clone(), *f)));
+        probes.extend(self.on_hook_path.borrow().iter().map(|((n, p), f)| Probe::OnHookPath(n.clone(), p.clone(), *f)));
+        probes.extend(self.cwds.borrow().iter().map(|(c, r)| Probe::Cwd(c.clone(), r.clone())));
+        probes.extend(self.exists.borrow().iter().map(|(p, e)| Probe::Exists(p.clone(), *e)));
+        probes
+    }
+
+    /// Whether `path` exists, asked once per distinct path.
+    fn exists(&self, path: &Path) -> bool {
+        if let Some(&known) = self.exists.borrow().get(path) {
+            return known;
+        }
+        let exists = path.exists();
+        self.exists.borrow_mut().insert(path.to_path_buf(), exists);
+        exists
+    }
 }
 
 impl NormalizeCx<'_> {
@@ -253,7 +314,10 @@ fn read_event(hook: &mut HookReader<'_, '_>, protocol: Protocol) -> (Option<(Eve
 
 fn read_kind(hook: &mut HookReader<'_, '_>) -> Option<HookKind> {
     if !hook.has("kind") {
-        hook.missing("kind", "missing required field `kind` (`command`, `prompt`, `effect`, `evaluated`, `http` or `policy`)");
+        hook.missing(
+            "kind",
+            "missing required field `kind` (`command`, `prompt`, `effect`, `evaluated`, `http` or `policy`)",
+        );
         return None;
     }
     hook.choice("kind", &["command", "prompt", "effect", "evaluated", "http", "policy"]).map(|(kind, _)| match kind {

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use super::NormalizeCx;
 
 /// What a program path is, as far as running it goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum ProgramState {
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum ProgramState {
     /// A file with a run bit.
     Runnable,
     /// Nothing there.
@@ -104,7 +104,13 @@ const SHELL_WORDS: &[&str] = &[
 /// `env.PATH`, else this process's. `None` when there is no `PATH` to look in.
 pub(super) fn on_path(name: &str, env: &BTreeMap<String, String>, cx: &NormalizeCx<'_>) -> Option<bool> {
     if let Some(path) = env.get("PATH") {
-        return Some(search(name, OsStr::new(path)));
+        let key = (name.to_owned(), path.clone());
+        if let Some(&known) = cx.memo.on_hook_path.borrow().get(&key) {
+            return Some(known);
+        }
+        let found = search(name, OsStr::new(path));
+        cx.memo.on_hook_path.borrow_mut().insert(key, found);
+        return Some(found);
     }
     if let Some(&known) = cx.memo.on_path.borrow().get(name) {
         return Some(known);
@@ -115,7 +121,7 @@ pub(super) fn on_path(name: &str, env: &BTreeMap<String, String>, cx: &Normalize
     Some(found)
 }
 
-fn search(name: &str, path: &OsStr) -> bool {
+pub(super) fn search(name: &str, path: &OsStr) -> bool {
     std::env::split_paths(path)
         .filter(|dir| !dir.as_os_str().is_empty())
         .any(|dir| state_of(&dir.join(name)) == ProgramState::Runnable)

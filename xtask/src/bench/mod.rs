@@ -1,0 +1,384 @@
+//! `cargo xtask bench`: the whole-process figures of the `hook` binary, each beside the baseline it is judged
+//! against, measured in the same run (interleaved, medians), then criterion's figures of the library benches; and
+//! `cargo xtask bench-clio PATH`: clio-coder's own loader beside ours on the same generated hooks.
+//!
+//! Nothing here runs under `cargo test` or `.ci/run`. The release binary is built first (`cargo build --release -p
+//! hook-cli`) unless `--hook PATH` names one. Everything is written under `target/bench/`, emptied at the start:
+//! the generated workspaces, and `HOME`, `XDG_CONFIG_HOME` and `XDG_STATE_HOME` for the measured processes, so no
+//! run reads or writes the user's own files.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+mod clio;
+mod criterion;
+mod generate;
+mod measure;
+
+use generate::Shape;
+use measure::{Cmd, Medians, interleaved, ms};
+
+/// Options shared by both tasks.
+#[derive(Debug)]
+struct Options {
+    hook: Option<PathBuf>,
+    runs: usize,
+    sizes: Vec<usize>,
+    load_runs: Option<usize>,
+    criterion: bool,
+    clio: Option<PathBuf>,
+}
+
+fn parse(args: &[String], clio: bool) -> Result<Options> {
+    let mut options = Options {
+        hook: None,
+        runs: 40,
+        sizes: vec![1_000, 10_000, 100_000],
+        load_runs: None,
+        criterion: false,
+        clio: None,
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().cloned().with_context(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--hook" => options.hook = Some(PathBuf::from(value("--hook")?)),
+            "--runs" => options.runs = value("--runs")?.parse().context("--runs takes a number")?,
+            "--load-runs" => {
+                options.load_runs = Some(value("--load-runs")?.parse().context("--load-runs takes a number")?)
+            }
+            "--sizes" => {
+                options.sizes = value("--sizes")?
+                    .split(',')
+                    .map(|s| s.trim().parse().context("--sizes takes numbers separated by commas"))
+                    .collect::<Result<_>>()?;
+            }
+            "--criterion" if !clio => options.criterion = true,
+            path if clio && options.clio.is_none() && !path.starts_with("--") => {
+                options.clio = Some(PathBuf::from(path))
+            }
+            other => bail!("unknown argument `{other}`"),
+        }
+    }
+    if options.runs == 0 || options.sizes.is_empty() {
+        bail!("--runs and --sizes must not be empty or zero");
+    }
+    Ok(options)
+}
+
+/// The measured processes' environment and the scratch directory.
+struct Scratch {
+    dir: PathBuf,
+    hook: PathBuf,
+    /// The release build of hook-config's `load` example: a host's load with the bounds raised.
+    loader: PathBuf,
+}
+
+impl Scratch {
+    fn new(root: &Path, options: &Options, name: &str) -> Result<Scratch> {
+        let dir = root.join("target/bench").join(name);
+        let _ = fs::remove_dir_all(&dir);
+        for sub in ["home", "config", "state"] {
+            fs::create_dir_all(dir.join(sub)).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let hook = match &options.hook {
+            Some(path) => path.clone(),
+            None => {
+                crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli"], &[])?;
+                root.join("target/release/hook")
+            }
+        };
+        crate::run(root, "cargo", &["build", "--release", "-p", "hook-config", "--example", "load"], &[])?;
+        Ok(Scratch { dir, hook, loader: root.join("target/release/examples/load") })
+    }
+
+    /// `hook ARGS…` in the scratch environment.
+    fn hook(&self, args: &[&str]) -> Cmd {
+        self.hook_in(args, &self.dir.join("state"))
+    }
+
+    /// `hook ARGS…` with its own state directory.
+    fn hook_in(&self, args: &[&str], state: &Path) -> Cmd {
+        Cmd::new(&self.hook, args).envs(&[
+            ("HOME", &self.dir.join("home")),
+            ("XDG_CONFIG_HOME", &self.dir.join("config")),
+            ("XDG_STATE_HOME", state),
+        ])
+    }
+
+    /// Runs a `hook` command once and returns its stdout, failing unless its exit code is one of `ok`.
+    fn output(&self, cmd: &Cmd) -> Result<String> {
+        let mut command = Command::new(&cmd.program);
+        command.args(&cmd.args).envs(cmd.env.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &cmd.cwd {
+            command.current_dir(dir);
+        }
+        let output = match &cmd.stdin {
+            Some(bytes) => {
+                use std::io::Write;
+                let mut child = command
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()?;
+                child.stdin.take().context("no stdin")?.write_all(bytes)?;
+                child.wait_with_output()?
+            }
+            None => command.output()?,
+        };
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        if !output.status.code().is_some_and(|c| cmd.ok_codes.contains(&c)) {
+            bail!(
+                "`{} {}` failed ({}): {}{}",
+                cmd.program.display(),
+                cmd.args.join(" "),
+                output.status,
+                stdout,
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        Ok(stdout)
+    }
+}
+
+/// One row of the table: a figure (wall time, and CPU time where measured) beside its baseline.
+struct Row {
+    what: String,
+    wall: Duration,
+    cpu: Option<Duration>,
+    /// Anything else the row says (per hook, peak memory).
+    note: String,
+    baseline: String,
+    base_wall: Duration,
+    base_cpu: Option<Duration>,
+    target: String,
+}
+
+impl Row {
+    fn measured(what: &str, m: Medians, baseline: &str, base: Medians, target: &str) -> Row {
+        Row {
+            what: what.into(),
+            wall: m.wall,
+            cpu: Some(m.cpu),
+            note: String::new(),
+            baseline: baseline.into(),
+            base_wall: base.wall,
+            base_cpu: Some(base.cpu),
+            target: target.into(),
+        }
+    }
+}
+
+fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64().max(1e-12)
+}
+
+/// `cargo xtask bench`.
+pub fn run(args: &[String], root: &Path) -> Result<()> {
+    let options = parse(args, false)?;
+    let scratch = Scratch::new(root, &options, "table")?;
+    let mut rows = Vec::new();
+    per_event(&scratch, &options, &mut rows)?;
+    loading(&scratch, &options, &mut rows)?;
+    if options.criterion {
+        for (package, bench) in [("hook-exec", "spawn"), ("hook-middleware", "pipeline"), ("hook-config", "load")] {
+            crate::run(root, "cargo", &["bench", "-p", package, "--bench", bench], &[])?;
+        }
+    }
+    rows.extend(criterion::rows(&root.join("target/criterion"))?);
+    let table = render(&rows);
+    fs::write(scratch.dir.join("table.md"), &table)?;
+    println!("{table}");
+    eprintln!("xtask: the table is also in {}", scratch.dir.join("table.md").display());
+    Ok(())
+}
+
+/// `/bin/true`, `hook --version`, and one bridge call and one `hook run` of a `PreToolUse` on the 20-hook
+/// workspace, interleaved.
+fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<()> {
+    let ws = scratch.dir.join("event-ws");
+    generate::event_workspace(&ws)?;
+    let ws_arg = ws.display().to_string();
+    // Trusted as a user would trust it, so the matching hook really runs.
+    scratch.output(&scratch.hook(&["--workspace", &ws_arg, "trust", "--all", "--yes"]))?;
+    let truth = Cmd::new("/bin/true", &[]);
+    let version = scratch.hook(&["--version"]);
+    let bridge = scratch.hook(&["bridge", "--protocol", "claude"]).cwd(&ws).stdin(generate::claude_pre_tool(&ws));
+    let run = scratch
+        .hook(&["--workspace", &ws_arg, "run", "pre_tool", "--tool", "shell", "--input", r#"{"command":"ls"}"#])
+        .cwd(&ws);
+    // The one matching hook really runs in both.
+    let json = scratch.output(&scratch.hook(&[
+        "--workspace",
+        &ws_arg,
+        "--json",
+        "run",
+        "pre_tool",
+        "--tool",
+        "shell",
+        "--input",
+        r#"{"command":"ls"}"#,
+    ]))?;
+    let runs: serde_json::Value = serde_json::from_str(&json).context("`hook run --json` printed no JSON")?;
+    let ran = runs["runs"].as_array().map_or(0, Vec::len);
+    if ran != 1 {
+        bail!("expected exactly one hook to run on the bench's event, {ran} ran: {json}");
+    }
+    scratch.output(&bridge)?;
+    eprintln!("xtask: per-event rows, {} interleaved runs each", options.runs);
+    let m = interleaved(&[&truth, &version, &bridge, &run], options.runs)?;
+    let base = "`/bin/true`";
+    rows.push(Row::measured("`/bin/true`", m[0], base, m[0], ""));
+    rows.push(Row::measured("`hook --version`", m[1], base, m[0], "≤ 1.3×"));
+    rows.push(Row::measured(
+        "`hook bridge --protocol claude`, 20 hooks, one `/bin/true` runs",
+        m[2],
+        base,
+        m[0],
+        "≤ 3×",
+    ));
+    rows.push(Row::measured("`hook run pre_tool`, same workspace", m[3], base, m[0], "≤ 3×"));
+    Ok(())
+}
+
+/// Whole-process loading of generated workspaces, with the load cache cold (the state directory emptied before each
+/// run) and warm.
+fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<()> {
+    let empty = scratch.dir.join("empty-ws");
+    fs::create_dir_all(empty.join(".git"))?;
+    let floor_cmd = loader(scratch, &empty, &scratch.dir.join("state"));
+    let mut first_cost: Vec<(Shape, Medians)> = Vec::new();
+    for &size in &options.sizes {
+        for shape in [Shape::Native, Shape::Clio] {
+            let ws = scratch.dir.join(format!("load-{}-{size}", shape.label()));
+            generate::workspace(&ws, size, shape)?;
+            let cold_state = scratch.dir.join(format!("cold-state-{}-{size}", shape.label()));
+            let warm = loader(scratch, &ws, &scratch.dir.join("state"));
+            let mut cold = loader(scratch, &ws, &cold_state);
+            cold.fresh_dir = Some(cold_state);
+            check_loaded(scratch, &ws, size)?;
+            let runs = options.load_runs.unwrap_or(if size >= 100_000 { 3 } else { 7 });
+            eprintln!("xtask: loading {size} {} hooks, {runs} interleaved runs", shape.label());
+            let m = interleaved(&[&floor_cmd, &cold, &warm], runs)?;
+            let (floor, cold_m, warm_m) = (m[0], m[1], m[2]);
+            // The load's own cost: the run less the same process on an empty workspace.
+            let own = |x: Medians| Medians {
+                wall: x.wall.saturating_sub(floor.wall),
+                cpu: x.cpu.saturating_sub(floor.cpu),
+                max_rss_kib: x.max_rss_kib,
+            };
+            let first = options.sizes[0];
+            let base = match first_cost.iter().find(|(s, _)| *s == shape) {
+                Some(&(_, base)) => base,
+                None => {
+                    first_cost.push((shape, own(cold_m)));
+                    own(cold_m)
+                }
+            };
+            let scale = size as f64 / first as f64;
+            let scaled = Medians { wall: base.wall.mul_f64(scale), cpu: base.cpu.mul_f64(scale), max_rss_kib: 0 };
+            let mut row = Row::measured(
+                &format!("load {size} {} hooks, cold (less the same process on an empty workspace)", shape.label()),
+                own(cold_m),
+                &format!("{first} hooks, cold, ×{scale}"),
+                scaled,
+                "≤ 1.3× (flat per hook)",
+            );
+            row.note = format!(
+                "{:.2} µs/hook CPU; peak {} MiB",
+                own(cold_m).cpu.as_secs_f64() * 1e6 / size as f64,
+                cold_m.max_rss_kib / 1024
+            );
+            rows.push(row);
+            let mut row = Row::measured(
+                &format!("load {size} {} hooks, cached (whole process)", shape.label()),
+                warm_m,
+                "the same, cold",
+                cold_m,
+                "",
+            );
+            row.note = format!("peak {} MiB", warm_m.max_rss_kib / 1024);
+            rows.push(row);
+        }
+    }
+    Ok(())
+}
+
+/// The loading process at a workspace's size: hook-config's `load` example (a host's load — discovery of every
+/// origin, read, parse, normalize, hash, fingerprints, trust, merge — with the load bounds raised, since the
+/// defaults stop at 10 000 hooks a file and 50 000 in all), through the load cache in `state`.
+fn loader(scratch: &Scratch, ws: &Path, state: &Path) -> Cmd {
+    let ws = ws.display().to_string();
+    let cache = state.join("hooks/load-cache").display().to_string();
+    Cmd::new(&scratch.loader, &[&ws, "--cache", &cache]).envs(&[
+        ("HOME", &scratch.dir.join("home")),
+        ("XDG_CONFIG_HOME", &scratch.dir.join("config")),
+        ("XDG_STATE_HOME", state),
+    ])
+}
+
+/// Fails unless the loader keeps every declared id (less the collisions between the two files) without an error.
+fn check_loaded(scratch: &Scratch, ws: &Path, size: usize) -> Result<()> {
+    let json = scratch.output(&loader(scratch, ws, &scratch.dir.join("check-state")))?;
+    let report: serde_json::Value = serde_json::from_str(json.trim()).context("the loader printed no JSON")?;
+    let errors = report["errors"].as_u64().unwrap_or(u64::MAX);
+    let hooks = report["hooks"].as_u64().unwrap_or(0) as usize;
+    let expected = expected_hooks(size);
+    if errors != 0 || hooks != expected {
+        bail!(
+            "the generated workspace {} did not load cleanly: {hooks} hooks of {expected}, {errors} errors",
+            ws.display()
+        );
+    }
+    Ok(())
+}
+
+/// How many hooks a generated workspace of `size` has in force: every tenth id of the second file repeats one of
+/// the first.
+fn expected_hooks(size: usize) -> usize {
+    size - (size / 2).div_ceil(10)
+}
+
+fn render(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| row | wall | CPU | | baseline | wall | CPU | ratio (wall) | ratio (CPU) | target |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let opt = |d: Option<Duration>| d.map(ms).unwrap_or_default();
+    for row in rows {
+        let cpu_ratio = match (row.cpu, row.base_cpu) {
+            (Some(a), Some(b)) => format!("**{:.2}×**", ratio(a, b)),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {:.2}× | {} | {} |\n",
+            row.what,
+            ms(row.wall),
+            opt(row.cpu),
+            row.note,
+            row.baseline,
+            ms(row.base_wall),
+            opt(row.base_cpu),
+            ratio(row.wall, row.base_wall),
+            cpu_ratio,
+            row.target
+        ));
+    }
+    out
+}
+
+/// `cargo xtask bench-clio PATH`.
+pub fn clio(args: &[String], root: &Path) -> Result<()> {
+    let options = parse(args, true)?;
+    let Some(checkout) = options.clio.clone() else {
+        bail!(
+            "usage: cargo xtask bench-clio PATH-OF-A-CLIO-CODER-CHECKOUT [--sizes N,N,N] [--load-runs N] [--hook PATH]"
+        )
+    };
+    let scratch = Scratch::new(root, &options, "clio")?;
+    clio::compare(&scratch, &options, &checkout)
+}
