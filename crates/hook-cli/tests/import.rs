@@ -160,7 +160,7 @@ fn import_writes_each_origin_into_its_own_native_file() {
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines[0], "wrote 3 hooks to [HOME]/xdg-config/hooks/hooks.yaml", "{}", out.stdout);
     assert_eq!(lines[1], "wrote 16 hooks to .hooks/hooks.yaml", "{}", out.stdout);
-    assert_eq!(lines[2], "wrote 2 hooks to .hooks/hooks.local.yaml", "{}", out.stdout);
+    assert_eq!(lines[2], "wrote 3 hooks to .hooks/hooks.local.yaml", "{}", out.stdout);
     let local = std::fs::read_to_string(env.ws.join(".hooks/hooks.local.yaml")).unwrap();
     insta::assert_snapshot!("import_claude_local", local);
 }

@@ -201,3 +201,25 @@ fn a_native_evaluated_gate_fails_closed_without_an_evaluator_and_when_the_evalua
     assert_eq!(late.runs[0].status, RunStatus::TimedOut);
     assert!(late.reason.as_deref().is_some_and(|r| r.contains("no answer from the host's evaluator within 200 ms")));
 }
+
+#[test]
+fn async_hooks_are_bounded_in_number_and_one_past_the_bound_is_skipped_with_why() {
+    use hook_middleware::pipeline::MAX_BACKGROUND;
+    let fx = Fixture::new();
+    fx.user_hooks("- {id: slow, on: notification, kind: command, async: true, shell: 'exec sleep 30'}");
+    let pipeline = fx.pipeline();
+    let rt = runtime();
+    let input = hook_middleware::EventInput::new(hook_types::Event::Notification);
+    for _ in 0..MAX_BACKGROUND {
+        let result = rt.block_on(pipeline.dispatch(&input));
+        assert_eq!(result.background, ["slow"]);
+    }
+    let past = rt.block_on(pipeline.dispatch(&input));
+    assert!(past.background.is_empty());
+    assert_eq!(past.runs.len(), 1);
+    assert_eq!(past.runs[0].status, RunStatus::Skipped);
+    assert!(entries_of(&past, "slow").contains("async hooks of this host are still running"), "{past:?}");
+    let report = rt.block_on(pipeline.finish_background(Duration::from_millis(100)));
+    assert_eq!((report.finished, report.cancelled), (0, MAX_BACKGROUND));
+    assert_eq!(pipeline.background_running(), 0);
+}

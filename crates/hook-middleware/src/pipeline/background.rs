@@ -21,6 +21,10 @@ use crate::export::{DispatchExporter, ExportedDispatch, ExportedRun};
 use crate::receipts::Sinks;
 use crate::{EventInput, spans};
 
+/// The most `async: true` hooks of one pipeline that run at once: past it a new one is not started but reported
+/// `skipped` in its dispatch, so a host whose observers are slower than its events never piles up processes.
+pub const MAX_BACKGROUND: usize = 64;
+
 /// The background hooks of a pipeline.
 pub(crate) struct Background {
     tasks: Mutex<Vec<JoinHandle<()>>>,
@@ -105,7 +109,7 @@ impl Background {
         tasks.push(task);
     }
 
-    fn running(&self) -> usize {
+    pub(crate) fn running(&self) -> usize {
         self.tasks.lock().unwrap_or_else(|e| e.into_inner()).iter().filter(|t| !t.is_finished()).count()
     }
 }

@@ -7,7 +7,7 @@ use hook_types::{Decision, Effect, EntryKind, Event, EventClass, HookKind, RunSt
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use super::background::Launch;
+use super::background::{Launch, MAX_BACKGROUND};
 use super::command::{self, Payloads, RunContext};
 use super::continuation::Admission;
 use super::evaluated;
@@ -467,6 +467,14 @@ impl Dispatch<'_> {
         let payloads = Payloads::default();
         let cx = self.context(self.input, &payloads);
         let event = &self.input.event;
+        let running = self.inner.background.running();
+        if running >= MAX_BACKGROUND {
+            let why = format!(
+                "not run: {running} async hooks of this host are still running, the most it runs at once; this one \
+                 was skipped rather than piling up"
+            );
+            return Some(Record::not_run(user_meta(hook), event, RunStatus::Skipped, why));
+        }
         match command::prepare_user(&cx, &hook.hook, spec) {
             Ok(prepared) => {
                 self.inner.background.launch(Launch {

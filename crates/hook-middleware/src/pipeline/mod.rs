@@ -71,7 +71,7 @@ use hook_config::Issue;
 use hook_exec::EnvPolicy;
 use hook_types::Limits;
 
-pub use background::BackgroundReport;
+pub use background::{BackgroundReport, MAX_BACKGROUND};
 pub use env::BRIDGE_DEPTH_VAR;
 pub use evaluated::{EvaluationFuture, EvaluationRequest, HostEvaluator};
 pub use registration::{EvalError, Evaluate, Evaluation, Registration, Tier};
