@@ -39,6 +39,10 @@ use crate::normalize::Probe;
 /// Bumped whenever what an entry holds, or what a load computes from a file, changes meaning.
 const CACHE_FORMAT: u32 = 1;
 
+/// How many times larger than its file an entry may be (JSON of the normalized declarations, their issues and the
+/// filesystem answers); a larger file in its place is not read.
+const MAX_ENTRY_GROWTH: u64 = 64;
+
 /// The most entries kept; past it, the oldest half is removed when an entry is written.
 pub const MAX_ENTRIES: usize = 512;
 
@@ -199,7 +203,7 @@ impl LoadCache {
             hex::encode(hasher.finalize())
         };
         let file = self.dir.join(format!("{}.json", &hex::encode(Sha256::digest(slot.as_bytes()))[..32]));
-        if let Some(load) = self.read(&file, &key, path, format, cx) {
+        if let Some(load) = self.read(&file, &key, text, path, format, cx) {
             return load;
         }
         let (load, probes) = cold();
@@ -229,14 +233,31 @@ impl LoadCache {
         key
     }
 
-    fn read(&self, file: &Path, key: &str, path: &Path, format: Format, cx: &FileContext<'_>) -> Option<FileLoad> {
-        let file = std::fs::File::open(file).ok()?;
-        // Only this user's own entries (the state directory is theirs, as the trust store in the config home is).
-        if std::os::unix::fs::MetadataExt::uid(&file.metadata().ok()?) != rustix::process::geteuid().as_raw() {
+    fn read(
+        &self,
+        file: &Path,
+        key: &str,
+        text: &str,
+        path: &Path,
+        format: Format,
+        cx: &FileContext<'_>,
+    ) -> Option<FileLoad> {
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        // Opened without blocking (a FIFO in its place must not hang the load) and read only when it is a regular
+        // file of this user's (the state directory is theirs, as the trust store in the config home is) and of a size
+        // an entry of this file can have.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(file)
+            .ok()?;
+        let meta = file.metadata().ok()?;
+        let bound = (text.len() as u64).saturating_mul(MAX_ENTRY_GROWTH).saturating_add(1 << 20);
+        if !meta.is_file() || meta.uid() != rustix::process::geteuid().as_raw() || meta.len() > bound {
             return None;
         }
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut &file, &mut bytes).ok()?;
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        std::io::Read::read_to_end(&mut std::io::Read::take(&file, bound), &mut bytes).ok()?;
         let entry: Entry = serde_json::from_slice(&bytes).ok()?;
         if entry.key != key {
             return None;
