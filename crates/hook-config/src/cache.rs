@@ -329,36 +329,8 @@ impl LoadCache {
 
     /// Stores an entry; a failure (a read-only state directory, a full disk) only means the next load is cold too.
     fn write(&self, file: &Path, key: &str, source: &Path, workspace: &Path, probes: &[Probe], load: &FileLoad) {
-        let hooks = load
-            .hooks
-            .iter()
-            .map(|decl| CachedDeclRef {
-                id: &decl.id,
-                index: decl.index,
-                event: &decl.event,
-                filters: decl.filters,
-                tools: decl.tools.as_deref(),
-                matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
-                sequential: decl.sequential,
-                enabled: decl.enabled,
-                protocol: decl.protocol,
-                on_error: decl.on_error,
-                spec: match &decl.spec {
-                    HookSpec::Command(spec) => CachedSpecRef::Command {
-                        program: &spec.program,
-                        cwd: &spec.cwd,
-                        resolved_cwd: &spec.resolved_cwd,
-                        resolved_program: spec.resolved_program.as_deref(),
-                        timeout_ms: spec.timeout_ms,
-                        as_mode: spec.as_mode,
-                        env: &spec.env,
-                    },
-                    HookSpec::Prompt { message, severity } => CachedSpecRef::Prompt { message, severity: *severity },
-                    HookSpec::Effect(effect) => CachedSpecRef::Effect(effect),
-                },
-                hash: &decl.hash,
-            })
-            .collect();
+        // A kind of hook this cache does not know how to store (one added after it) leaves the file uncached.
+        let Some(hooks) = load.hooks.iter().map(cached_ref).collect::<Option<Vec<_>>>() else { return };
         let entry = EntryRef {
             key,
             source,
@@ -404,6 +376,41 @@ impl LoadCache {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// A declaration as an entry stores it; `None` for a kind of hook this cache does not store.
+fn cached_ref(decl: &HookDecl) -> Option<CachedDeclRef<'_>> {
+    // The catch-all arm is unreachable today; it keeps a kind of hook added later out of the cache (loaded cold,
+    // never stored half) instead of failing to compile or being stored wrong.
+    #[allow(unreachable_patterns)]
+    let spec = match &decl.spec {
+        HookSpec::Command(spec) => CachedSpecRef::Command {
+            program: &spec.program,
+            cwd: &spec.cwd,
+            resolved_cwd: &spec.resolved_cwd,
+            resolved_program: spec.resolved_program.as_deref(),
+            timeout_ms: spec.timeout_ms,
+            as_mode: spec.as_mode,
+            env: &spec.env,
+        },
+        HookSpec::Prompt { message, severity } => CachedSpecRef::Prompt { message, severity: *severity },
+        HookSpec::Effect(effect) => CachedSpecRef::Effect(effect),
+        _ => return None,
+    };
+    Some(CachedDeclRef {
+        id: &decl.id,
+        index: decl.index,
+        event: &decl.event,
+        filters: decl.filters,
+        tools: decl.tools.as_deref(),
+        matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
+        sequential: decl.sequential,
+        enabled: decl.enabled,
+        protocol: decl.protocol,
+        on_error: decl.on_error,
+        spec,
+        hash: &decl.hash,
+    })
 }
 
 /// A number no other write of this process uses.
