@@ -39,6 +39,10 @@ use crate::normalize::Probe;
 /// Bumped whenever what an entry holds, or what a load computes from a file, changes meaning.
 const CACHE_FORMAT: u32 = 2;
 
+/// How many times larger than its file an entry may be (JSON of the normalized declarations, their issues and the
+/// filesystem answers); a larger file in its place is not read.
+const MAX_ENTRY_GROWTH: u64 = 64;
+
 /// The most entries kept; past it, the oldest half is removed when an entry is written.
 pub const MAX_ENTRIES: usize = 512;
 
@@ -201,7 +205,7 @@ impl LoadCache {
             hex::encode(hasher.finalize())
         };
         let file = self.dir.join(format!("{}.json", &hex::encode(Sha256::digest(slot.as_bytes()))[..32]));
-        if let Some(load) = self.read(&file, &key, path, format, cx) {
+        if let Some(load) = self.read(&file, &key, text, path, format, cx) {
             return load;
         }
         let (load, probes) = cold();
@@ -231,14 +235,31 @@ impl LoadCache {
         key
     }
 
-    fn read(&self, file: &Path, key: &str, path: &Path, format: Format, cx: &FileContext<'_>) -> Option<FileLoad> {
-        let file = std::fs::File::open(file).ok()?;
-        // Only this user's own entries (the state directory is theirs, as the trust store in the config home is).
-        if std::os::unix::fs::MetadataExt::uid(&file.metadata().ok()?) != rustix::process::geteuid().as_raw() {
+    fn read(
+        &self,
+        file: &Path,
+        key: &str,
+        text: &str,
+        path: &Path,
+        format: Format,
+        cx: &FileContext<'_>,
+    ) -> Option<FileLoad> {
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        // Opened without blocking (a FIFO in its place must not hang the load) and read only when it is a regular
+        // file of this user's (the state directory is theirs, as the trust store in the config home is) and of a size
+        // an entry of this file can have.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(file)
+            .ok()?;
+        let meta = file.metadata().ok()?;
+        let bound = (text.len() as u64).saturating_mul(MAX_ENTRY_GROWTH).saturating_add(1 << 20);
+        if !meta.is_file() || meta.uid() != rustix::process::geteuid().as_raw() || meta.len() > bound {
             return None;
         }
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut &file, &mut bytes).ok()?;
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        std::io::Read::read_to_end(&mut std::io::Read::take(&file, bound), &mut bytes).ok()?;
         let entry: Entry = serde_json::from_slice(&bytes).ok()?;
         if entry.key != key {
             return None;
@@ -311,49 +332,8 @@ impl LoadCache {
 
     /// Stores an entry; a failure (a read-only state directory, a full disk) only means the next load is cold too.
     fn write(&self, file: &Path, key: &str, source: &Path, workspace: &Path, probes: &[Probe], load: &FileLoad) {
-        // http, policy and evaluated hooks are not cached: a policy's Rego is compiled by the load itself, and these
-        // kinds are rare enough that a file holding one is simply loaded cold every time.
-        if load
-            .hooks
-            .iter()
-            .any(|decl| !matches!(decl.spec, HookSpec::Command(_) | HookSpec::Prompt { .. } | HookSpec::Effect(_)))
-        {
-            return;
-        }
-        let hooks = load
-            .hooks
-            .iter()
-            .map(|decl| CachedDeclRef {
-                id: &decl.id,
-                index: decl.index,
-                event: &decl.event,
-                filters: decl.filters,
-                tools: decl.tools.as_deref(),
-                matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
-                sequential: decl.sequential,
-                enabled: decl.enabled,
-                run_async: decl.run_async,
-                protocol: decl.protocol,
-                on_error: decl.on_error,
-                spec: match &decl.spec {
-                    HookSpec::Command(spec) => CachedSpecRef::Command {
-                        program: &spec.program,
-                        cwd: &spec.cwd,
-                        resolved_cwd: &spec.resolved_cwd,
-                        resolved_program: spec.resolved_program.as_deref(),
-                        timeout_ms: spec.timeout_ms,
-                        as_mode: spec.as_mode,
-                        env: &spec.env,
-                    },
-                    HookSpec::Prompt { message, severity } => CachedSpecRef::Prompt { message, severity: *severity },
-                    HookSpec::Effect(effect) => CachedSpecRef::Effect(effect),
-                    HookSpec::Http(_) | HookSpec::Policy(_) | HookSpec::Evaluated(_) => {
-                        unreachable!("files with these kinds are not written (checked above)")
-                    }
-                },
-                hash: &decl.hash,
-            })
-            .collect();
+        // A kind of hook this cache does not know how to store (one added after it) leaves the file uncached.
+        let Some(hooks) = load.hooks.iter().map(cached_ref).collect::<Option<Vec<_>>>() else { return };
         let entry = EntryRef {
             key,
             source,
@@ -399,6 +379,41 @@ impl LoadCache {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// A declaration as an entry stores it; `None` for a kind of hook this cache does not store.
+fn cached_ref(decl: &HookDecl) -> Option<CachedDeclRef<'_>> {
+    // http, policy and evaluated hooks are rare, and a policy's Rego is compiled by the load itself: a file holding
+    // one is loaded cold every time rather than stored in part. A kind added later must be decided here.
+    let spec = match &decl.spec {
+        HookSpec::Command(spec) => CachedSpecRef::Command {
+            program: &spec.program,
+            cwd: &spec.cwd,
+            resolved_cwd: &spec.resolved_cwd,
+            resolved_program: spec.resolved_program.as_deref(),
+            timeout_ms: spec.timeout_ms,
+            as_mode: spec.as_mode,
+            env: &spec.env,
+        },
+        HookSpec::Prompt { message, severity } => CachedSpecRef::Prompt { message, severity: *severity },
+        HookSpec::Effect(effect) => CachedSpecRef::Effect(effect),
+        HookSpec::Http(_) | HookSpec::Policy(_) | HookSpec::Evaluated(_) => return None,
+    };
+    Some(CachedDeclRef {
+        id: &decl.id,
+        index: decl.index,
+        event: &decl.event,
+        filters: decl.filters,
+        tools: decl.tools.as_deref(),
+        matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
+        sequential: decl.sequential,
+        enabled: decl.enabled,
+        run_async: decl.run_async,
+        protocol: decl.protocol,
+        on_error: decl.on_error,
+        spec,
+        hash: &decl.hash,
+    })
 }
 
 /// A number no other write of this process uses.

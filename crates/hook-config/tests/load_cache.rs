@@ -185,3 +185,18 @@ fn an_unwritable_cache_directory_only_means_cold_loads() {
     assert_eq!(all(&fixture.cached()), all(&cold));
     assert_eq!(all(&fixture.cached()), all(&cold));
 }
+
+#[test]
+fn a_fifo_or_an_oversized_file_in_place_of_an_entry_is_a_miss_that_never_hangs() {
+    let fixture = Fixture::new();
+    let cold = fixture.cold();
+    fixture.cached();
+    let entries = fixture.entries();
+    let (fifo, big) = (&entries[0].0, &entries[1].0);
+    fs::remove_file(fifo).unwrap();
+    rustix::fs::mknodat(rustix::fs::CWD, fifo, rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o600), 0)
+        .unwrap();
+    // Larger than any entry of its file may be: not read (the load would otherwise hold all of it).
+    fs::write(big, vec![b' '; 64 << 20]).unwrap();
+    assert_eq!(all(&fixture.cached()), all(&cold));
+}
