@@ -200,3 +200,33 @@ fn a_fifo_or_an_oversized_file_in_place_of_an_entry_is_a_miss_that_never_hangs()
     fs::write(big, vec![b' '; 64 << 20]).unwrap();
     assert_eq!(all(&fixture.cached()), all(&cold));
 }
+
+/// Async observers are stored with their flag; a file holding an evaluated (or http, or policy) hook is never
+/// stored, so its load is always the cold one, and the other files stay cached.
+#[test]
+fn async_flags_are_kept_and_files_with_uncached_kinds_load_cold_every_time() {
+    let fixture = Fixture::new();
+    fs::write(
+        fixture.root.join("workspace/.hooks/hooks.local.yaml"),
+        "- id: bg\n  on: post_tool\n  kind: command\n  shell: \"true\"\n  async: true\n",
+    )
+    .unwrap();
+    fs::create_dir_all(fixture.root.join("workspace/.claude")).unwrap();
+    fs::write(
+        fixture.root.join("workspace/.claude/settings.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "Is the task done?"}]}]}}"#,
+    )
+    .unwrap();
+    let cold = fixture.cold();
+    assert!(cold.hooks.iter().any(|h| h.decl.id == "bg" && h.decl.run_async), "{:#?}", cold.hooks);
+    assert!(cold.hooks.iter().any(|h| matches!(h.decl.spec, HookSpec::Evaluated(_))), "{:#?}", cold.hooks);
+    let first = fixture.cached();
+    assert_eq!(all(&first), all(&cold));
+    let stored = fixture.entries();
+    assert!(stored.iter().any(|(_, bytes, _)| String::from_utf8_lossy(bytes).contains("\"run_async\":true")));
+    let settings = fixture.root.join("workspace/.claude/settings.json");
+    let settings = format!("\"source\":\"{}\"", settings.display());
+    assert!(!stored.iter().any(|(_, bytes, _)| String::from_utf8_lossy(bytes).contains(&settings)));
+    assert_eq!(all(&fixture.cached()), all(&cold));
+    assert_eq!(fixture.entries(), stored);
+}
