@@ -238,7 +238,7 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         // §3: an effect not valid on the event is invalid output → on_error (deny on a gate).
         case(Native, PreTool, ok(r#"{"effects":[{"kind":"block_turn","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: `block_turn` is not valid on pre_tool"), vec![]),
         // §3: an unknown effect kind is rejected with a did-you-mean.
-        case(Native, PreTool, ok(r#"{"effects":[{"kind":"blok_tool","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: unknown effect kind `blok_tool` (did you mean `block_tool`?)"), vec![]),
+        case(Native, PreTool, ok(r#"{"effects":[{"kind":"blok_tool","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: unknown effect kind `blok_tool` (did you mean `block_tool`?); the effect kinds are inject_reminder, annotate_tool_result, block_tool, allow_tool, ask_user, rewrite_tool_input, protect_path, require_tool, lock_tools, request_continuation, block_turn, halt, notify_operator"), vec![]),
         // §6: a `{`-first stdout that does not parse is invalid output; on a gate `on_error` denies.
         case(Native, PreTool, ok(r#"{"decision":"#)).expect(Failed, deny("hook `h` wrote invalid JSON: EOF while parsing a value at line 1 column 12"), vec![]),
         // §6: the same on an observer: Error entry, no effect.
