@@ -1,4 +1,4 @@
-//! The `hook` binary: thin composition and rendering over the library crates (DESIGN §9).
+//! The `hook` binary: thin composition and rendering over the library crates (README.md#a-tour-of-the-hook-cli).
 //!
 //! Every subcommand is one module: it builds what a host would build (a `Layout`, a loaded `Config`, a `Pipeline`
 //! with a receipt sink), calls the library, and renders the result as text for 80 columns or as versioned JSON.

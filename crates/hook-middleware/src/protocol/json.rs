@@ -28,7 +28,7 @@ fn invalid(message: impl Into<String>) -> Failure {
 /// The words `decision` may take, per dialect and event.
 fn decision_verb(protocol: Protocol, event: &Event, word: &str) -> Result<Verb, Failure> {
     let accepted: &[(&str, Verb)] = match protocol {
-        // DESIGN §6: `decision: "block" | "deny" | "approve" | "allow"`.
+        // docs/output-protocol.md: `decision: "block" | "deny" | "approve" | "allow"`.
         Protocol::Native | Protocol::Clio | Protocol::Mecha => {
             &[("block", Verb::Block), ("deny", Verb::Block), ("approve", Verb::Allow), ("allow", Verb::Allow)]
         }
