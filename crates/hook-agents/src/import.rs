@@ -1,4 +1,4 @@
-//! `hook import` as a library (DESIGN §9): the native form of every hook another agent's files declare, written
+//! `hook import` as a library (docs/hooks-guide.md#7-moving-an-agents-hooks-over): the native form of every hook another agent's files declare, written
 //! into this engine's own files.
 //!
 //! [`plan_import`] loads the workspace as [`load`] does and takes every hook that came from files of one format

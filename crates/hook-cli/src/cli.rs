@@ -56,6 +56,33 @@ pub enum ColorChoice {
     Never,
 }
 
+/// What `hook --help` prints after the flags: every event with the names it is read by, and the effect kinds.
+pub fn vocabulary_help() -> String {
+    use std::fmt::Write;
+    let mut out = String::from("Events (`on:` takes the name or any alias; docs/events.md):\n");
+    for event in &hook_types::CANONICAL_EVENTS {
+        let mut aliases: Vec<&str> = Event::aliases().filter(|(_, e)| e == event).map(|(alias, _)| alias).collect();
+        aliases.dedup();
+        let mut line = format!("  {:<19}", event.canonical_name());
+        for (i, alias) in aliases.iter().enumerate() {
+            let piece = if i + 1 < aliases.len() { format!(" {alias},") } else { format!(" {alias}") };
+            if line.len() + piece.len() > 96 {
+                let _ = writeln!(out, "{line}");
+                line = " ".repeat(21);
+            }
+            line.push_str(&piece);
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out.push_str("\nEffect kinds (docs/effects.md):\n");
+    let kinds: Vec<&str> = hook_types::effect_kinds().collect();
+    for line in kinds.chunks(4) {
+        let _ = writeln!(out, "  {}", line.join(", "));
+    }
+    out.push_str("\nExit codes: 0 success (and the verdicts allow, pass, none), 2 deny, 3 ask, 1 any error.");
+    out
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {

@@ -1,4 +1,4 @@
-//! Exit codes (DESIGN §9) and how an error reaches the user: one line on stderr, `hook: error: …`, exit 1.
+//! Exit codes (docs/output-protocol.md#exit-codes-of-hook-itself) and how an error reaches the user: one line on stderr, `hook: error: …`, exit 1.
 
 use std::io::{self, Write};
 use std::process::ExitCode;

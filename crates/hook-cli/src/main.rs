@@ -1,4 +1,4 @@
-//! The `hook` binary: thin composition and rendering over the library crates (DESIGN §9).
+//! The `hook` binary: thin composition and rendering over the library crates (README.md#a-tour-of-the-hook-cli).
 //!
 //! Every subcommand is one module: it builds what a host would build (a `Layout`, a loaded `Config`, a `Pipeline`
 //! with a receipt sink), calls the library, and renders the result as text for 80 columns or as versioned JSON.
@@ -35,8 +35,8 @@ mod validate;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::Parser;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, FromArgMatches};
 
 use cli::{Cli, Command};
 use context::Context;
@@ -78,7 +78,7 @@ fn run() -> ExitCode {
     if let Some(code) = bridge::intercept() {
         return code;
     }
-    let cli = match Cli::try_parse() {
+    let cli = match parse_args() {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
@@ -86,6 +86,16 @@ fn run() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(err) => exit::report(&err),
     }
+}
+
+/// The command line, with the events and effect kinds after `hook --help` (they come from the vocabularies, so
+/// clap's derive cannot hold them).
+fn parse_args() -> Result<Cli, clap::Error> {
+    let mut command = Cli::command()
+        .after_help("The events, their aliases and the effect kinds: hook --help")
+        .after_long_help(cli::vocabulary_help());
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    Cli::from_arg_matches(&matches).map_err(|err| err.format(&mut command))
 }
 
 fn dispatch(cli: &Cli) -> Result<u8> {

@@ -1,4 +1,4 @@
-//! `hook receipts [tail [-n N] | verify]`: the workspace's receipt log (DESIGN §8), at the same default path `hook
+//! `hook receipts [tail [-n N] | verify]`: the workspace's receipt log (docs/receipts.md), at the same default path `hook
 //! run` and hosts write to: `$XDG_STATE_HOME/hooks/receipts/<workspace id>.jsonl`.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! mecha's hooks end to end: a project with `[[hook]]` tables in `.mecha/config.toml` and a suite of hook scripts,
-//! through the real `hook` binary, reaching mecha's decisions (DESIGN §4.3).
+//! through the real `hook` binary, reaching mecha's decisions (docs/declarations.md#foreign-formats).
 
 mod common;
 mod import_support;

@@ -1,4 +1,4 @@
-//! Discovery (DESIGN §4.2): every file each origin may declare hooks in, in precedence order.
+//! Discovery (docs/trust.md#origins): every file each origin may declare hooks in, in precedence order.
 //!
 //! The list is fixed by the [`Layout`] alone, so `hook inspect` can show every place it looked, found or not. Files
 //! of a format without a reader yet are listed too: when one exists, loading says "not read yet" instead of
@@ -34,7 +34,7 @@ pub(crate) struct Slot {
     pub path: PathBuf,
     pub origin: Origin,
     pub format: Format,
-    /// The workspace for project origins; the declaring file's directory otherwise (DESIGN §4.1).
+    /// The workspace for project origins; the declaring file's directory otherwise (docs/declarations.md).
     pub root: PathBuf,
     /// For extensions, the extension's directory name: default ids read `<name>.<kind>.<hash>`.
     pub source_id: Option<String>,

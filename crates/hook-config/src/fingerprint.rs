@@ -1,4 +1,4 @@
-//! Fingerprints (DESIGN §4.6): trust covers what runs, not only what is declared.
+//! Fingerprints (docs/trust.md#fingerprints): trust covers what runs, not only what is declared.
 //!
 //! A fingerprint is the content hash plus the sha256 of every file the command names that resolves (following
 //! symlinks) to a regular file under the workspace or the hook's origin root. "Names" means: the program, each

@@ -1,4 +1,4 @@
-//! The content hash of a declaration (DESIGN §4.5): a contract across versions.
+//! The content hash of a declaration (docs/declarations.md#content-hash): a contract across versions.
 //!
 //! The hash covers what a hook *means* — its event, filters, failure policy, protocol and spec — and nothing about
 //! where or how it was written: not its `id`, not `enabled`, not the file's format, key order, comments or aliases,
@@ -56,7 +56,7 @@ pub fn canonical_hash_input(decl: &HookDecl) -> Value {
     sorted(Value::Object(object))
 }
 
-/// The content hash of a declaration (DESIGN §4.5): the first 16 lowercase hex characters of the sha256 of the
+/// The content hash of a declaration (docs/declarations.md#content-hash): the first 16 lowercase hex characters of the sha256 of the
 /// canonical JSON of [`canonical_hash_input`]. Loading stores it in [`HookDecl::hash`].
 ///
 /// ```
@@ -66,7 +66,7 @@ pub fn canonical_hash_input(decl: &HookDecl) -> Value {
 /// let cx = FileContext { origin: Origin::Project, workspace: Path::new("/ws"), root: Path::new("/ws"), source_id: None };
 /// let yaml = "- {on: turn_start, kind: prompt, message: Run the tests before you commit.}";
 /// let load = parse_str(yaml, Path::new("/ws/.hooks/hooks.yaml"), Format::Native, &cx);
-/// // The second golden vector of DESIGN §4.5.
+/// // The second golden vector of docs/declarations.md#content-hash.
 /// assert_eq!(content_hash(&load.hooks[0]), "3d272c794c1ca3aa");
 /// assert_eq!(load.hooks[0].hash, "3d272c794c1ca3aa");
 /// ```

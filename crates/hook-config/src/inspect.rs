@@ -1,4 +1,4 @@
-//! The inspect report (DESIGN §4.4): one type that `hook inspect --json` and `cargo xtask inspect --json` serialize,
+//! The inspect report (docs/declarations.md#errors-and-closed-gates): one type that `hook inspect --json` and `cargo xtask inspect --json` serialize,
 //! and that renders for humans in 80 columns, grouped by origin.
 //!
 //! The JSON form is a stable, versioned contract (`"version": 1`): fields are added, never renamed or removed,

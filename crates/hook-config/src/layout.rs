@@ -1,4 +1,4 @@
-//! Where a host keeps its hook files (DESIGN §4.2): the app directory name, the workspace, the config home, the
+//! Where a host keeps its hook files (docs/trust.md#origins): the app directory name, the workspace, the config home, the
 //! extension roots and the managed policy file.
 //!
 //! Only `XDG_CONFIG_HOME` moves anything, and only the default config home: a repository can set environment
@@ -48,7 +48,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// A layout with the defaults of DESIGN §4.2: app dir `hooks`; config home `$XDG_CONFIG_HOME/hooks` when that
+    /// A layout with the defaults of docs/trust.md#origins: app dir `hooks`; config home `$XDG_CONFIG_HOME/hooks` when that
     /// variable is an absolute path, else `~/.config/hooks`; home from the platform's home directory; no extension
     /// roots; managed file `/etc/hooks/hooks.yaml`.
     ///

@@ -8,23 +8,26 @@
 //! ```
 //! use hook_config::{Layout, LoadOptions, TrustStatus, load};
 //!
-//! let workspace = tempfile::tempdir().unwrap();
-//! let home = tempfile::tempdir().unwrap();
-//! std::fs::create_dir(workspace.path().join(".hooks")).unwrap();
-//! std::fs::write(workspace.path().join("guard.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+//! // A workspace and a config home beside it (throwaway directories here).
+//! let base = std::env::temp_dir().join(format!("hook-config-front-page-{}", std::process::id()));
+//! let (workspace, home) = (base.join("repo"), base.join("home"));
+//! std::fs::create_dir_all(workspace.join(".hooks")).unwrap();
+//! std::fs::write(workspace.join("guard.sh"), "#!/bin/sh\nexit 0\n").unwrap();
 //! # use std::os::unix::fs::PermissionsExt;
-//! std::fs::set_permissions(workspace.path().join("guard.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+//! // A script without its run bit would be an error naming `chmod +x`.
+//! std::fs::set_permissions(workspace.join("guard.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
 //! std::fs::write(
-//!     workspace.path().join(".hooks/hooks.yaml"),
+//!     workspace.join(".hooks/hooks.yaml"),
 //!     "- id: no-force-push\n  on: PreToolUse\n  tools: [shell]\n  kind: command\n  argv: [./guard.sh]\n\
 //!      - on: pre_tool\n  kind: effect\n  effect: { kind: protect_path, path: .env, reason: secrets }\n\
 //!      - on: pre_tol\n  kind: prompt\n  message: typo in the event\n",
 //! )
 //! .unwrap();
 //!
-//! let layout = Layout::new(workspace.path())
-//!     .with_config_home(home.path().join("config"))
-//!     .with_managed_file(home.path().join("managed.yaml"));
+//! let layout = Layout::new(&workspace)
+//!     .with_config_home(home.join("config"))
+//!     .with_home(None)
+//!     .with_managed_file(home.join("managed.yaml"));
 //! let config = load(&layout, &LoadOptions::default()).unwrap();
 //!
 //! // The valid hooks load, in precedence order, with their hash and trust status…
@@ -38,6 +41,7 @@
 //! // A declaration whose event cannot be told could have guarded any gate: every gate denies until it is fixed.
 //! assert_eq!(config.closed_gates[0].events, hook_config::GATES);
 //! assert!(config.closed_gates[0].reason().starts_with("the hook configuration has errors: "));
+//! # std::fs::remove_dir_all(&base).unwrap();
 //! ```
 #![forbid(unsafe_code)]
 

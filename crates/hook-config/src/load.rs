@@ -1,4 +1,4 @@
-//! Loading (DESIGN §4.2, §4.4, §4.6): discover every origin's files, read them, fingerprint and classify trust,
+//! Loading (docs/trust.md#origins, docs/declarations.md#errors-and-closed-gates, docs/trust.md): discover every origin's files, read them, fingerprint and classify trust,
 //! merge by precedence, and apply the managed policy. Expected bad input becomes [`Issue`]s; only an unusable
 //! workspace, or any error-level issue in strict mode, is an `Err`.
 
@@ -34,7 +34,7 @@ pub struct LoadOptions {
     pub bridge_program: BridgeProgram,
     /// Trust the workspace's own hooks (project and project.local origins) for this load only, in memory — what
     /// `hook run --trust-workspace` does for demos and CI: every such hook that would wait for trust runs, and
-    /// displaces a trusted origin's hook of the same id as it would once trusted for real (DESIGN §4.2). The trust
+    /// displaces a trusted origin's hook of the same id as it would once trusted for real (docs/trust.md#origins). The trust
     /// store is neither changed nor written; [`Config::trusted_in_memory`] says how many hooks it took.
     pub trust_workspace: bool,
     /// Where to keep the load cache (see [`crate::default_load_cache_dir`]): each file's normalized declarations,
@@ -120,7 +120,7 @@ impl Config {
     }
 }
 
-/// Loads every origin of `layout` (DESIGN §4.2): discovery, parsing, fingerprints and trust, the precedence merge
+/// Loads every origin of `layout` (docs/trust.md#origins): discovery, parsing, fingerprints and trust, the precedence merge
 /// and the managed policy.
 ///
 /// ```
@@ -150,7 +150,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let layout = &absolute(layout);
     let mut issues = Vec::new();
 
-    // A repository never supplies its own trust (DESIGN §4.2).
+    // A repository never supplies its own trust (docs/trust.md#origins).
     let config_home = layout.config_home_path();
     let user_trusted = match config_home {
         Some(home) if resolve_lenient(home).starts_with(&workspace) => {

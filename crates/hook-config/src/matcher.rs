@@ -1,4 +1,4 @@
-//! Compiling a `matcher` by the Claude Code / Codex rule (DESIGN §4.1).
+//! Compiling a `matcher` by the Claude Code / Codex rule (docs/declarations.md).
 
 use crate::model::{Matcher, MatcherRule};
 

@@ -1,4 +1,4 @@
-//! The precedence merge (DESIGN §4.2).
+//! The precedence merge (docs/trust.md#origins).
 //!
 //! Hooks arrive in precedence order (ascending origin; within an origin the native file, then claude, codex, gemini,
 //! cursor, mecha, clio; within a file declaration order), and the id is the merge key. On a collision the later

@@ -1,4 +1,4 @@
-//! The normalized declaration model every format loads into (DESIGN §4.1).
+//! The normalized declaration model every format loads into (docs/declarations.md).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// the table's order.
 pub type Format = Protocol;
 
-/// What plain stdout of a command hook that exits 0 becomes (DESIGN §4.1 `as`).
+/// What plain stdout of a command hook that exits 0 becomes (docs/declarations.md#kind-command).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AsMode {
@@ -150,7 +150,7 @@ impl Matcher {
     }
 }
 
-/// One normalized, validated declaration (DESIGN §4.1), ready to merge, inspect and run.
+/// One normalized, validated declaration (docs/declarations.md), ready to merge, inspect and run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HookDecl {
     /// The merge key across origins: as declared, or `<source_id or origin>.<kind>.<hash>`.
@@ -187,7 +187,7 @@ pub struct HookDecl {
     pub on_error: OnError,
     /// What it does.
     pub spec: HookSpec,
-    /// The content hash (DESIGN §4.5): 16 lowercase hex characters.
+    /// The content hash (docs/declarations.md#content-hash): 16 lowercase hex characters.
     pub hash: String,
 }
 
@@ -220,7 +220,7 @@ pub enum IssueSeverity {
     Error,
 }
 
-/// One problem found while loading (DESIGN §4.4): never a panic, never a lost sibling.
+/// One problem found while loading (docs/declarations.md#errors-and-closed-gates): never a panic, never a lost sibling.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Issue {
     /// The file it is about.
@@ -264,7 +264,7 @@ impl fmt::Display for Issue {
     }
 }
 
-/// A hook's trust status (DESIGN §4.6).
+/// A hook's trust status (docs/trust.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TrustStatus {
@@ -308,7 +308,7 @@ pub struct FingerprintFile {
     pub inode: u64,
 }
 
-/// What runs, pinned (DESIGN §4.6): the content hash plus the sha256 of every file the command names that resolves
+/// What runs, pinned (docs/trust.md): the content hash plus the sha256 of every file the command names that resolves
 /// to a regular file under the workspace or the hook's origin root.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Fingerprint {
@@ -329,7 +329,7 @@ pub struct LoadedHook {
     pub fingerprint: Option<Fingerprint>,
     /// `false` when `only_managed` keeps a non-managed hook from running (it is still shown).
     pub allowed_by_policy: bool,
-    /// Whether its origin was trusted in this load (DESIGN §4.2, §4.6): the managed origin always; the user origin
+    /// Whether its origin was trusted in this load (docs/trust.md#origins, docs/trust.md): the managed origin always; the user origin
     /// unless its config home lies inside the workspace ([`Config::user_trusted`](crate::Config::user_trusted));
     /// extension, project and project.local never. A hook from an origin that was not trusted runs only on a
     /// fingerprint someone trusted, which a later edit can make stale, so a pipeline re-checks its fingerprint

@@ -1,4 +1,4 @@
-//! The JSON Schema (draft 2020-12) of `hooks.yaml` / `hooks.json` (DESIGN §4.1), built from the closed vocabularies
+//! The JSON Schema (draft 2020-12) of `hooks.yaml` / `hooks.json` (docs/declarations.md), built from the closed vocabularies
 //! so it cannot drift from them: the events and their aliases, the protocols, and the closed effects. A host can
 //! serve it or check files against it; `hook schema --config` prints it, and `schema/hooks.schema.json` is a copy.
 //!
@@ -25,7 +25,7 @@ const HTTP_FIELDS: &[&str] =
     &["url", "method", "headers", "format", "allowed_env_vars", "allowedEnvVars", "timeout_ms", "timeoutMs"];
 const POLICY_FIELDS: &[&str] = &["files", "query", "timeout_ms", "timeoutMs"];
 
-/// The JSON Schema (draft 2020-12) of a hook declarations file, `hooks.yaml` or `hooks.json` (DESIGN §4.1), for a
+/// The JSON Schema (draft 2020-12) of a hook declarations file, `hooks.yaml` or `hooks.json` (docs/declarations.md), for a
 /// host to serve or to check files against; `hook schema --config` prints it.
 ///
 /// It checks structure: keys, types, closed values (events with every alias, protocols, effects), exactly one of
@@ -170,7 +170,7 @@ pub fn config_schema() -> Value {
     json!({
         "$schema": DRAFT,
         "title": "hooks.yaml",
-        "description": "Hook declarations (DESIGN §4.1): a list of hooks, or `{version: 1, hooks: [...]}`; the \
+        "description": "Hook declarations (docs/declarations.md): a list of hooks, or `{version: 1, hooks: [...]}`; the \
                         managed file may add `only_managed: true`.",
         "oneOf": [
             {"$ref": "#/$defs/hooks"},
@@ -228,7 +228,7 @@ fn not_both(snake: &str, camel: &str) -> Value {
     json!({"not": {"required": [snake, camel]}})
 }
 
-/// The JSON Schema of one effect: a `oneOf` over the closed kinds of DESIGN §3, each with exactly its fields (the
+/// The JSON Schema of one effect: a `oneOf` over the closed kinds of docs/effects.md, each with exactly its fields (the
 /// strictness of [`Effect::from_json`](hook_types::Effect::from_json): unknown kinds and fields are refused).
 ///
 /// ```

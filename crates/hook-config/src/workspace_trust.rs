@@ -1,4 +1,4 @@
-//! Trusting the workspace's own hooks for one load, in memory (DESIGN §9 `--trust-workspace`, for demos and CI; a
+//! Trusting the workspace's own hooks for one load, in memory (docs/trust.md#what-needs-trust, for demos and CI; a
 //! host's "trust this workspace for this session"): [`LoadOptions::trust_workspace`](crate::LoadOptions).
 //!
 //! It acts where trust acts on a real load, so the result is what trusting every such hook with `hook trust` would

@@ -1,4 +1,4 @@
-//! The Claude Code reader (DESIGN §4.3): settings files in the documented shape, through `parse_str` for the rules and
+//! The Claude Code reader (docs/declarations.md#foreign-formats): settings files in the documented shape, through `parse_str` for the rules and
 //! through `load` for the fixture project with its three files.
 
 use std::path::{Path, PathBuf};

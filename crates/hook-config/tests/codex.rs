@@ -1,4 +1,4 @@
-//! The Codex reader (DESIGN §4.3): `.codex/hooks.json` and the `[hooks]` table of `.codex/config.toml`, through
+//! The Codex reader (docs/declarations.md#foreign-formats): `.codex/hooks.json` and the `[hooks]` table of `.codex/config.toml`, through
 //! `parse_str` for the rules where Codex differs from Claude Code, and through `load` for the fixture project.
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! The Cursor reader (DESIGN §2, §4.3): `.cursor/hooks.json` into the model, with `protocol: cursor`.
+//! The Cursor reader (docs/events.md, docs/declarations.md#foreign-formats): `.cursor/hooks.json` into the model, with `protocol: cursor`.
 
 use hook_config::{FileLoad, Format};
 use hook_testkit::paths::fixture;

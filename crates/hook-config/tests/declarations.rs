@@ -16,7 +16,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 /// Loads YAML text as a file at `path` of `origin`, with the workspace as its root for project origins and the
-/// file's directory otherwise (DESIGN §4.2).
+/// file's directory otherwise (docs/trust.md#origins).
 fn load_text(origin: Origin, workspace: &Path, path: &Path, yaml: &str) -> FileLoad {
     let file_dir = path.parent().unwrap();
     let root = if matches!(origin, Origin::Project | Origin::ProjectLocal) { workspace } else { file_dir };

@@ -1,4 +1,4 @@
-//! Bad input (DESIGN §4.4): each case gives exactly one precise issue — file, hook index, field path, line:column,
+//! Bad input (docs/declarations.md#errors-and-closed-gates): each case gives exactly one precise issue — file, hook index, field path, line:column,
 //! severity, message — while the rest of the file loads. Fixtures are real files under `tests/fixtures/config/bad/`.
 
 use std::path::{Path, PathBuf};

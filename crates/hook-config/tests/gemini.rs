@@ -1,4 +1,4 @@
-//! The Gemini CLI reader (DESIGN §4.3): `.gemini/settings.json` `hooks` into the model, with `protocol: gemini`.
+//! The Gemini CLI reader (docs/declarations.md#foreign-formats): `.gemini/settings.json` `hooks` into the model, with `protocol: gemini`.
 
 use hook_config::{Format, Matcher};
 use hook_testkit::paths::fixture;

@@ -1,4 +1,4 @@
-//! The content hash (DESIGN §4.5): both golden vectors pinned, invariance under spelling, sensitivity to meaning.
+//! The content hash (docs/declarations.md#content-hash): both golden vectors pinned, invariance under spelling, sensitivity to meaning.
 
 use std::path::{Path, PathBuf};
 
@@ -6,7 +6,7 @@ use hook_config::{FileContext, Format, HookDecl, HookSpec, canonical_hash_input,
 use hook_types::Origin;
 use tempfile::TempDir;
 
-/// The first golden vector of DESIGN §4.5: its canonical input and hash.
+/// The first golden vector of docs/declarations.md#content-hash: its canonical input and hash.
 const COMMAND_INPUT: &str = r#"{"kind":"command","matcher":null,"on":"pre_tool","on_error":"deny","protocol":"native","spec":{"argv":["sh","-c","exit 0"],"as":"reminder","cwd":".","env":{},"timeout_ms":1500},"tools":["shell"]}"#;
 const COMMAND_HASH: &str = "8edef845af953d62";
 /// The second golden vector.

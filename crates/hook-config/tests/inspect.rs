@@ -1,4 +1,4 @@
-//! The inspect report for humans (DESIGN §4.4, §9): grouped by origin in precedence order, readable in 80 columns,
+//! The inspect report for humans (docs/declarations.md#errors-and-closed-gates, README.md#check-inspect-and-trust): grouped by origin in precedence order, readable in 80 columns,
 //! gate hooks that fail open flagged, nothing from a file able to drive the terminal; and the JSON form reads back.
 
 use std::fs;

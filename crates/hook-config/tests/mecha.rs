@@ -1,4 +1,4 @@
-//! The mecha reader (DESIGN §4.3): `[[hook]]` tables of its TOML config into the model, with `protocol: mecha`.
+//! The mecha reader (docs/declarations.md#foreign-formats): `[[hook]]` tables of its TOML config into the model, with `protocol: mecha`.
 
 use hook_config::{FileLoad, Format};
 use hook_testkit::paths::fixture;

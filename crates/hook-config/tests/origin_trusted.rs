@@ -1,4 +1,4 @@
-//! `LoadedHook::origin_trusted` says whether a hook's origin was trusted in this load (DESIGN §4.2, §4.6): the
+//! `LoadedHook::origin_trusted` says whether a hook's origin was trusted in this load (docs/trust.md#origins, docs/trust.md): the
 //! managed origin always, the user origin unless its config home lies inside the workspace, the workspace's own
 //! origins never. A pipeline re-checks the fingerprint of every hook whose origin was not trusted, so this flag, not
 //! the origin's default, is what keeps a repository-supplied "user" script from running after an edit.

@@ -1,4 +1,4 @@
-//! Discovery and the precedence merge over real files (DESIGN §4.2): five origins with id collisions, `only_managed`,
+//! Discovery and the precedence merge over real files (docs/trust.md#origins): five origins with id collisions, `only_managed`,
 //! the managed file's integrity, a config home inside the workspace, strict mode, and every slot of the other
 //! agents' files.
 

@@ -1,4 +1,4 @@
-//! Trust over real files (DESIGN §4.6): fingerprints cover the files a command names, statuses follow the store,
+//! Trust over real files (docs/trust.md#fingerprints): fingerprints cover the files a command names, statuses follow the store,
 //! reordering keeps trust, changing what runs loses it, and a copy at another path is another workspace.
 
 use std::fs;

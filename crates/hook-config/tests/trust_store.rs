@@ -1,4 +1,4 @@
-//! The trust store file (DESIGN §4.6): keyed by (canonical workspace, hook id, fingerprint), written atomically, and
+//! The trust store file (docs/trust.md#the-trust-store): keyed by (canonical workspace, hook id, fingerprint), written atomically, and
 //! a corrupt store trusts nothing, says so, and is kept aside rather than lost.
 
 use std::fs;

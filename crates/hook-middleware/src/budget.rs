@@ -1,4 +1,4 @@
-//! Soft time budgets per event (DESIGN §7): steady slowness becomes a diagnostic, one spike does not.
+//! Soft time budgets per event (docs/limits.md#budgets): steady slowness becomes a diagnostic, one spike does not.
 //!
 //! The rule is documented on [`Budgets`].
 

@@ -1,4 +1,4 @@
-//! What a host hands to one dispatch: the event and its fields (DESIGN §6 "Input").
+//! What a host hands to one dispatch: the event and its fields (docs/events.md#payload).
 
 use hook_types::{Event, Protocol};
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! `tracing` spans around each dispatch and each hook run (DESIGN §7), with the event, hook id, status and
+//! `tracing` spans around each dispatch and each hook run (docs/embedding.md), with the event, hook id, status and
 //! duration as fields, so a host's subscriber can time and filter them.
 //!
 //! The pipeline opens [`dispatch_span`] for a dispatch and a [`hook_span`] inside it for every hook, runs the hook
@@ -87,7 +87,7 @@ pub fn record_hook(span: &Span, summary: &RunSummary) {
     record_run(span, summary.status, summary.exit_code, Duration::from_millis(summary.duration_ms));
 }
 
-/// The wire name of a run status (DESIGN §6 spelling).
+/// The wire name of a run status (docs/output-protocol.md#run-statuses).
 pub fn status_name(status: RunStatus) -> &'static str {
     match status {
         RunStatus::Completed => "completed",

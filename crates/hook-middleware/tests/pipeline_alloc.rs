@@ -1,4 +1,4 @@
-//! A dispatch that matches nothing allocates nothing and clones nothing (DESIGN §7), measured with a counting
+//! A dispatch that matches nothing allocates nothing and clones nothing (docs/embedding.md#dispatch-every-event), measured with a counting
 //! global allocator on a current-thread runtime. This binary holds only these tests: the allocator is global.
 // A global allocator has to implement the unsafe `GlobalAlloc` trait; the two unsafe blocks only forward to the
 // system allocator.

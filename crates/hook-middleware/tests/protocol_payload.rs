@@ -1,4 +1,4 @@
-//! The stdin payload (DESIGN §6 "Input"): its fields per protocol and event class (insta snapshots), its compact
+//! The stdin payload (docs/events.md#payload): its fields per protocol and event class (insta snapshots), its compact
 //! bytes, the event spelled in each protocol, the post_tool content cut.
 
 use hook_middleware::EventInput;

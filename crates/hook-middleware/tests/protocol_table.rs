@@ -1,5 +1,5 @@
 //! The output protocol, one row per case: a hand-built run result → the status, effects and decision (with its
-//! reason) that `interpret` must give. Each row cites where its rule comes from: DESIGN §6 for the native rules, the
+//! reason) that `interpret` must give. Each row cites where its rule comes from: docs/output-protocol.md for the native rules, the
 //! agent's hook reference for Claude Code, Gemini CLI and Cursor, the Codex test (codex-rs/hooks) for Codex — and,
 //! where the real agent at its pinned version does otherwise than its documents say, the case of the real-agent
 //! suite (`cargo xtask agents --conformance`) that showed it.
@@ -221,7 +221,7 @@ fn check(rows: Vec<Row>) {
 #[test]
 fn every_protocol_row_gives_its_status_effects_and_decision() {
     check(vec![
-        // ---- native: DESIGN §6, table row "exit 0, empty stdout" ----
+        // ---- native: docs/output-protocol.md, table row "exit 0, empty stdout" ----
         // §6: gate → pass.
         case(Native, PreTool, ok("")).expect(Completed, PASS, vec![]),
         // §6: other events → nothing.
@@ -238,7 +238,7 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         // §3: an effect not valid on the event is invalid output → on_error (deny on a gate).
         case(Native, PreTool, ok(r#"{"effects":[{"kind":"block_turn","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: `block_turn` is not valid on pre_tool"), vec![]),
         // §3: an unknown effect kind is rejected with a did-you-mean.
-        case(Native, PreTool, ok(r#"{"effects":[{"kind":"blok_tool","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: unknown effect kind `blok_tool` (did you mean `block_tool`?)"), vec![]),
+        case(Native, PreTool, ok(r#"{"effects":[{"kind":"blok_tool","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: unknown effect kind `blok_tool` (did you mean `block_tool`?); the effect kinds are inject_reminder, annotate_tool_result, block_tool, allow_tool, ask_user, rewrite_tool_input, protect_path, require_tool, lock_tools, request_continuation, block_turn, halt, notify_operator"), vec![]),
         // §6: a `{`-first stdout that does not parse is invalid output; on a gate `on_error` denies.
         case(Native, PreTool, ok(r#"{"decision":"#)).expect(Failed, deny("hook `h` wrote invalid JSON: EOF while parsing a value at line 1 column 12"), vec![]),
         // §6: the same on an observer: Error entry, no effect.
@@ -335,7 +335,7 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Claude, PreTool, ok(r#"{"continue":false,"stopReason":"enough"}"#)).expect(Blocked, deny("enough"), vec![halt("enough")]),
         // `permission_exit2`: Claude Code ignores exit 2 here and asks the approver; this engine denies.
         case(Claude, PermissionRequest, exit(2, "", "not now")).expect(Blocked, deny("not now"), vec![block_tool("not now")]),
-        // The same with `on_error: deny` (DESIGN §4.1 override): the deny names the non-blocking error.
+        // The same with `on_error: deny` (docs/declarations.md#failure-policies-and-on_error): the deny names the non-blocking error.
         case(Claude, PreTool, exit(1, "", "oops")).on_error(OnError::Deny).expect(Failed, deny("hook `h` exited with code 1 (a non-blocking error)"), vec![]),
         // "PreToolUse decision control": deny without a reason still denies.
         case(Claude, PreTool, ok(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#)).expect(Blocked, deny("blocked by hook `h`"), vec![block_tool("blocked by hook `h`")]),
@@ -379,7 +379,7 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Claude, SessionStart, ok(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"open issues: 3"}}"#)).expect(Completed, PASS, vec![reminder("open issues: 3")]),
         // "Exit code 2 behavior": Notification shows stderr to the user only.
         case(Claude, Notification, exit(2, "", "fyi")).expect(Completed, PASS, vec![]),
-        // DESIGN §2 foreign events: verdict pass, but the hook's blocking answer is kept for the bridge
+        // docs/events.md#other-agents-events: verdict pass, but the hook's blocking answer is kept for the bridge
         // ("Exit code 2 behavior": WorktreeCreate fails the creation).
         case(Claude, Event::Foreign("WorktreeCreate".into()), exit(2, "", "no worktrees here")).expect(Blocked, PASS, vec![]),
         case(Claude, Event::Foreign("SubagentStart".into()), ok("hello")).expect(Completed, PASS, vec![]),
@@ -513,7 +513,7 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Cursor, PreTool, exit(1, "", "crash")).on_error(OnError::Deny).expect(Failed, deny("hook `h` exited with undefined code 1"), vec![]),
         // Default (fail open): a failing hook lets the action proceed.
         case(Cursor, PreTool, exit(1, "", "crash")).expect(Failed, PASS, vec![]),
-        // ---- mecha (DESIGN §4.3) ----
+        // ---- mecha (docs/declarations.md#foreign-formats) ----
         // exit 0 allows (no opinion beyond the human approver); stdout is not read.
         case(Mecha, PreTool, ok("all good")).expect(Completed, PASS, vec![]),
         // exit 2 denies with stdout as the reason…
@@ -524,7 +524,7 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Mecha, PreTool, exit(1, "", "")).expect(Failed, deny("hook `h` exited with undefined code 1"), vec![]),
         // elsewhere a failure is ignored.
         case(Mecha, PostTool, timed_out()).expect(TimedOut, PASS, vec![]),
-        // ---- clio-coder (DESIGN §4.3) ----
+        // ---- clio-coder (docs/declarations.md#foreign-formats) ----
         // effects in clio's camelCase spellings.
         case(Clio, TurnStart, ok(r#"{"effects":[{"kind":"requireTool","toolName":"run_tests"}]}"#)).expect(Completed, PASS, vec![Effect::RequireTool { tool_name: "run_tests".into() }]),
         // a failed command emits nothing, exit 2 included.

@@ -1,4 +1,4 @@
-//! Receipts from real dispatches: every outcome of DESIGN §8 from real command hooks, declarations loaded through
+//! Receipts from real dispatches: every outcome of docs/receipts.md from real command hooks, declarations loaded through
 //! `hook_config::load`; a receipt path that cannot be created costs one diagnostic, never a verdict; budgets see
 //! real dispatch times; the dispatch and hook spans carry what a subscriber needs.
 

@@ -1,4 +1,4 @@
-//! Effects (DESIGN §3): the closed set of things a hook can ask of the host.
+//! Effects (docs/effects.md): the closed set of things a hook can ask of the host.
 //!
 //! Parsing is strict: an unknown `kind` or an unknown field is rejected with a message naming it and the nearest
 //! valid name. clio-coder's camelCase spellings (`toolName`, `injectReminder`) are read as aliases; effects are
@@ -48,7 +48,7 @@ pub enum HardBlock {
     HardBlock,
 }
 
-/// One thing a hook asks of the host. The set is closed; see the table in DESIGN §3.
+/// One thing a hook asks of the host. The set is closed; see the table in docs/effects.md.
 ///
 /// ```
 /// use hook_types::{Effect, Event};
@@ -159,7 +159,7 @@ const KINDS: &[(&str, &[FieldName])] = &[
     ("notify_operator", &[("message", None), ("key", None)]),
 ];
 
-/// Every effect kind's wire name, in the order of DESIGN §3.
+/// Every effect kind's wire name, in the order of docs/effects.md.
 pub fn effect_kinds() -> impl Iterator<Item = &'static str> {
     KINDS.iter().map(|(kind, _)| *kind)
 }
@@ -299,8 +299,8 @@ impl Effect {
         }
     }
 
-    /// Whether the effect may be emitted on `event` (DESIGN §3 "valid on"). Foreign events accept only
-    /// `notify_operator`: their hooks' own answers are kept in run summaries for the bridge (DESIGN §2).
+    /// Whether the effect may be emitted on `event` (docs/effects.md#the-effect-kinds). Foreign events accept only
+    /// `notify_operator`: their hooks' own answers are kept in run summaries for the bridge (docs/events.md#other-agents-events).
     pub fn valid_on(&self, event: &Event) -> bool {
         use Event::*;
         match self {
@@ -319,7 +319,7 @@ impl Effect {
         }
     }
 
-    /// Whether the effect can widen what the agent does (DESIGN §3 "widens?"). A prompt or effect hook from a
+    /// Whether the effect can widen what the agent does (docs/effects.md#the-effect-kinds). A prompt or effect hook from a
     /// non-trusted origin that can widen needs trust; one that only narrows runs untrusted.
     pub fn widens(&self) -> bool {
         matches!(

@@ -1,4 +1,4 @@
-//! Lifecycle events (DESIGN §2): the nine canonical events, foreign events, their classes and aliases.
+//! Lifecycle events (docs/events.md): the nine canonical events, foreign events, their classes and aliases.
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,7 +11,7 @@ use crate::suggest::did_you_mean;
 /// A lifecycle point at which hooks run.
 ///
 /// Canonical names are snake_case (`pre_tool`); [`Event::parse`] also reads every agent alias on the event's row of
-/// DESIGN §2. An event of another agent with no equivalent here is [`Event::Foreign`], spelled `foreign:<Name>`.
+/// docs/events.md. An event of another agent with no equivalent here is [`Event::Foreign`], spelled `foreign:<Name>`.
 ///
 /// ```
 /// use hook_types::{Event, EventClass};
@@ -44,7 +44,7 @@ pub enum Event {
     Foreign(String),
 }
 
-/// How an event's hooks can affect the host (DESIGN §2 "class").
+/// How an event's hooks can affect the host (docs/events.md#event-classes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EventClass {
@@ -56,7 +56,7 @@ pub enum EventClass {
     Observer,
 }
 
-/// Which turn_end firings a hook sees (DESIGN §4.1 `scope`): Claude's `SubagentStop` is `turn_end` with `Subagent`.
+/// Which turn_end firings a hook sees (docs/declarations.md#keys-of-a-hook): Claude's `SubagentStop` is `turn_end` with `Subagent`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
@@ -80,7 +80,7 @@ impl Scope {
     }
 }
 
-/// The declaration filters an event name can imply (DESIGN §2): `PostToolUseFailure` is `post_tool` with
+/// The declaration filters an event name can imply (docs/events.md): `PostToolUseFailure` is `post_tool` with
 /// `only_errors`, `SubagentStop` is `turn_end` with `scope: subagent`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct EventFilters {
@@ -144,7 +144,7 @@ impl Event {
         CANONICAL_EVENTS.iter().find(|e| e.canonical_name() == name)
     }
 
-    /// Parses a canonical name, an alias of DESIGN §2 (exact, case-sensitive) or `foreign:<Name>`.
+    /// Parses a canonical name, an alias of docs/events.md (exact, case-sensitive) or `foreign:<Name>`.
     ///
     /// ```
     /// use hook_types::{Event, Scope};
@@ -170,7 +170,7 @@ impl Event {
         Err(UnknownEvent { name: name.to_owned(), suggestion: did_you_mean(name, candidates).map(str::to_owned) })
     }
 
-    /// Every alias of DESIGN §2 (the agents' own names), with the canonical event each reads as, in the table's
+    /// Every alias of docs/events.md (the agents' own names), with the canonical event each reads as, in the table's
     /// order. [`Event::parse`] also gives the filters an alias implies.
     ///
     /// ```
@@ -201,7 +201,7 @@ impl Event {
         }
     }
 
-    /// Gate, decision or observer (DESIGN §2). Foreign events are observers here.
+    /// Gate, decision or observer (docs/events.md). Foreign events are observers here.
     pub fn class(&self) -> EventClass {
         match self {
             Event::TurnStart | Event::PreTool => EventClass::Gate,
@@ -210,7 +210,7 @@ impl Event {
         }
     }
 
-    /// The event's own default on hook failure (DESIGN §2): gates deny, everything else ignores.
+    /// The event's own default on hook failure (docs/events.md): gates deny, everything else ignores.
     ///
     /// A hook's protocol may differ (see [`crate::Protocol::default_on_error`]), and a hook may override both.
     pub fn default_on_error(&self) -> OnError {

@@ -1,5 +1,5 @@
 //! The closed vocabularies of the hook engine: events, effects, severities, origins, protocols (each with its
-//! default failure policy), the agent table and the tool vocabulary, verdicts, [`Limits`], run summaries and receipts, and the pure folds of DESIGN §7.
+//! default failure policy), the agent table and the tool vocabulary, verdicts, [`Limits`], run summaries and receipts, and the pure folds of docs/effects.md#verdicts.
 //!
 //! This is the small, rarely changing crate every other part of the engine — and every host — builds on. It depends
 //! on serde, serde_json and thiserror only; it does no I/O, has no async, knows nothing about YAML or subprocesses.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Event;
 
-/// Where a declaration was found (DESIGN §4.2). The derived order is the precedence order, lowest first.
+/// Where a declaration was found (docs/trust.md#origins). The derived order is the precedence order, lowest first.
 ///
 /// ```
 /// use hook_types::Origin;
@@ -74,7 +74,7 @@ pub enum OnError {
     Ignore,
 }
 
-/// Whose input and output rules a command hook follows (DESIGN §4.3, §6).
+/// Whose input and output rules a command hook follows (docs/declarations.md#foreign-formats, docs/output-protocol.md).
 ///
 /// ```
 /// use hook_types::{Event, OnError, Protocol};
@@ -135,7 +135,7 @@ impl Protocol {
         }
     }
 
-    /// The failure policy a hook of this protocol has on `event` unless it says `on_error` (DESIGN §4.3, bold column):
+    /// The failure policy a hook of this protocol has on `event` unless it says `on_error` (docs/declarations.md#foreign-formats, bold column):
     /// native gates deny and everything else ignores; mecha denies a pre_tool on any failure; Claude Code, Codex,
     /// Gemini CLI, clio-coder and Cursor (without `failClosed`) fail open.
     pub fn default_on_error(self, event: &Event) -> OnError {
@@ -146,7 +146,7 @@ impl Protocol {
         }
     }
 
-    /// The timeout a command hook of this protocol gets when it declares none, in milliseconds (DESIGN §4.3).
+    /// The timeout a command hook of this protocol gets when it declares none, in milliseconds (docs/declarations.md#foreign-formats).
     pub fn default_timeout_ms(self) -> u64 {
         match self {
             Protocol::Native | Protocol::Mecha => 10_000,
@@ -175,7 +175,7 @@ impl fmt::Display for Protocol {
     }
 }
 
-/// What a declaration runs (DESIGN §4.1 `kind`), plus in-process registrations coded by a host.
+/// What a declaration runs (docs/declarations.md#keys-of-a-hook), plus in-process registrations coded by a host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HookKind {

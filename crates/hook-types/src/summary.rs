@@ -1,4 +1,4 @@
-//! Run summaries (DESIGN §6) and receipts (DESIGN §8): what one hook execution left behind.
+//! Run summaries (docs/output-protocol.md) and receipts (docs/receipts.md): what one hook execution left behind.
 
 use serde::{Deserialize, Serialize};
 
@@ -55,7 +55,7 @@ impl OutputEntry {
     }
 }
 
-/// What one hook's run produced, for the transcript and the CLI trace (DESIGN §6). Field names are a wire contract.
+/// What one hook's run produced, for the transcript and the CLI trace (docs/output-protocol.md). Field names are a wire contract.
 ///
 /// ```
 /// use hook_types::{Event, Origin, Protocol, RunStatus, RunSummary};
@@ -82,7 +82,7 @@ pub struct RunSummary {
     pub origin: Option<Origin>,
     /// The declaring file (or the host's name for a coded registration).
     pub source: String,
-    /// The hook's content hash (DESIGN §4.5); empty for a coded registration.
+    /// The hook's content hash (docs/declarations.md#content-hash); empty for a coded registration.
     pub hash: String,
     /// The event dispatched.
     pub event: Event,
@@ -118,7 +118,7 @@ pub struct Replay {
     pub stderr: String,
 }
 
-/// The outcome recorded in a receipt (DESIGN §8).
+/// The outcome recorded in a receipt (docs/receipts.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
@@ -162,7 +162,7 @@ impl Outcome {
     }
 }
 
-/// A record of one execution or skip, for the audit log (DESIGN §8). Field names are a wire contract.
+/// A record of one execution or skip, for the audit log (docs/receipts.md). Field names are a wire contract.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Receipt {
     /// When the run ended, RFC 3339 UTC with milliseconds (see [`format_rfc3339_millis`]).

@@ -1,4 +1,4 @@
-//! Verdicts and the pure folds of DESIGN §7.
+//! Verdicts and the pure folds of docs/effects.md#verdicts.
 //!
 //! Every fold reads per-hook decisions **in precedence order, lowest first**, so its outcome never depends on which
 //! hook finished first. "Highest precedence" is the last entry.

@@ -3,7 +3,7 @@
 use hook_types::*;
 use serde_json::{Value, json};
 
-/// One example of every effect kind, in the order of DESIGN §3.
+/// One example of every effect kind, in the order of docs/effects.md.
 fn every_effect() -> Vec<Effect> {
     let mut input = serde_json::Map::new();
     input.insert("command".into(), json!("cargo test"));
@@ -76,7 +76,7 @@ fn camel_case_effect_spellings_read_as_aliases() {
 
 #[test]
 fn valid_on_and_widens_follow_the_effect_table() {
-    // (kind, events it is valid on, widens) — written out from DESIGN §3 by hand.
+    // (kind, events it is valid on, widens) — written out from docs/effects.md by hand.
     let all_but_end = ["session_start", "turn_start", "pre_tool", "permission_request", "post_tool", "turn_end"];
     let all_but_end = [&all_but_end[..], &["compaction", "notification"]].concat();
     let table: Vec<(&str, Vec<&str>, bool)> = vec![
@@ -106,7 +106,7 @@ fn valid_on_and_widens_follow_the_effect_table() {
 
 #[test]
 fn event_aliases_parse_per_the_design_table() {
-    // Written out by hand from DESIGN §2, not taken from the parser's own table.
+    // Written out by hand from docs/events.md, not taken from the parser's own table.
     let cases: &[(&str, &str, bool, Scope)] = &[
         ("session_start", "session_start", false, Scope::Main),
         ("SessionStart", "session_start", false, Scope::Main),

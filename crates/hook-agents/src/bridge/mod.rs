@@ -1,4 +1,4 @@
-//! The bridge (DESIGN §9 `hook bridge`): this engine inside an agent that has its own hooks, through one hook entry
+//! The bridge (README.md#use-it-in-your-agent): this engine inside an agent that has its own hooks, through one hook entry
 //! in that agent's configuration. What a host that wants the same needs, without the CLI:
 //!
 //! 1. [`parse_input`]: the agent's hook input (the JSON on the hook's stdin) as an [`EventInput`](hook_middleware::EventInput)

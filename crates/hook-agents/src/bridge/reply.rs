@@ -85,7 +85,7 @@ impl Reply {
         }
         reply.notices.extend(result.diagnostics.iter().cloned());
         if event.is_foreign() {
-            // Any blocking answer wins; the highest-precedence one's reason is shown (DESIGN §2).
+            // Any blocking answer wins; the highest-precedence one's reason is shown (docs/events.md#other-agents-events).
             reply.verdict = None;
             reply.foreign_block = result.runs.iter().rev().find(|r| r.status == RunStatus::Blocked).map(|run| {
                 run.entries

@@ -1,4 +1,4 @@
-//! `hook install` and `hook uninstall` as a library (DESIGN §9): putting this engine inside an agent people already
+//! `hook install` and `hook uninstall` as a library (README.md#use-it-in-your-agent): putting this engine inside an agent people already
 //! use, through one hook entry in that agent's own configuration.
 //!
 //! **Install** ([`plan_install`], then [`InstallPlan::apply`]) edits one agent file of one scope

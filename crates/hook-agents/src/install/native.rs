@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use hook_config::id_prefix;
 use hook_config::{AsMode, HookDecl, HookSpec, Program};
 
-/// A declaration in the native form (DESIGN §4.1) that loads back as the same hook: the same content hash, and the
+/// A declaration in the native form (docs/declarations.md) that loads back as the same hook: the same content hash, and the
 /// same id where it sits in the same origin. Its `protocol` stays the agent's, so its output is read by the agent's
 /// rules; an event with no equivalent here is written `foreign:<Name>`. Values at their default (for the hook's
 /// protocol and event) are left out.

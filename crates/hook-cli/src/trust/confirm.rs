@@ -1,5 +1,5 @@
 //! The confirmation `hook trust` asks before it records trust, and `hook install` before it moves and trusts an
-//! agent's hooks (DESIGN §9: "the same confirmation as `hook trust`").
+//! agent's hooks (docs/trust.md#what-needs-trust: "the same confirmation as `hook trust`").
 
 use std::io::{self, BufRead, IsTerminal, Write};
 

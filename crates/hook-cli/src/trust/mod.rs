@@ -1,4 +1,4 @@
-//! `hook trust [--all | ID…] [--yes] | --list | --revoke ID` (DESIGN §4.6, §9).
+//! `hook trust [--all | ID…] [--yes] | --list | --revoke ID` (docs/trust.md, docs/trust.md#what-needs-trust).
 //!
 //! Trusting shows every selected hook — origin, source, the full command, the files it names with their digests,
 //! the fingerprint — then asks. It records exactly what it showed: after the confirmation the workspace is loaded

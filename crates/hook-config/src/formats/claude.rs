@@ -1,5 +1,5 @@
 //! Claude Code's settings files (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`;
-//! DESIGN §4.3), and the matcher-group shape that Codex shares with them ([`read_groups`]).
+//! docs/declarations.md#foreign-formats), and the matcher-group shape that Codex shares with them ([`read_groups`]).
 //!
 //! ```json
 //! { "hooks": { "PreToolUse": [ { "matcher": "Bash",
@@ -10,10 +10,10 @@
 //!
 //! - **Events.** PreToolUse, PostToolUse, PostToolUseFailure (post_tool with `only_errors`), UserPromptSubmit, Stop,
 //!   SubagentStop (turn_end with `scope: subagent`), PreCompact, SessionStart, SessionEnd, Notification and
-//!   PermissionRequest map to their canonical events (DESIGN §2). Claude Code's other events (SubagentStart,
+//!   PermissionRequest map to their canonical events (docs/events.md). Claude Code's other events (SubagentStart,
 //!   PostToolBatch, WorktreeCreate, …) load as observers of that foreign event, which fire only through the bridge.
 //!   A name Claude Code does not document loads the same way, with a warning: in Claude Code it never fires.
-//! - **Matchers** follow the Claude/Codex rule (DESIGN §4.1) on the tool events, on SessionStart (`source`) and
+//! - **Matchers** follow the Claude/Codex rule (docs/declarations.md) on the tool events, on SessionStart (`source`) and
 //!   PreCompact (`trigger`); `mcp__server__tool` names work as exact names and in regexes (`mcp__memory__.*`). On
 //!   UserPromptSubmit and Stop Claude Code ignores a matcher, and so does this reader (with a warning, since the
 //!   author may believe it filters). Notification and SessionEnd are filtered by fields this engine does not route
@@ -41,7 +41,7 @@
 //!   files declare them. A Claude hook's id is therefore `claude.command.<16 hex>` of the sha256 of exactly that
 //!   triple, the same in all three files: within a file the later copy is kept (with a warning), and across files
 //!   the precedence merge keeps the highest-precedence copy and lists the others as `overridden` — except that a
-//!   project copy displaces the user's trusted copy only once it is trusted itself (DESIGN §4.2), so until then the
+//!   project copy displaces the user's trusted copy only once it is trusted itself (docs/trust.md#origins), so until then the
 //!   user's copy, the same command, runs. The id survives an edit of the timeout (the trust store then reports the
 //!   hook `modified`) and a reordering of the file.
 //!

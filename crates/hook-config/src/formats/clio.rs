@@ -1,5 +1,5 @@
 //! clio-coder's `hooks.yaml` (`.clio-coder/hooks.yaml`, `.clio-coder/hooks.local.yaml`, an extension's root
-//! `hooks.yaml`; DESIGN §4.3).
+//! `hooks.yaml`; docs/declarations.md#foreign-formats).
 //!
 //! The shape is the native one — a list of hooks or `{ version: 1, hooks: [...] }` — with camelCase keys
 //! (`timeoutMs`, `onError`, `onlyErrors`; snake_case is accepted too) and clio-coder's event names (`before_tool`,

@@ -1,5 +1,5 @@
 //! Codex's hooks: `.codex/hooks.json` and the `[hooks]` table of `.codex/config.toml`, at the project and in
-//! `~/.codex` (DESIGN §4.3). Both hold Claude Code's matcher-group shape, read by [`super::claude::read_groups`]:
+//! `~/.codex` (docs/declarations.md#foreign-formats). Both hold Claude Code's matcher-group shape, read by [`super::claude::read_groups`]:
 //!
 //! ```toml
 //! [[hooks.PreToolUse]]

@@ -1,10 +1,10 @@
-//! Cursor's `hooks.json` (`.cursor/hooks.json`, `~/.cursor/hooks.json`; DESIGN §4.3).
+//! Cursor's `hooks.json` (`.cursor/hooks.json`, `~/.cursor/hooks.json`; docs/declarations.md#foreign-formats).
 //!
 //! ```json
 //! { "version": 1, "hooks": { "beforeShellExecution": [ { "command": "./guard.sh", "timeout": 5, "failClosed": true } ] } }
 //! ```
 //!
-//! - **Events** (DESIGN §2): `preToolUse` → pre_tool and `postToolUse` → post_tool for every tool;
+//! - **Events** (docs/events.md): `preToolUse` → pre_tool and `postToolUse` → post_tool for every tool;
 //!   `postToolUseFailure` → post_tool with `only_errors`; `beforeSubmitPrompt` → turn_start; `stop` → turn_end and
 //!   `subagentStop` → turn_end with `scope: subagent` (the name the output protocol gives a subagent's turn_end);
 //!   `sessionStart`, `sessionEnd`, `preCompact` → their events. Cursor's per-tool events become the tool event with a

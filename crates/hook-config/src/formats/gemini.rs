@@ -1,4 +1,4 @@
-//! Gemini CLI's `settings.json` (`.gemini/settings.json`, `~/.gemini/settings.json`; DESIGN §4.3).
+//! Gemini CLI's `settings.json` (`.gemini/settings.json`, `~/.gemini/settings.json`; docs/declarations.md#foreign-formats).
 //!
 //! ```json
 //! { "hooks": { "BeforeTool": [ { "matcher": "write_file|replace", "sequential": true,
@@ -8,7 +8,7 @@
 //! Every other key of the settings file is Gemini CLI's business and is passed over. What the reader keeps:
 //!
 //! - **Events.** BeforeTool, AfterTool, BeforeAgent, AfterAgent, SessionStart, SessionEnd, PreCompress and
-//!   Notification map to their canonical events (DESIGN §2); BeforeModel, AfterModel, BeforeToolSelection and any
+//!   Notification map to their canonical events (docs/events.md); BeforeModel, AfterModel, BeforeToolSelection and any
 //!   other name load as observers of that foreign event.
 //! - **Matchers.** Gemini CLI tests a tool event's matcher as an unanchored regex (`read` matches `read_file` and an
 //!   MCP tool `mcp_fs_read_many`), where this engine's rule reads a pattern of plain name characters as exact names.

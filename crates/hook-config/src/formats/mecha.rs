@@ -1,4 +1,4 @@
-//! mecha's `[[hook]]` tables in its TOML config (`.mecha/config.toml`, `~/.mecha/config.toml`; DESIGN §4.3).
+//! mecha's `[[hook]]` tables in its TOML config (`.mecha/config.toml`, `~/.mecha/config.toml`; docs/declarations.md#foreign-formats).
 //!
 //! ```toml
 //! [[hook]]
@@ -8,7 +8,7 @@
 //! timeout_secs = 5
 //! ```
 //!
-//! mecha publishes no hook reference that this reader could follow; it is built from DESIGN §4.3 alone. A hook is a
+//! mecha publishes no hook reference that this reader could follow; it is built from docs/declarations.md#foreign-formats alone. A hook is a
 //! shell command (`command`, run by `sh -c`) on an `event` (this engine's names, which mecha uses; the agents'
 //! aliases read too), optionally restricted to exact `tools`, with a timeout in seconds (default 10). Under
 //! `protocol: mecha`, exit 0 allows (no objection), exit 2 denies with stdout (else stderr) as the reason, and a

@@ -1,7 +1,7 @@
-//! This engine's own `hooks.yaml` / `hooks.json` (DESIGN §4.1).
+//! This engine's own `hooks.yaml` / `hooks.json` (docs/declarations.md).
 //!
 //! Keys are snake_case; clio-coder's camelCase spellings (`timeoutMs`, `onError`, `onlyErrors`) are read as aliases
-//! (DESIGN §3 "Wire names"), so a hook copied from a clio-coder file keeps working and keeps its hash.
+//! (docs/effects.md#the-effect-kinds), so a hook copied from a clio-coder file keeps working and keeps its hash.
 
 use serde_json::Value;
 

@@ -1,4 +1,4 @@
-//! clio-coder's acceptance rules, where they are wider than this engine's (DESIGN §4.3: an agent's own file loads
+//! clio-coder's acceptance rules, where they are wider than this engine's (docs/declarations.md#foreign-formats: an agent's own file loads
 //! what that agent loads).
 //!
 //! clio-coder's loader (`normalizeUserHook` and `loadUserHooks` in its `src/domains/middleware/hooks.ts`, effects

@@ -1,4 +1,4 @@
-//! `kind: command` (DESIGN §4.1): argv xor shell, the program's origin-relative resolution, a confined `cwd`, the
+//! `kind: command` (docs/declarations.md): argv xor shell, the program's origin-relative resolution, a confined `cwd`, the
 //! timeout as declared, `as` and `env`.
 
 use std::collections::BTreeMap;
@@ -117,7 +117,7 @@ fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
     }
 }
 
-/// A program path with a `/` that is relative resolves against the origin root (DESIGN §4.1); a bare name is looked
+/// A program path with a `/` that is relative resolves against the origin root (docs/declarations.md); a bare name is looked
 /// up on `PATH` at run time and an absolute path stays as it is, so neither has a resolved form. Each is checked
 /// (see [`super::program`]).
 fn resolve_program(

@@ -1,4 +1,4 @@
-//! The one normalizer (DESIGN §4.1): a hook in the intermediate form in, a validated [`HookDecl`] out.
+//! The one normalizer (docs/declarations.md): a hook in the intermediate form in, a validated [`HookDecl`] out.
 //!
 //! Every rule of §4.1 is enforced here, for every format: a reader only says what the file holds. A hook with any
 //! error-level issue is dropped — after all its issues are reported, so one pass over a file shows everything to
@@ -28,7 +28,7 @@ use crate::issues::Reporter;
 use crate::model::{Format, HookDecl, HookSpec, Matcher};
 use fields::HookReader;
 
-/// The longest prompt message kept (DESIGN §4.1); longer ones are cut with a warning.
+/// The longest prompt message kept (docs/declarations.md); longer ones are cut with a warning.
 pub(crate) const PROMPT_MAX_CHARS: usize = 2_000;
 
 /// What normalizing the hooks of one file needs.

@@ -1,4 +1,4 @@
-//! The trust store and trust statuses (DESIGN §4.6).
+//! The trust store and trust statuses (docs/trust.md).
 //!
 //! Policy, as enforced here: hooks from the managed origin are `managed`; hooks from a trusted origin (the user's
 //! config home, unless it lies inside the workspace) are `trusted`. From a non-trusted origin (extension, project,
@@ -26,7 +26,7 @@ pub fn trust_value<'a>(decl: &'a HookDecl, fingerprint: Option<&'a Fingerprint>)
     fingerprint.map_or(decl.hash.as_str(), |fp| fp.value.as_str())
 }
 
-/// A hook's trust status (DESIGN §4.6; the policy is in this module's documentation).
+/// A hook's trust status (docs/trust.md; the policy is in this module's documentation).
 ///
 /// `origin_trusted` says whether the hook's origin is trusted here: the managed origin always, the user origin
 /// unless its config home lies inside the workspace. `fingerprint` is the hook's fingerprint (`None` for prompt and

@@ -1,4 +1,4 @@
-//! The managed file's integrity (DESIGN §4.2): a policy file the running user can rewrite is not much of a policy.
+//! The managed file's integrity (docs/trust.md#origins): a policy file the running user can rewrite is not much of a policy.
 //! It is still loaded — refusing it would let anyone who can write it switch the policy off — with a warning.
 //!
 //! The check reads the mode bits instead of asking `access(2)`. For root, `access(2)` says "writable" to every file

@@ -1,6 +1,6 @@
 //! Command hooks: what is checked right before a run, how the run is set up, and what its result means.
 //!
-//! Before every run of a user command hook (DESIGN §4.6, §5):
+//! Before every run of a user command hook (docs/trust.md, docs/limits.md#running-a-command-hook):
 //! 1. its `cwd` is resolved again, symlinks included, from the workspace; if it now lands outside the workspace (a
 //!    symlink swapped after load), is gone or is not a directory, the hook is refused: status `failed`, an Error
 //!    entry, and its `on_error` applies (a native gate hook fails closed);

@@ -1,4 +1,4 @@
-//! The environment the pipeline adds to a command hook (DESIGN §5).
+//! The environment the pipeline adds to a command hook (docs/limits.md#running-a-command-hook).
 //!
 //! The host's variables pass through the host's [`hook_exec::EnvPolicy`] first (hook-exec applies it); on top the
 //! pipeline sets, in this order, so a later one wins:
@@ -13,7 +13,7 @@
 //!    bridge started with it set is a hook of an engine already, one that would dispatch the same event again and
 //!    could start another bridge: it answers at once instead, whatever its program is called.
 //!
-//! The pipeline's variables come after the hook's `env` on purpose: the fingerprint (DESIGN §4.6) expands
+//! The pipeline's variables come after the hook's `env` on purpose: the fingerprint (docs/trust.md) expands
 //! `$CLAUDE_PROJECT_DIR`, `$HOOK_PROJECT_DIR` and `$GEMINI_PROJECT_DIR` to the workspace, so a hook must not be able
 //! to point them elsewhere.
 

@@ -1,4 +1,4 @@
-//! The folds and the conflict rules (DESIGN §7). This is where the policy is enforced:
+//! The folds and the conflict rules (docs/effects.md#verdicts). This is where the policy is enforced:
 //!
 //! **Order.** Records are read guards first (fixed, then host), then user hooks in precedence order, lowest first;
 //! "highest precedence" is the last. Nothing here depends on when a hook finished.

@@ -3,8 +3,8 @@
 //! They run on the dispatching task, one after another, each seeing the effects of those before it. A panic is
 //! caught (`catch_unwind`) and becomes an Error entry and a receipt like any other failure: the host never sees it,
 //! and the following hooks still run. (The process's panic hook still runs first, so the default hook prints the
-//! panic message to stderr; a host that minds installs its own.) Every effect is checked against the event (DESIGN
-//! §3 "valid on"): an invalid one is a failure of the hook, not something passed on to the host.
+//! panic message to stderr; a host that minds installs its own.) Every effect is checked against the event (see
+//! docs/effects.md#the-effect-kinds): an invalid one is a failure of the hook, not something passed on to the host.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -1,4 +1,4 @@
-//! The pipeline (DESIGN §7): three registration tiers, routing, dispatch of one event, concurrency, the folds,
+//! The pipeline (docs/embedding.md#build-the-pipeline): three registration tiers, routing, dispatch of one event, concurrency, the folds,
 //! cancellation, and hot reload of the user tier.
 //!
 //! A host builds one [`Pipeline`] with [`Pipeline::builder`], keeps it for the session (it is cheap to clone and

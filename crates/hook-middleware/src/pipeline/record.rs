@@ -123,7 +123,7 @@ impl Record {
         deny_decides(event) && matches!(self.decision, Decision::Deny { .. })
     }
 
-    /// The receipt of this run (DESIGN §8).
+    /// The receipt of this run (docs/receipts.md).
     pub(crate) fn receipt(&self, time: &str, tool_name: Option<&str>, session_id: Option<&str>) -> Receipt {
         Receipt {
             time: time.to_owned(),

@@ -138,7 +138,7 @@ where
     }
 }
 
-/// The declaration filters a hook or registration applies on top of its events (DESIGN §4.1).
+/// The declaration filters a hook or registration applies on top of its events (docs/declarations.md).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Filter {
     /// Tool names (tool events only): canonical names match every agent's spelling of the tool.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::registration::Tier;
 use super::table::SkipReason;
 
-/// The outcome of one dispatch (DESIGN §7 "Result").
+/// The outcome of one dispatch (docs/embedding.md#apply-the-result).
 ///
 /// ```
 /// use hook_middleware::pipeline::DispatchResult;

@@ -5,7 +5,7 @@
 //! matchers of hooks filed under that event. Every candidate is then checked against its full filter, so the index
 //! is a pre-selection that can only over-approximate, never miss.
 //!
-//! Filter rules (DESIGN §4.1): `tools` applies on tool events only; `matcher` applies to the event's own field
+//! Filter rules (docs/declarations.md): `tools` applies on tool events only; `matcher` applies to the event's own field
 //! where the event has one (tool events, session_start, compaction) and is ignored elsewhere, as Claude Code
 //! ignores it on `UserPromptSubmit` and `Stop`; with a field but no value in the input (a pre_tool without a tool
 //! name) a filtered hook does not fire; any of the dispatch's tool aliases matching is enough; `only_errors` applies
@@ -55,7 +55,7 @@ pub(crate) struct Index {
     foreign: HashMap<String, Bucket>,
 }
 
-/// Whether the event has a field a matcher tests (DESIGN §4.1 `matcher`).
+/// Whether the event has a field a matcher tests (docs/declarations.md#matchers).
 pub(crate) fn has_match_field(event: &Event) -> bool {
     event.is_tool_event() || matches!(event, Event::SessionStart | Event::Compaction)
 }

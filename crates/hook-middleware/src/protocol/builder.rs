@@ -147,7 +147,7 @@ impl<'h> Builder<'h> {
                 self.entry(EntryKind::Feedback, reason);
             }
             // A foreign event's verdict here is pass, but the hook's own answer is kept (status `blocked`, the reason
-            // in a Feedback entry) for the bridge, which folds those answers by the agent's rule (DESIGN §2).
+            // in a Feedback entry) for the bridge, which folds those answers by the agent's rule (docs/events.md#other-agents-events).
             Event::Foreign(_) => {
                 self.blocked = true;
                 self.entry(EntryKind::Feedback, reason);
@@ -265,7 +265,7 @@ impl<'h> Builder<'h> {
             Some(_) => RunStatus::Failed,
             None => {
                 if matches!(self.decision, Decision::Deny { .. }) {
-                    // A deny drops every rewrite and allow of the same hook (DESIGN §7 "conflicts by rule").
+                    // A deny drops every rewrite and allow of the same hook (docs/effects.md#conflicts).
                     self.effects.retain(|e| !matches!(e, Effect::AllowTool { .. } | Effect::RewriteToolInput { .. }));
                 }
                 let continues = self.effects.iter().any(|e| matches!(e, Effect::RequestContinuation { .. }));

@@ -18,7 +18,7 @@ pub(crate) enum Ending {
     Failed(Failure),
 }
 
-/// A hook failure (DESIGN §2): what `on_error` decides about.
+/// A hook failure (docs/declarations.md#failure-policies-and-on_error): what `on_error` decides about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Failure {
     /// The process could not be started.

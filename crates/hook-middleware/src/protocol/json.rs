@@ -2,7 +2,7 @@
 //! halt or context means on each event is in `builder`; this file holds which words each agent accepts and Codex's
 //! extra rules.
 
-use hook_types::{Effect, Event, Protocol};
+use hook_types::{Effect, EffectError, Event, Protocol};
 use serde_json::Value;
 
 use super::builder::{BlockFrom, Builder};
@@ -47,7 +47,14 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
     }
     if let Some(effects) = &out.effects {
         for (i, value) in effects.iter().enumerate() {
-            let effect = Effect::from_json(value).map_err(|e| invalid(format!("effects[{i}]: {e}")))?;
+            let effect = Effect::from_json(value).map_err(|e| {
+                let mut message = format!("effects[{i}]: {e}");
+                if matches!(e, EffectError::UnknownKind { .. } | EffectError::MissingKind) {
+                    let kinds: Vec<&str> = hook_types::effect_kinds().collect();
+                    message.push_str(&format!("; the effect kinds are {}", kinds.join(", ")));
+                }
+                invalid(message)
+            })?;
             if !effect.valid_on(b.event) {
                 return Err(invalid(format!("effects[{i}]: `{}` is not valid on {}", effect.kind(), b.event)));
             }

@@ -1,4 +1,4 @@
-//! The output protocol (DESIGN §6): the stdin payload a command hook reads, and what its finished run means.
+//! The output protocol (docs/output-protocol.md): the stdin payload a command hook reads, and what its finished run means.
 //!
 //! Pure functions, no I/O: [`payload`] builds the bytes the pipeline writes to a hook's stdin; [`interpret`] turns
 //! the [`RunResult`] that `hook-exec` returned into a status, effects, a [`Decision`] for the folds and transcript

@@ -1,4 +1,4 @@
-//! The stdin payload of a command hook (DESIGN §6 "Input").
+//! The stdin payload of a command hook (docs/events.md#payload).
 
 use hook_types::{Event, Protocol};
 use serde_json::{Map, Value};

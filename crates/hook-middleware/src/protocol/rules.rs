@@ -139,7 +139,7 @@ pub(crate) struct Rules {
     pub codex_strict: bool,
     /// A block on post_tool (exit code or `decision: block`) reaches the model as an annotation of the tool result
     /// (Claude Code and Codex feed it to the model; Gemini CLI replaces the result with it); natively it is only a
-    /// Feedback entry (DESIGN §6).
+    /// Feedback entry (docs/output-protocol.md).
     pub post_tool_feedback: bool,
     /// Gemini CLI: `additionalContext` on AfterTool is appended to the tool result, not to the context.
     pub context_annotates_post_tool: bool,
@@ -257,7 +257,7 @@ fn nothing_known(_: &Event) -> Known {
     Known { top: NONE, specific: NONE, decision: NONE }
 }
 
-/// DESIGN §6: exit 2 blocks with stderr, else stdout; other codes are undefined; `{`-first stdout is JSON; plain
+/// docs/output-protocol.md: exit 2 blocks with stderr, else stdout; other codes are undefined; `{`-first stdout is JSON; plain
 /// stdout is the `as` effect; unknown fields are accepted.
 static NATIVE: Rules = Rules {
     block_exit: Some(2),
@@ -387,7 +387,7 @@ static CURSOR: Rules = Rules {
     decision_words: no_words,
 };
 
-/// mecha (DESIGN §4.3): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
+/// mecha (docs/declarations.md#foreign-formats): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
 /// failure; stdout is never parsed. mecha's "allows" means "does not object": it is a pass here, not an
 /// `allow_tool`, because a guard script that exits 0 was never meant to skip the human approver.
 static MECHA: Rules = Rules {
@@ -413,7 +413,7 @@ static MECHA: Rules = Rules {
     decision_words: native_words,
 };
 
-/// clio-coder (DESIGN §4.3): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
+/// clio-coder (docs/declarations.md#foreign-formats): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
 /// hook speaks through effects, so any non-zero exit, 2 included, is a failed command, and a failed command emits
 /// nothing. clio-coder documents no blocking exit code; treating 2 as a deny would turn a crashing script into a
 /// policy decision its author never wrote.

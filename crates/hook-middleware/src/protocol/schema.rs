@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// The JSON Schema (draft 2020-12) of a native hook's JSON output (DESIGN §6 "JSON accepted").
+/// The JSON Schema (draft 2020-12) of a native hook's JSON output (docs/output-protocol.md#json-output).
 ///
 /// Unknown top-level fields are accepted by the native protocol, so the schema allows them; each effect is strict
 /// (closed kinds, no unknown fields), as loading and `interpret` are.
@@ -23,7 +23,7 @@ pub fn output_schema() -> Value {
         "type": "object",
         "properties": {
             "effects": {
-                "description": "Closed effects, each valid on the firing event (DESIGN §3).",
+                "description": "Closed effects, each valid on the firing event (docs/effects.md).",
                 "type": "array",
                 "items": hook_config::effect_schema(),
             },
@@ -60,7 +60,7 @@ pub fn output_schema() -> Value {
     })
 }
 
-/// The JSON Schema (draft 2020-12) of the stdin payload a hook reads (DESIGN §6 "Input"; see
+/// The JSON Schema (draft 2020-12) of the stdin payload a hook reads (docs/events.md#payload; see
 /// [`payload`](super::payload) for which fields appear on which event).
 ///
 /// ```

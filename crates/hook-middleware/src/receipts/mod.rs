@@ -1,4 +1,4 @@
-//! Receipts (DESIGN §8): a record of every execution and skip, and the sinks that keep them.
+//! Receipts (docs/receipts.md): a record of every execution and skip, and the sinks that keep them.
 //!
 //! - [`RingSink`]: the newest receipts in memory.
 //! - [`FileSink`]: a hash-chained JSON-lines log with its head beside it, size rotation, a file lock around each

@@ -1,4 +1,4 @@
-//! Where a workspace's receipt log lives by default (DESIGN §8).
+//! Where a workspace's receipt log lives by default (docs/receipts.md).
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;

@@ -63,7 +63,7 @@ impl ReceiptSink for TracingSink {
     }
 }
 
-/// The wire name of an outcome (DESIGN §8 spelling), without going through serde.
+/// The wire name of an outcome (docs/receipts.md#what-a-receipt-holds), without going through serde.
 pub fn outcome_name(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Emitted => "emitted",
