@@ -262,6 +262,13 @@ fn check_file(yaml: &str, expected: &str, hooks: usize) {
 
 #[test]
 fn rules_that_depend_on_the_event_name_the_field_and_the_event() {
+    // A pattern in `tools` would wait for a tool name that never comes: refused, so the gate closes.
+    check_hook(
+        "- {on: pre_tool, tools: [\"mcp:github:*\"], kind: command, argv: [sh]}",
+        "hooks[1].tools",
+        "`tools` entries are exact tool names, so `mcp:github:*` (with `*`) would match no tool; to match by pattern \
+         write `matcher: \"mcp:github:.*\"` (a regex) instead",
+    );
     check_hook(
         "- {on: turn_start, tools: [shell], kind: prompt, message: x}",
         "hooks[1].tools",

@@ -1,6 +1,6 @@
 //! Reading one file of one format into the model, and views of the result that hold no machine-specific paths.
 //!
-//! Two views of a hook: [`Row`], a structured record for snapshots, and [`line`], one compact line for suites that
+//! Two views of a hook: [`Row`], a structured record for snapshots, and [`line()`], one compact line for suites that
 //! list every hook a file yields (`event[+filters] [matcher] <timeout>ms[ disabled] $ command`).
 
 use std::path::{Path, PathBuf};
@@ -219,7 +219,7 @@ pub fn assert_issue(load: &FileLoad, needles: &[&str]) {
     );
 }
 
-/// Asserts a load's every hook (as [`line`]s) and every issue (as [`bare_issue_lines`]), in order.
+/// Asserts a load's every hook (as [`line()`]s) and every issue (as [`bare_issue_lines`]), in order.
 pub fn check_lines(load: &FileLoad, hooks: &[&str], issues: &[&str]) {
     let lines: Vec<String> = load.hooks.iter().map(line).collect();
     assert_eq!(lines, hooks, "{:#?}", load.issues);

@@ -433,6 +433,22 @@ fn canonical_tools(
     tools
         .into_iter()
         .map(|name| {
+            if let Some(pattern) = name.find(['*', '?', '[', '(', '|', '^', '$', '{']) {
+                let message = format!(
+                    "`tools` entries are exact tool names, so `{name}` (with `{}`) would match no tool; to match by \
+                     pattern write `matcher: \"{}\"` (a regex) instead",
+                    &name[pattern..=pattern],
+                    name.replace('*', ".*").replace('?', ".")
+                );
+                // A guard waiting for a tool name that never comes is no guard: refused in the engine's own files
+                // (which closes the gate), a warning in an agent's (which loads what that agent loads).
+                if protocol == Protocol::Native {
+                    hook.error(Some(field), message);
+                } else {
+                    hook.warn(Some(field), message);
+                }
+                return name;
+            }
             if hook_types::CANONICAL_TOOLS.contains(&name.as_str()) || name.starts_with("mcp:") {
                 return name;
             }
