@@ -184,3 +184,37 @@ fn an_export_this_build_cannot_do_is_said_not_skipped_in_silence() {
         "{out:#?}"
     );
 }
+
+#[test]
+fn an_https_endpoint_is_tried_with_tls_and_a_failed_handshake_only_counts_as_not_delivered() {
+    // A listener that speaks no TLS: it reads the client's hello and hangs up, so the handshake fails.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("https://{}", listener.local_addr().unwrap());
+    let hellos = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn({
+        let hellos = std::sync::Arc::clone(&hellos);
+        move || {
+            let until = std::time::Instant::now() + Duration::from_secs(60);
+            while std::time::Instant::now() < until {
+                let Ok((mut stream, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                };
+                stream.set_nonblocking(false).unwrap();
+                stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                let mut first = [0u8; 1];
+                // A TLS record of type handshake (22) opens the connection: the exporter asked for TLS.
+                if std::io::Read::read_exact(&mut stream, &mut first).is_ok() && first[0] == 22 {
+                    hellos.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    let env = Env::new("gates");
+    let out = run_gate(&env, &endpoint, false);
+    assert_eq!(out.code, 2, "{out:#?}");
+    assert!(out.stderr.contains("3 not delivered"), "{out:#?}");
+    assert!(!out.stderr.contains("export is off"), "{out:#?}");
+    assert!(hellos.load(std::sync::atomic::Ordering::SeqCst) >= 1, "no TLS hello reached the endpoint");
+}

@@ -1,11 +1,9 @@
-//! The OTLP exporter's HTTP client: one blocking HTTP/1.1 POST per batch over a plain TCP connection, on the
-//! exporter's own thread, with a connect, write and read timeout and a bounded response. `http://` only: this build
-//! carries no TLS stack (an `https://` endpoint is refused when the exporter is set up, with a message saying so).
+//! The OTLP exporter's HTTP client: one blocking POST per batch, on the exporter's own thread, through the same
+//! `ureq` agent as the http hook kind (rustls for `https://`, no redirects followed, no proxy from the environment),
+//! with one deadline over connect, send and read and a bounded response.
 
 use std::fmt;
 use std::future::Future;
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
 use std::pin::Pin;
 use std::time::Duration;
 
@@ -13,76 +11,40 @@ use bytes::Bytes;
 use http::{Request, Response};
 use opentelemetry_http::{HttpClient, HttpError};
 
-/// The most of a collector's response read (its status line is what counts).
+/// The most of a collector's response read (its status is what counts).
 const RESPONSE_LIMIT: u64 = 64 * 1024;
 
 /// See the [module docs](self).
 #[derive(Clone)]
-pub(super) struct PlainHttp {
+pub(super) struct CollectorHttp {
     pub(super) timeout: Duration,
 }
 
-impl fmt::Debug for PlainHttp {
+impl fmt::Debug for CollectorHttp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PlainHttp").field("timeout", &self.timeout).finish()
+        f.debug_struct("CollectorHttp").field("timeout", &self.timeout).finish()
     }
 }
 
-impl PlainHttp {
+impl CollectorHttp {
     fn post(&self, request: &Request<Bytes>) -> Result<Response<Bytes>, HttpError> {
-        let uri = request.uri();
-        if uri.scheme_str() != Some("http") {
-            return Err(format!("`{uri}`: only `http://` endpoints are supported by this build").into());
-        }
-        let host = uri.host().ok_or_else(|| format!("`{uri}` names no host"))?;
-        let port = uri.port_u16().unwrap_or(80);
-        let path = uri.path_and_query().map_or("/", |p| p.as_str());
-        let mut last = None;
-        let mut stream = None;
-        for address in (host, port).to_socket_addrs()? {
-            match TcpStream::connect_timeout(&address, self.timeout) {
-                Ok(connected) => {
-                    stream = Some(connected);
-                    break;
-                }
-                Err(error) => last = Some(error),
-            }
-        }
-        let mut stream = match (stream, last) {
-            (Some(stream), _) => stream,
-            (None, Some(error)) => return Err(error.into()),
-            (None, None) => return Err(format!("`{host}` resolves to no address").into()),
-        };
-        stream.set_write_timeout(Some(self.timeout))?;
-        stream.set_read_timeout(Some(self.timeout))?;
-        let body = request.body();
-        let mut head = format!("POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n");
+        let mut builder = crate::pipeline::http_agent().post(request.uri().to_string());
         for (name, value) in request.headers() {
-            if name == http::header::CONTENT_LENGTH || name == http::header::HOST || name == http::header::CONNECTION {
+            if name == http::header::CONTENT_LENGTH || name == http::header::HOST {
                 continue;
             }
             let value = value.to_str().map_err(|_| format!("header `{name}` is not printable ASCII"))?;
-            head.push_str(&format!("{name}: {value}\r\n"));
+            builder = builder.header(name.as_str(), value);
         }
-        head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-        stream.write_all(head.as_bytes())?;
-        stream.write_all(body)?;
-        stream.flush()?;
-        let mut answer = Vec::new();
-        stream.take(RESPONSE_LIMIT).read_to_end(&mut answer)?;
-        let status_line = answer.split(|b| *b == b'\n').next().unwrap_or_default();
-        let status = std::str::from_utf8(status_line)
-            .ok()
-            .and_then(|line| line.split_whitespace().nth(1))
-            .and_then(|code| code.parse::<u16>().ok())
-            .ok_or("the collector's answer is not HTTP")?;
-        let body_at = answer.windows(4).position(|w| w == b"\r\n\r\n").map_or(answer.len(), |at| at + 4);
-        let body = Bytes::copy_from_slice(&answer[body_at..]);
-        Ok(Response::builder().status(status).body(body)?)
+        let builder = builder.config().timeout_global(Some(self.timeout)).build();
+        let mut response = builder.send(&request.body()[..]).map_err(|e| e.to_string())?;
+        let status = response.status().as_u16();
+        let body = response.body_mut().with_config().limit(RESPONSE_LIMIT).read_to_vec().map_err(|e| e.to_string())?;
+        Ok(Response::builder().status(status).body(Bytes::from(body))?)
     }
 }
 
-impl HttpClient for PlainHttp {
+impl HttpClient for CollectorHttp {
     fn send_bytes<'life0, 'async_trait>(
         &'life0 self,
         request: Request<Bytes>,

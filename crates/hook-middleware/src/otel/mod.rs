@@ -16,7 +16,8 @@
 //!   neither `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none`); `OTEL_EXPORTER_OTLP_[TRACES_]HEADERS` and
 //!   `_TIMEOUT` apply; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` name the resource (`service.name` is
 //!   `hook` by default). `OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL` must be `http/protobuf` if set, and the endpoint
-//!   `http://`: this build carries neither gRPC nor TLS, and says so rather than exporting nothing in silence.
+//!   `http://` or `https://` (rustls, the http hook kind's client): this build carries no gRPC, and says so rather
+//!   than exporting nothing in silence.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -153,11 +154,12 @@ impl OtelExporter {
                 break;
             }
         }
-        if !endpoint.trim_start().to_ascii_lowercase().starts_with("http://") {
+        let scheme = endpoint.trim_start().to_ascii_lowercase();
+        if !(scheme.starts_with("http://") || scheme.starts_with("https://")) {
             return Err(OtelError::Unsupported {
                 var: endpoint_var,
                 value: endpoint,
-                why: "this build has no TLS: give an `http://` endpoint (a local collector or agent)",
+                why: "give an `http://` or `https://` endpoint (a collector's OTLP/HTTP address)",
             });
         }
         let timeout_ms = ["OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT"]
@@ -169,7 +171,7 @@ impl OtelExporter {
             .with_http()
             .with_protocol(Protocol::HttpBinary)
             .with_timeout(Duration::from_millis(timeout_ms))
-            .with_http_client(http::PlainHttp { timeout: Duration::from_millis(timeout_ms.max(1)) })
+            .with_http_client(http::CollectorHttp { timeout: Duration::from_millis(timeout_ms.max(1)) })
             .build()
             .map_err(|e| OtelError::Build(e.to_string()))?;
         let resource = Resource::builder().with_service_name(service_name()).build();

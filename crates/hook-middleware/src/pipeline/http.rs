@@ -55,7 +55,7 @@ pub(crate) struct Request {
 }
 
 /// The one client: no redirects followed, statuses returned rather than raised, no proxy from the environment.
-fn agent() -> &'static ureq::Agent {
+pub(crate) fn agent() -> &'static ureq::Agent {
     static AGENT: OnceLock<ureq::Agent> = OnceLock::new();
     AGENT.get_or_init(|| {
         ureq::Agent::config_builder()

@@ -53,6 +53,8 @@ mod env;
 mod evaluated;
 mod fold;
 mod http;
+#[cfg(feature = "otel")]
+pub(crate) use http::agent as http_agent;
 mod inprocess;
 mod policy;
 mod preview;
