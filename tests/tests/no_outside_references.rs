@@ -1,6 +1,7 @@
 //! Tidy: the repository never points outside itself. Code comments, schema descriptions, rustdoc and docs cite the
-//! project's own `docs/*.md` pages; a citation of a design file that a clone does not have (a section of it, its
-//! name, or a path into a directory beside the repository) fails here, with the file and line.
+//! project's own `docs/*.md` pages; a citation of a design file that a clone does not have (a section of it, even a
+//! bare section number, its name, or a path into a directory beside the repository) fails here, with the file and
+//! line.
 
 use std::path::{Path, PathBuf};
 
@@ -51,6 +52,13 @@ fn nothing_cites_a_file_outside_the_repository() {
         for (at, _) in text.match_indices("DESIGN").filter(|(at, _)| cites_a_section(&text, *at)) {
             let line = text[..at].matches('\n').count() + 1;
             offenders.push(format!("{relative}:{line}: cites a section of the design file"));
+        }
+        // A bare section number (a section sign, then a digit) points into the design file just the same.
+        for (at, _) in text.match_indices('\u{a7}') {
+            if text[at + '\u{a7}'.len_utf8()..].starts_with(|c: char| c.is_ascii_digit()) {
+                let line = text[..at].matches('\n').count() + 1;
+                offenders.push(format!("{relative}:{line}: cites a bare section number"));
+            }
         }
         for needle in forbidden() {
             for (at, _) in text.match_indices(needle.as_str()) {

@@ -1,4 +1,4 @@
-//! Loading declarations that are valid: the clio-coder format, §4.1 defaults and resolution, file-level keys, ids.
+//! Loading declarations that are valid: the clio-coder format, the defaults of docs/declarations.md and resolution, file-level keys, ids.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -222,95 +222,95 @@ fn check(rows: Vec<Row>) {
 fn every_protocol_row_gives_its_status_effects_and_decision() {
     check(vec![
         // ---- native: docs/output-protocol.md, table row "exit 0, empty stdout" ----
-        // §6: gate → pass.
+        // docs/output-protocol.md: gate → pass.
         case(Native, PreTool, ok("")).expect(Completed, PASS, vec![]),
-        // §6: other events → nothing.
+        // docs/output-protocol.md: other events → nothing.
         case(Native, PostTool, ok("  \n")).expect(Completed, PASS, vec![]),
         // ---- native: "exit 0, stdout whose first non-space character is `{`" ----
-        // §6 JSON: `decision: "deny"` with `reason`.
+        // docs/output-protocol.md#json-output: `decision: "deny"` with `reason`.
         case(Native, PreTool, ok(r#" {"decision":"deny","reason":"no rm"}"#)).expect(Blocked, deny("no rm"), vec![block_tool("no rm")]),
-        // §6 JSON: `decision: "block"` on turn_start is a deny carried by `block_turn` (§2 turn_start verdict).
+        // docs/output-protocol.md#json-output: `decision: "block"` on turn_start is a deny carried by `block_turn` (docs/events.md, turn_start).
         case(Native, TurnStart, ok(r#"{"decision":"block","reason":"not today"}"#)).expect(Blocked, deny("not today"), vec![block_turn("not today")]),
-        // §6 JSON: `decision: "approve"` is an explicit allow.
+        // docs/output-protocol.md#json-output: `decision: "approve"` is an explicit allow.
         case(Native, PreTool, ok(r#"{"decision":"approve","reason":"safe"}"#)).expect(Completed, allow(Some("safe")), vec![allow_tool(Some("safe"))]),
-        // §6 JSON: `effects` (closed effects) give their decision: ask_user → ask.
+        // docs/output-protocol.md#json-output: `effects` (closed effects) give their decision: ask_user → ask.
         case(Native, PreTool, ok(r#"{"effects":[{"kind":"ask_user","reason":"prod"}]}"#)).expect(Completed, ask(Some("prod")), vec![ask_user(Some("prod"))]),
-        // §3: an effect not valid on the event is invalid output → on_error (deny on a gate).
+        // docs/effects.md: an effect not valid on the event is invalid output → on_error (deny on a gate).
         case(Native, PreTool, ok(r#"{"effects":[{"kind":"block_turn","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: `block_turn` is not valid on pre_tool"), vec![]),
-        // §3: an unknown effect kind is rejected with a did-you-mean.
+        // docs/effects.md: an unknown effect kind is rejected with a did-you-mean.
         case(Native, PreTool, ok(r#"{"effects":[{"kind":"blok_tool","reason":"x"}]}"#)).expect(Failed, deny("hook `h` wrote invalid output: effects[0]: unknown effect kind `blok_tool` (did you mean `block_tool`?); the effect kinds are inject_reminder, annotate_tool_result, block_tool, allow_tool, ask_user, rewrite_tool_input, protect_path, require_tool, lock_tools, request_continuation, block_turn, halt, notify_operator"), vec![]),
-        // §6: a `{`-first stdout that does not parse is invalid output; on a gate `on_error` denies.
+        // docs/output-protocol.md: a `{`-first stdout that does not parse is invalid output; on a gate `on_error` denies.
         case(Native, PreTool, ok(r#"{"decision":"#)).expect(Failed, deny("hook `h` wrote invalid JSON: EOF while parsing a value at line 1 column 12"), vec![]),
-        // §6: the same on an observer: Error entry, no effect.
+        // docs/output-protocol.md: the same on an observer: Error entry, no effect.
         case(Native, PostTool, ok("{oops")).expect(Failed, PASS, vec![]),
-        // §6: "known fields of the wrong type make the output invalid".
+        // docs/output-protocol.md: "known fields of the wrong type make the output invalid".
         case(Native, PreTool, ok(r#"{"continue":"no"}"#)).expect(Failed, deny("hook `h` wrote invalid output: field `continue` must be a boolean, got a string"), vec![]),
-        // §6 "first non-space character": a byte-order mark before the `{` is not content either.
+        // docs/output-protocol.md, "first non-space character": a byte-order mark before the `{` is not content either.
         case(Native, PreTool, ok("\u{feff}{\"decision\":\"deny\",\"reason\":\"bom\"}")).expect(Blocked, deny("bom"), vec![block_tool("bom")]),
-        // §6: an empty object says nothing.
+        // docs/output-protocol.md: an empty object says nothing.
         case(Native, TurnStart, ok("{}\n")).expect(Completed, PASS, vec![]),
-        // §6: "Unknown fields are accepted".
+        // docs/output-protocol.md: "Unknown fields are accepted".
         case(Native, PreTool, ok(r#"{"note":"hi","hookSpecificOutput":{"extra":true}}"#)).expect(Completed, PASS, vec![]),
-        // §6 JSON: `continue: false` with `stopReason` → halt; on a gate it also denies (§3 halt).
+        // docs/output-protocol.md#json-output: `continue: false` with `stopReason` → halt; on a gate it also denies (docs/effects.md, halt).
         case(Native, PreTool, ok(r#"{"continue":false,"stopReason":"out of budget"}"#)).expect(Blocked, deny("out of budget"), vec![halt("out of budget")]),
-        // §3 halt on a non-gate: the effect only.
+        // docs/effects.md, halt on a non-gate: the effect only.
         case(Native, TurnEnd, ok(r#"{"continue":false}"#)).expect(Completed, PASS, vec![halt("stopped by hook `h`")]),
-        // §6 JSON: `systemMessage` → notify_operator.
+        // docs/output-protocol.md#json-output: `systemMessage` → notify_operator.
         case(Native, Notification, ok(r#"{"systemMessage":"disk is nearly full"}"#)).expect(Completed, PASS, vec![notify("disk is nearly full")]),
-        // §6 JSON: `hookSpecificOutput.permissionDecision: ask` with its reason.
+        // docs/output-protocol.md#json-output: `hookSpecificOutput.permissionDecision: ask` with its reason.
         case(Native, PreTool, ok(r#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"touches prod"}}"#)).expect(Completed, ask(Some("touches prod")), vec![ask_user(Some("touches prod"))]),
-        // §6 JSON: `additionalContext` → inject_reminder; `updatedInput` → rewrite_tool_input.
+        // docs/output-protocol.md#json-output: `additionalContext` → inject_reminder; `updatedInput` → rewrite_tool_input.
         case(Native, PreTool, ok(r#"{"hookSpecificOutput":{"additionalContext":"use --dry-run","updatedInput":{"command":"ls -a"}}}"#)).expect(Completed, PASS, vec![reminder("use --dry-run"), rewrite(json!({"command": "ls -a"}))]),
-        // §7 conflicts: a deny drops the same hook's rewrite.
+        // docs/effects.md#conflicts: a deny drops the same hook's rewrite.
         case(Native, PreTool, ok(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no","updatedInput":{"command":"ls"}}}"#)).expect(Blocked, deny("no"), vec![block_tool("no")]),
-        // §6 JSON: permission_request `decision.behavior: allow` with `updatedInput`.
+        // docs/output-protocol.md#json-output: permission_request `decision.behavior: allow` with `updatedInput`.
         case(Native, PermissionRequest, ok(r#"{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"command":"ls"}}}}"#)).expect(Completed, allow(None), vec![allow_tool(None), rewrite(json!({"command": "ls"}))]),
         // ---- native: "exit 0, other stdout" ----
-        // §6: gate → pass, stdout becomes the `as` effect (reminder by default off post_tool).
+        // docs/output-protocol.md: gate → pass, stdout becomes the `as` effect (reminder by default off post_tool).
         case(Native, PreTool, ok("remember the staging DB\n")).expect(Completed, PASS, vec![reminder("remember the staging DB")]),
-        // §6: on turn_start an inject_reminder.
+        // docs/output-protocol.md: on turn_start an inject_reminder.
         case(Native, TurnStart, ok("today is a freeze day")).expect(Completed, PASS, vec![reminder("today is a freeze day")]),
-        // §4.1 `as`: annotate is the default on post_tool.
+        // docs/declarations.md, `as`: annotate is the default on post_tool.
         case(Native, PostTool, ok("3 lint warnings")).expect(Completed, PASS, vec![annotate("3 lint warnings")]),
-        // §6: on session_start an inject_reminder.
+        // docs/output-protocol.md: on session_start an inject_reminder.
         case(Native, SessionStart, ok("branch: main")).expect(Completed, PASS, vec![reminder("branch: main")]),
-        // §6: on session_end a Feedback entry (no effect is valid there).
+        // docs/output-protocol.md: on session_end a Feedback entry (no effect is valid there).
         case(Native, SessionEnd, ok("bye")).expect(Completed, PASS, vec![]),
         // ---- native: "exit 2" ----
-        // §6: deny; reason = stderr.
+        // docs/output-protocol.md: deny; reason = stderr.
         case(Native, PreTool, exit(2, "ignored", "no rm -rf\n")).expect(Blocked, deny("no rm -rf"), vec![block_tool("no rm -rf")]),
-        // §6: else stdout.
+        // docs/output-protocol.md: else stdout.
         case(Native, PreTool, exit(2, "from stdout\n", " \n")).expect(Blocked, deny("from stdout"), vec![block_tool("from stdout")]),
-        // §6: else "blocked by hook `<id>`".
+        // docs/output-protocol.md: else "blocked by hook `<id>`".
         case(Native, PreTool, exit(2, "", "")).expect(Blocked, deny("blocked by hook `h`"), vec![block_tool("blocked by hook `h`")]),
-        // §6 + §2: turn_start blocks with block_turn.
+        // docs/output-protocol.md + docs/events.md: turn_start blocks with block_turn.
         case(Native, TurnStart, exit(2, "", "no secrets in prompts")).expect(Blocked, deny("no secrets in prompts"), vec![block_turn("no secrets in prompts")]),
-        // §6 "block where the event can block": permission_request denies.
+        // docs/output-protocol.md, "block where the event can block": permission_request denies.
         case(Native, PermissionRequest, exit(2, "", "never")).expect(Blocked, deny("never"), vec![block_tool("never")]),
-        // §6 "block where the event can block": turn_end continues with the reason.
+        // docs/output-protocol.md, "block where the event can block": turn_end continues with the reason.
         case(Native, TurnEnd, exit(2, "", "tests fail")).expect(Blocked, PASS, vec![continuation("tests fail")]),
-        // §6: "else a Feedback entry" (post_tool cannot block).
+        // docs/output-protocol.md: "else a Feedback entry" (post_tool cannot block).
         case(Native, PostTool, exit(2, "", "too late")).expect(Completed, PASS, vec![]),
-        // §6: same on compaction.
+        // docs/output-protocol.md: same on compaction.
         case(Native, Compaction, exit(2, "", "keep it")).expect(Completed, PASS, vec![]),
         // ---- native: "other exit, signal, timeout, spawn failure, invalid output" ----
-        // §6: other exit → on_error (deny on gates) naming the failure.
+        // docs/output-protocol.md: other exit → on_error (deny on gates) naming the failure.
         case(Native, PreTool, exit(7, "", "boom")).expect(Failed, deny("hook `h` exited with undefined code 7"), vec![]),
-        // §6: a signal.
+        // docs/output-protocol.md: a signal.
         case(Native, TurnStart, signal(11)).expect(Failed, deny("hook `h` was killed by signal 11"), vec![]),
-        // §6: a timeout keeps status timed_out; the reason names the deadline.
+        // docs/output-protocol.md: a timeout keeps status timed_out; the reason names the deadline.
         case(Native, PreTool, timed_out()).expect(TimedOut, deny("hook `h` timed out after 1500 ms"), vec![]),
-        // §6: a spawn failure.
+        // docs/output-protocol.md: a spawn failure.
         case(Native, PreTool, spawn_failed()).expect(Failed, deny("hook `h` could not start: program not found: /nope/guard"), vec![]),
-        // §4.1 `on_error: ignore` on a gate: Error entry, no effect, no deny.
+        // docs/declarations.md, `on_error: ignore` on a gate: Error entry, no effect, no deny.
         case(Native, PreTool, exit(7, "", "")).on_error(OnError::Ignore).expect(Failed, PASS, vec![]),
-        // §6 other events: Error entry, no effect.
+        // docs/output-protocol.md, other events: Error entry, no effect.
         case(Native, PostTool, exit(1, "3 lint warnings", "")).expect(Failed, PASS, vec![]),
-        // §2: permission_request defaults to no decision on failure…
+        // docs/events.md: permission_request defaults to no decision on failure…
         case(Native, PermissionRequest, timed_out()).expect(TimedOut, PASS, vec![]),
         // …and `on_error: deny` makes it deny (it is an event that can deny).
         case(Native, PermissionRequest, timed_out()).on_error(OnError::Deny).expect(TimedOut, deny("hook `h` timed out after 1500 ms"), vec![]),
-        // §6 + §7: a cancelled run has no effects and no decision, whatever it printed.
+        // docs/output-protocol.md + docs/effects.md#conflicts: a cancelled run has no effects and no decision, whatever it printed.
         case(Native, PreTool, cancelled()).expect(Cancelled, PASS, vec![]),
         // ---- Claude Code (code.claude.com/docs/en/hooks) ----
         // "Exit code 2 behavior": PreToolUse blocks the call, stderr fed to Claude; empty stderr still blocks.

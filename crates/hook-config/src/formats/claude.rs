@@ -34,7 +34,7 @@
 //!   completion, with a warning: here their answer counts, in Claude Code it comes too late to.
 //!   `statusMessage` is display only.
 //! - **Failure policy**: `protocol: claude`, which fails open (exit 2 blocks, other exits are non-blocking errors;
-//!   §6).
+//!   docs/output-protocol.md).
 //! - **`disableAllHooks: true`** loads the file's hooks disabled: shown, hashed, never run. Claude Code applies the
 //!   merged setting to every settings file; here it covers the file that says it.
 //! - **Run once.** Claude Code runs identical handlers (same event, matcher and command) once, however many of its

@@ -28,7 +28,7 @@
 //!   `async: true` loads with a warning, as for Claude Code.
 //! - **Failure policy**: `protocol: codex`, whose output rules are stricter than Claude Code's (unknown JSON
 //!   fields, `ask`, a deny without a reason, legacy `approve` fail the run) and whose failures let the action
-//!   proceed (§6).
+//!   proceed (docs/output-protocol.md).
 //! - **Ids** are the default `<origin>.command.<hash>`: Codex runs the hooks of every layer, with no run-once rule.
 //!   The same hook written in both `hooks.json` and `config.toml` of one layer has one id, so it runs once here
 //!   (Codex warns about such a layer and runs both).

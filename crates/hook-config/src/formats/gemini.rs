@@ -20,7 +20,7 @@
 //! - **Switches.** `hooksConfig.enabled: false` (or the older `hooks.enabled`) disables every hook of the file, and a
 //!   hook whose `name` or `command` is listed in `hooksConfig.disabled` (or `hooks.disabled`) is disabled: loaded,
 //!   hashed and shown, never run.
-//! - **Failure policy**: `protocol: gemini`, which fails open (exit 2 blocks, other exits warn; §6).
+//! - **Failure policy**: `protocol: gemini`, which fails open (exit 2 blocks, other exits warn; docs/output-protocol.md).
 //!
 //! - **Comments.** Gemini CLI reads `settings.json` with `//` and `/* */` comments allowed; [`strip_comments`] blanks
 //!   them out before parsing, keeping every other character where it was so positions in issues stay true.

@@ -1,6 +1,6 @@
 //! The one normalizer (docs/declarations.md): a hook in the intermediate form in, a validated [`HookDecl`] out.
 //!
-//! Every rule of §4.1 is enforced here, for every format: a reader only says what the file holds. A hook with any
+//! Every rule of docs/declarations.md is enforced here, for every format: a reader only says what the file holds. A hook with any
 //! error-level issue is dropped — after all its issues are reported, so one pass over a file shows everything to
 //! fix — and its siblings load. Warnings never drop a hook.
 //!
