@@ -630,24 +630,39 @@ impl GroupReader<'_> {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
             let key = crate::hash::hash_canonical(&json!({"command": command, "matcher": matcher, "on": target.on}));
             let id = format!("claude.command.{key}");
-            builder.set("id", "id", Value::String(id.clone()), node.clone());
-            let position = self.file.hooks.len();
-            if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
-                reporter.warn(
-                    at("", Target::Node),
-                    format!(
-                        "identical to the handler at `{earlier_path}` (same event, matcher and command): Claude Code \
-                         runs it once, so that copy is dropped and this one is kept"
-                    ),
-                );
-                self.replaced.insert(earlier);
-            }
+            self.keep_once(&mut builder, id, "command", "runs", (path, &node, at("", Target::Node)), reporter);
         }
         self.file.hooks.push(builder.finish());
     }
 }
 
 impl GroupReader<'_> {
+    /// Claude Code runs (or sends) identical handlers once: gives the hook its content `id` and, when an earlier
+    /// handler of the file had the same one, drops that copy with a warning at `place` naming where it was. `same`
+    /// is what makes two handlers identical besides event and matcher (`command`, `prompt`, `URL`).
+    fn keep_once(
+        &mut self,
+        builder: &mut HookBuilder,
+        id: String,
+        same: &str,
+        verb: &str,
+        (path, node, place): (&str, &NodePath, Place),
+        reporter: &mut Reporter<'_>,
+    ) {
+        builder.set("id", "id", Value::String(id.clone()), node.clone());
+        let position = self.file.hooks.len();
+        if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
+            reporter.warn(
+                place,
+                format!(
+                    "identical to the handler at `{earlier_path}` (same event, matcher and {same}): Claude Code \
+                     {verb} it once, so that copy is dropped and this one is kept"
+                ),
+            );
+            self.replaced.insert(earlier);
+        }
+    }
+
     /// A handler a model evaluates (`type: "prompt"` or `"agent"`): a `kind: evaluated` hook, answered by the host's
     /// evaluator, or reported `skipped` by a host without one.
     fn evaluated(
@@ -736,18 +751,7 @@ impl GroupReader<'_> {
                 &json!({"type": kind, "prompt": prompt, "matcher": matcher, "on": target.on}),
             );
             let id = format!("claude.evaluated.{key}");
-            builder.set("id", "id", Value::String(id.clone()), node.clone());
-            let position = self.file.hooks.len();
-            if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
-                reporter.warn(
-                    at("", Target::Node),
-                    format!(
-                        "identical to the handler at `{earlier_path}` (same event, matcher and prompt): Claude Code \
-                         runs it once, so that copy is dropped and this one is kept"
-                    ),
-                );
-                self.replaced.insert(earlier);
-            }
+            self.keep_once(&mut builder, id, "prompt", "runs", (path, &node, at("", Target::Node)), reporter);
         }
         self.file.hooks.push(builder.finish());
     }
@@ -830,18 +834,7 @@ impl GroupReader<'_> {
         let matcher = target.matcher.map(|(p, _)| p.as_str());
         let key = crate::hash::hash_canonical(&json!({"url": url, "matcher": matcher, "on": target.on}));
         let id = format!("claude.http.{key}");
-        builder.set("id", "id", Value::String(id.clone()), node.clone());
-        let position = self.file.hooks.len();
-        if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
-            reporter.warn(
-                at("", Target::Node),
-                format!(
-                    "identical to the handler at `{earlier_path}` (same event, matcher and URL): Claude Code sends \
-                     it once, so that copy is dropped and this one is kept"
-                ),
-            );
-            self.replaced.insert(earlier);
-        }
+        self.keep_once(&mut builder, id, "URL", "sends", (path, &node, at("", Target::Node)), reporter);
         self.file.hooks.push(builder.finish());
     }
 }
