@@ -49,6 +49,14 @@ fn agent_read_files() -> impl Iterator<Item = (&'static str, Format)> {
     hook_types::AGENTS.iter().flat_map(|agent| agent.files.read.iter().map(|file| (*file, agent.protocol)))
 }
 
+/// The other agents' files under the home directory at the user origin: each agent's `files.read_user`, where it
+/// reads other files there than in a project (Cline), else its `files.read`.
+fn agent_user_files() -> impl Iterator<Item = (&'static str, Format)> {
+    hook_types::AGENTS
+        .iter()
+        .flat_map(|agent| agent.files.read_user.unwrap_or(agent.files.read).iter().map(|file| (*file, agent.protocol)))
+}
+
 /// The agents' git-ignored local files at the project.local origin: each agent's `files.local`.
 fn agent_local_files() -> impl Iterator<Item = (&'static str, Format)> {
     hook_types::AGENTS.iter().filter_map(|agent| agent.files.local.map(|file| (file, agent.protocol)))
@@ -66,7 +74,7 @@ pub(crate) fn slots(layout: &Layout, workspace: &Path) -> Vec<Slot> {
         native_pair(&mut slots, config_home, "hooks", Origin::User, config_home.to_path_buf(), None);
     }
     if let Some(home) = &layout.home {
-        agent_files(&mut slots, home, agent_read_files(), Origin::User, None);
+        agent_files(&mut slots, home, agent_user_files(), Origin::User, None);
     }
     let project_dir = workspace.join(format!(".{}", layout.app_dir));
     native_pair(&mut slots, &project_dir, "hooks", Origin::Project, workspace.to_path_buf(), None);

@@ -120,6 +120,9 @@ pub(crate) fn load_file_through(
     limits: &Limits,
     cache: Option<&LoadCache>,
 ) -> FileLoad {
+    if format.agent().handler == hook_types::HandlerShape::EventExecutables {
+        return load_event_executables(path, format, cx, limits);
+    }
     let bytes = match read_bounded(path, limits.max_file_bytes) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return FileLoad::default(),
@@ -206,7 +209,64 @@ pub(crate) fn parse_probed(
             return (unreadable(path, cx.origin, (err.line, err.column), message), None);
         }
     };
-    let mut reporter = Reporter::new(path, Some(text));
+    load_tree(root, Some(text), path, format, cx, limits)
+}
+
+/// An agent's directory of one executable per event (Cline's `.cline/hooks`, the agent table's
+/// [`HandlerShape::EventExecutables`](hook_types::HandlerShape::EventExecutables)), loaded as one file: each hook file
+/// named after an event is one command hook (see `formats/cline.rs`). No directory gives an empty load; a path that
+/// is not a directory, or a hook file that cannot be read, is an issue.
+fn load_event_executables(path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
+    let listed = match formats::event_executables(format, path) {
+        Ok(None) => return FileLoad::default(),
+        Ok(Some(listed)) => listed,
+        Err(err) => {
+            let message = format!(
+                "cannot list the {} hooks directory: {err}; expected a directory of hook files named after events",
+                format.agent().name
+            );
+            return unreadable(path, cx.origin, (None, None), message);
+        }
+    };
+    let (found, more) = listed;
+    let base = (cx.origin != Origin::User).then_some(cx.workspace);
+    let (tree, unreadable_files) = formats::event_executables_tree(&found, base);
+    let (mut load, _) = load_tree(tree, None, path, format, cx, limits);
+    let mut reporter = Reporter::new(path, None);
+    for (file, err) in unreadable_files {
+        reporter.at_position(
+            IssueSeverity::Error,
+            (None, None),
+            format!("cannot read the hook file `{file}`: {err}; it was not loaded (make it a readable regular file)"),
+        );
+    }
+    if more {
+        reporter.at_position(
+            IssueSeverity::Error,
+            (None, None),
+            format!(
+                "the directory holds more than {} entries: only the first {} were looked at",
+                formats::MAX_DIR_ENTRIES,
+                formats::MAX_DIR_ENTRIES
+            ),
+        );
+    }
+    let issues = reporter.into_issues();
+    load.closed_gates.extend(issues.iter().map(|issue| ClosedGate::all(cx.origin, issue)));
+    load.issues.extend(issues);
+    load
+}
+
+/// Loads an already parsed tree (`text`, where there is one, places issues at line:column).
+fn load_tree(
+    root: Value,
+    text: Option<&str>,
+    path: &Path,
+    format: Format,
+    cx: &FileContext<'_>,
+    limits: &Limits,
+) -> (FileLoad, Option<(PathBuf, Vec<Probe>)>) {
+    let mut reporter = Reporter::new(path, text);
     let Some(mut wire) = formats::read(format, root, &mut reporter) else {
         // Nothing of the file loads: every error closes every gate.
         let issues = reporter.into_issues();

@@ -181,7 +181,9 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let mut per_file: Vec<(PathBuf, Vec<HookDecl>)> = Vec::new();
     let mut closed_gates: Vec<ClosedGate> = Vec::new();
     for slot in discover::slots(layout, &workspace) {
-        let found = slot.path.is_file();
+        // An agent whose hooks are one executable per event (Cline) names a directory.
+        let directory = slot.format.agent().handler == hook_types::HandlerShape::EventExecutables;
+        let found = if directory { slot.path.is_dir() } else { slot.path.is_file() };
         let mut source =
             SourceFile { path: slot.path.clone(), origin: slot.origin, format: slot.format, found, read: false };
         if found && slot.origin == Origin::Managed {
@@ -191,7 +193,12 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
             let issue = file_issue(
                 &slot.path,
                 IssueSeverity::Error,
-                "this path exists but is not a regular file; expected a file of hook declarations".to_owned(),
+                if directory {
+                    "this path exists but is not a directory; expected a directory of hook files named after events"
+                        .to_owned()
+                } else {
+                    "this path exists but is not a regular file; expected a file of hook declarations".to_owned()
+                },
             );
             closed_gates.push(ClosedGate::all(slot.origin, &issue));
             issues.push(issue);

@@ -84,6 +84,9 @@ pub struct AgentEvent {
     pub tool: Option<&'static str>,
     /// Whether `hook install` writes the bridge on it.
     pub install: bool,
+    /// The name the agent's hook input carries for this event where it differs from `name`, the name its files use
+    /// (Cline's `hookName` is `tool_call` for its `PreToolUse` executable).
+    pub wire_name: Option<&'static str>,
 }
 
 /// How an agent spells an MCP server's tool.
@@ -109,6 +112,10 @@ pub struct AgentFiles {
     /// Droid's `hooks.json` over the `hooks` key of its `settings.json`): install refuses while one of them declares
     /// hooks, since the bridge it writes would not run on those events.
     pub overrides: &'static [&'static str],
+    /// Where the agent reads other files at the user origin than at the project one (Cline's
+    /// `~/Documents/Cline/Hooks` and `~/.cline/hooks` beside its project's `.clinerules/hooks` and `.cline/hooks`):
+    /// the files read under the home directory in place of `read`. `None`: `read` at both.
+    pub read_user: Option<&'static [&'static str]>,
 }
 
 /// Where in an agent's configuration a file sits (`hook install --scope`).
@@ -161,6 +168,10 @@ pub enum HandlerShape {
     Flat,
     /// The engine's own or another format install does not write.
     NotInstallable,
+    /// One executable per event in a directory, named after the event (`.cline/hooks/PreToolUse`, with an optional
+    /// extension that picks its interpreter); the agent's files per scope are those directories. The command is
+    /// the file itself; install writes one small script per event that runs the bridge.
+    EventExecutables,
 }
 
 /// The shape of an agent's hook input and of the answer it reads, as the bridge reads and writes them.
@@ -175,6 +186,9 @@ pub enum WireShape {
     /// Cursor's input (`conversation_id`, `workspace_roots`, per-tool fields) and answer (`permission`,
     /// `user_message`, `agent_message`).
     Cursor,
+    /// Cline's input (`hookName`, `taskId`, `workspaceRoots`, `tool_call`, `preToolUse`, …) and answer (stdout JSON
+    /// `cancel`, `contextModification`, `errorMessage`; the exit code is not read).
+    Cline,
 }
 
 /// What an agent's answer to a hook can express.
@@ -195,21 +209,27 @@ const FAILED: EventFilters = EventFilters { only_errors: true, scope: Scope::Mai
 const SUBAGENT: EventFilters = EventFilters { only_errors: false, scope: Scope::Subagent };
 
 const fn ev(name: &'static str, event: Event) -> AgentEvent {
-    AgentEvent { name, event: Some(event), filters: PLAIN, tool: None, install: true }
+    AgentEvent { name, event: Some(event), filters: PLAIN, tool: None, install: true, wire_name: None }
 }
 
 const fn with(name: &'static str, event: Event, filters: EventFilters) -> AgentEvent {
-    AgentEvent { name, event: Some(event), filters, tool: None, install: true }
+    AgentEvent { name, event: Some(event), filters, tool: None, install: true, wire_name: None }
 }
 
 /// Read when it arrives, never written by install.
 const fn read_only(name: &'static str, event: Event, filters: EventFilters, tool: Option<&'static str>) -> AgentEvent {
-    AgentEvent { name, event: Some(event), filters, tool, install: false }
+    AgentEvent { name, event: Some(event), filters, tool, install: false, wire_name: None }
 }
 
 /// Documented by the agent, no equivalent here.
 const fn foreign(name: &'static str) -> AgentEvent {
-    AgentEvent { name, event: None, filters: PLAIN, tool: None, install: false }
+    AgentEvent { name, event: None, filters: PLAIN, tool: None, install: false, wire_name: None }
+}
+
+/// An event whose hook input names it `wire` (Cline's `hookName`); `install` says whether install writes the bridge on
+/// it, `event` is `None` for one with no equivalent here.
+const fn wired(name: &'static str, wire: &'static str, event: Option<Event>, install: bool) -> AgentEvent {
+    AgentEvent { name, event, filters: PLAIN, tool: None, install, wire_name: Some(wire) }
 }
 
 const ALL_ANSWERS: Answers = Answers { ask: true, continuation: true, context: true, system_message: true };
@@ -363,6 +383,27 @@ const DROID_EVENTS: &[AgentEvent] = &[
     ev("SessionEnd", Event::SessionEnd),
 ];
 
+/// Cline 3.0.65 (npm `cline`, running `@cline/core` 0.0.86): `HookConfigFileName` and `HOOK_CONFIG_FILE_EVENT_MAP` in
+/// sdk/packages/core/src/hooks/hook-file-config.ts (the file names, and the `hookName` each sends), and
+/// `createHookConfigFileHooks` in hook-file-hooks.ts (which run blocking). Only `PreToolUse` (`tool_call`) and
+/// `PostToolUse` (`tool_result`) are awaited and their stdout read; the others run detached with stdout ignored, so
+/// a bridge there can observe but never answer. `TaskStart` and `TaskResume` both back `beforeRun`, one run (one
+/// submitted prompt) of a task; `TaskComplete` is `afterRun` of a completed run; `SessionShutdown` fires only for an
+/// aborted run; `PreCompact` is a file name Cline reads but runs on no event ("not wired for file hooks today",
+/// sdk/examples/hooks/README.md).
+const CLINE_EVENTS: &[AgentEvent] = &[
+    wired("TaskStart", "agent_start", Some(Event::SessionStart), true),
+    wired("TaskResume", "agent_resume", Some(Event::SessionStart), false),
+    wired("UserPromptSubmit", "prompt_submit", Some(Event::TurnStart), true),
+    wired("PreToolUse", "tool_call", Some(Event::PreTool), true),
+    wired("PostToolUse", "tool_result", Some(Event::PostTool), true),
+    wired("TaskComplete", "agent_end", Some(Event::TurnEnd), true),
+    wired("SessionShutdown", "session_shutdown", Some(Event::SessionEnd), true),
+    read_only("PreCompact", Event::Compaction, PLAIN, None),
+    wired("TaskError", "agent_error", None, false),
+    wired("TaskCancel", "agent_abort", None, false),
+];
+
 /// clio-coder's names: the canonical ones, and its own for three of them.
 const CLIO_EVENTS: &[AgentEvent] = &[
     ev("session_start", Event::SessionStart),
@@ -490,8 +531,20 @@ const DROID_TOOLS: &[(&str, &str)] = &[
     ("TodoWrite", "todo"),
 ];
 
+/// Cline 3.0.65 (`@cline/core` 0.0.86): `DefaultToolNames` in sdk/packages/core/src/extensions/tools/constants.ts,
+/// the `toolName` its hooks receive. `run_commands` takes `{commands: [...]}`; `editor` creates or edits one file.
+/// Its other tools (`skills`, `ask_question`, `submit_and_exit`) have no canonical tool and keep their own names.
+const CLINE_TOOLS: &[(&str, &str)] = &[
+    ("run_commands", "shell"),
+    ("read_files", "read"),
+    ("editor", "edit"),
+    ("apply_patch", "edit"),
+    ("search_codebase", "grep"),
+    ("fetch_web_content", "web_fetch"),
+];
+
 /// Every agent, in the order foreign formats are read within an origin (native first).
-pub static AGENTS: [Agent; 9] = [
+pub static AGENTS: [Agent; 10] = [
     Agent {
         protocol: Protocol::Native,
         name: "this engine",
@@ -502,7 +555,7 @@ pub static AGENTS: [Agent; 9] = [
         project_env: &[],
         session_env: None,
         cwd_env: None,
-        files: AgentFiles { project: None, local: None, user: None, read: &[], overrides: &[] },
+        files: AgentFiles { project: None, local: None, user: None, read: &[], overrides: &[], read_user: None },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
         answers: ALL_ANSWERS,
@@ -528,6 +581,7 @@ pub static AGENTS: [Agent; 9] = [
             user: Some(".claude/settings.json"),
             read: &[".claude/settings.json"],
             overrides: &[],
+            read_user: None,
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
@@ -557,6 +611,7 @@ pub static AGENTS: [Agent; 9] = [
             user: Some(".codex/hooks.json"),
             read: &[".codex/hooks.json", ".codex/config.toml"],
             overrides: &[],
+            read_user: None,
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
@@ -588,6 +643,7 @@ pub static AGENTS: [Agent; 9] = [
             user: Some(".gemini/settings.json"),
             read: &[".gemini/settings.json"],
             overrides: &[],
+            read_user: None,
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::Grouped { named: true },
@@ -617,6 +673,7 @@ pub static AGENTS: [Agent; 9] = [
             user: Some(".cursor/hooks.json"),
             read: &[".cursor/hooks.json"],
             overrides: &[],
+            read_user: None,
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
@@ -639,7 +696,14 @@ pub static AGENTS: [Agent; 9] = [
         cwd_env: None,
         // mecha and clio-coder document no user-level location of their own; `~/.mecha/config.toml` and
         // `~/.clio-coder/hooks.yaml` mirror their project files.
-        files: AgentFiles { project: None, local: None, user: None, read: &[".mecha/config.toml"], overrides: &[] },
+        files: AgentFiles {
+            project: None,
+            local: None,
+            user: None,
+            read: &[".mecha/config.toml"],
+            overrides: &[],
+            read_user: None,
+        },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
         answers: Answers { ask: false, continuation: false, context: true, system_message: false },
@@ -665,6 +729,7 @@ pub static AGENTS: [Agent; 9] = [
             user: None,
             read: &[".clio-coder/hooks.yaml"],
             overrides: &[],
+            read_user: None,
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
@@ -694,6 +759,7 @@ pub static AGENTS: [Agent; 9] = [
             user: Some(".qwen/settings.json"),
             read: &[".qwen/settings.json"],
             overrides: &[],
+            read_user: None,
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: true },
@@ -728,6 +794,7 @@ pub static AGENTS: [Agent; 9] = [
             user: Some(".factory/settings.json"),
             read: &[".factory/hooks.json", ".factory/hooks/hooks.json", ".factory/settings.json"],
             overrides: &[".factory/hooks.json", ".factory/hooks/hooks.json"],
+            read_user: None,
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
@@ -740,6 +807,43 @@ pub static AGENTS: [Agent; 9] = [
             "Factory Droid asks you to trust a folder before it runs the hooks of its project settings: accept that \
              prompt the first time you open this workspace.",
         ),
+    },
+    Agent {
+        protocol: Protocol::Cline,
+        name: "Cline",
+        version: Some("3.0.65"),
+        events: CLINE_EVENTS,
+        tools: CLINE_TOOLS,
+        mcp: None,
+        // `runHookCommand` passes `process.env` unchanged: Cline sets no variable of its own for its hooks. The
+        // workspace is in the input (`workspaceRoots`).
+        project_env: &[],
+        session_env: None,
+        cwd_env: None,
+        // `resolveHooksConfigSearchPaths` (sdk/packages/shared/src/storage/paths.ts, the same in the 0.0.86 bundle):
+        // `~/Documents/Cline/Hooks`, `$CLINE_DIR/hooks` (default `~/.cline/hooks`), then the workspace's
+        // `.clinerules/hooks` (its deprecated directory) and `.cline/hooks`; every one is read and every hook in them
+        // runs. Install writes the current directories: `.cline/hooks` and `~/Documents/Cline/Hooks`.
+        files: AgentFiles {
+            project: Some(".cline/hooks"),
+            local: None,
+            user: Some("Documents/Cline/Hooks"),
+            read: &[".clinerules/hooks", ".cline/hooks"],
+            overrides: &[],
+            read_user: Some(&["Documents/Cline/Hooks", ".cline/hooks"]),
+        },
+        timeout_unit: TimeUnit::Millis,
+        handler: HandlerShape::EventExecutables,
+        // `parseHookControl`: `cancel` stops the run, `contextModification` (or `context`) is added for the model on
+        // the tool events; `review` is read but never acted on for file hooks; no continuation, no message for the
+        // user alone.
+        answers: Answers { ask: false, continuation: false, context: true, system_message: false },
+        wire: WireShape::Cline,
+        json_comments: false,
+        hooks_switches: &[],
+        bridge: true,
+        // `hasRuntimeConfigExtension` enables the `hooks` extension by default and asks for no trust.
+        trust_note: None,
     },
 ];
 
@@ -779,6 +883,19 @@ impl Agent {
             Some(AgentEvent { event: Some(event), filters, tool, .. }) => (event.clone(), *filters, *tool),
             _ => (Event::Foreign(name.to_owned()), PLAIN, None),
         }
+    }
+
+    /// The row of the event whose hook input names it `wire` (Cline's `hookName`), or whose own name is `wire` where
+    /// the agent's input uses its file names.
+    ///
+    /// ```
+    /// use hook_types::{Event, Protocol};
+    /// let cline = Protocol::Cline.agent();
+    /// assert_eq!(cline.event_by_wire_name("tool_call").unwrap().name, "PreToolUse");
+    /// assert_eq!(Protocol::Claude.agent().event_by_wire_name("Stop").unwrap().event, Some(Event::TurnEnd));
+    /// ```
+    pub fn event_by_wire_name(&self, wire: &str) -> Option<&'static AgentEvent> {
+        self.events.iter().find(|e| e.wire_name.unwrap_or(e.name) == wire)
     }
 
     /// The events `hook install` writes the bridge on, in the agent's spelling.

@@ -104,11 +104,13 @@ pub enum Protocol {
     Qwen,
     /// Factory Droid's hook rules.
     Droid,
+    /// Cline's hook rules.
+    Cline,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 9] = [
+    pub const ALL: [Protocol; 10] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -118,6 +120,7 @@ impl Protocol {
         Protocol::Clio,
         Protocol::Qwen,
         Protocol::Droid,
+        Protocol::Cline,
     ];
 
     /// The wire name.
@@ -132,6 +135,7 @@ impl Protocol {
             Protocol::Clio => "clio",
             Protocol::Qwen => "qwen",
             Protocol::Droid => "droid",
+            Protocol::Cline => "cline",
         }
     }
 
@@ -156,6 +160,9 @@ impl Protocol {
             Protocol::Gemini | Protocol::Qwen | Protocol::Droid => 60_000,
             Protocol::Cursor => 30_000,
             Protocol::Clio => 2_000,
+            // Cline 3.0.65 (@cline/core 0.0.86, hooks/hook-file-hooks.ts): `toolCallTimeoutMs ?? 120000` for the
+            // PreToolUse and PostToolUse executables; the other events run detached, with no timeout.
+            Protocol::Cline => 120_000,
         }
     }
 

@@ -81,6 +81,7 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
         WireShape::GeminiCli => gemini(read, &mut reply),
         WireShape::Cursor => cursor(read, &mut reply),
         WireShape::ClaudeCode => claude_or_codex(read, &mut reply),
+        WireShape::Cline => cline(read, &mut reply),
     };
     let always_json = matches!(shape, WireShape::GeminiCli | WireShape::Cursor);
     let stdout = if out.is_empty() && !always_json { String::new() } else { Value::Object(out).to_string() + "\n" };
@@ -131,6 +132,8 @@ pub fn failure(agent: Option<Agent>, event_name: Option<&str>, message: &str) ->
 /// Cursor reads (`continue: false` on `beforeSubmitPrompt`), which the others ignore on exit 2.
 fn blocking(agent: Option<Agent>, event_name: Option<&str>, reason: &str) -> Answer {
     let stdout = match agent.map(|a| a.agent().wire) {
+        // Cline reads no exit code: only `cancel` stops it (and its whole run).
+        Some(WireShape::Cline) => json!({"cancel": true, "errorMessage": reason}).to_string() + "\n",
         Some(WireShape::Cursor) | None => {
             let json = if event_name == Some("beforeSubmitPrompt") {
                 json!({"continue": false, "user_message": reason})
@@ -402,6 +405,70 @@ fn cursor(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
     messages.extend(reply_notices(reply));
     if let Some(text) = joined(&messages) {
         out.insert("user_message".into(), text.into());
+    }
+    out
+}
+
+/// Cline's answer (`parseHookControl`, Cline 3.0.65), read on PreToolUse and PostToolUse only: `cancel: true` with
+/// `errorMessage` stops the run (Cline has no deny of one call: the tool does not run and the task ends, with the
+/// reason as its error), `contextModification` is added for the model, `overrideInput` replaces the tool input.
+/// Cline has no `ask`, no allow that skips an approval, no continuation and no message for the user alone: an ask
+/// becomes a cancel saying approval is required, notices go with the cancel's reason, or else to the model as
+/// context marked for the user. On every other event Cline runs the bridge detached and reads nothing: the answer
+/// is written for the record, and a deny there cannot stop Cline (docs/agents.md#cline).
+fn cline(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
+    let input = &read.input;
+    let mut out = Map::new();
+    let mut cancel: Option<String> = None;
+    let mut context = std::mem::take(&mut reply.context);
+    match &input.event {
+        Event::PreTool => {
+            match reply.verdict {
+                Some(Verdict::Deny) => cancel = Some(reply.deny_reason()),
+                Some(Verdict::Ask) => cancel = Some(approval_required(reply.reason.as_deref())),
+                _ => {}
+            }
+            if let Some(rewrite) = reply.rewrite.take().filter(|_| cancel.is_none()) {
+                out.insert("overrideInput".into(), Value::Object(rewrite));
+            }
+        }
+        Event::PostTool => context.append(&mut reply.feedback),
+        Event::TurnStart if reply.verdict == Some(Verdict::Deny) => {
+            // Detached: Cline never reads this. Written so the record shows what the engine answered.
+            cancel = Some(reply.deny_reason());
+        }
+        Event::TurnEnd => {
+            for message in reply.continuation.drain(..) {
+                reply.notices.push(format!("a hook asked to keep the run going, which Cline cannot do: {message}"));
+            }
+        }
+        _ => {}
+    }
+    if let Some(reason) = reply.halt.take() {
+        cancel = Some(match cancel {
+            Some(deny) if deny != reason => format!("{deny}\n\n{reason}"),
+            Some(deny) => deny,
+            None => reason,
+        });
+    }
+    let notices = reply_notices(reply);
+    match cancel {
+        Some(reason) => {
+            let reason = match notices.filter(|notices| !reason.contains(notices.as_str())) {
+                Some(notices) => format!("{reason}\n\n{notices}"),
+                None => reason,
+            };
+            out.insert("cancel".into(), true.into());
+            out.insert("errorMessage".into(), reason.into());
+        }
+        None => {
+            if let Some(notices) = notices {
+                context.push(format!("[hook notice for the user] {notices}"));
+            }
+            if let Some(text) = joined(&context) {
+                out.insert("contextModification".into(), text.into());
+            }
+        }
     }
     out
 }

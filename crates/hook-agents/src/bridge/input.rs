@@ -87,20 +87,28 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
         return Err(InputError::NotAnObject { agent: name, found: json_kind(&value) });
     };
     let read = Fields { agent: name, fields: &fields };
-    let event_name = read.string("hook_event_name")?.ok_or(InputError::Field {
+    let wire = agent.agent().wire;
+    // Cline names the event in `hookName`, its own wire name (`tool_call`), not its file name (`PreToolUse`).
+    let name_field = if wire == hook_types::WireShape::Cline { "hookName" } else { "hook_event_name" };
+    let event_name = read.string(name_field)?.ok_or(InputError::Field {
         agent: name,
-        field: "hook_event_name",
+        field: name_field,
         found: "missing",
         expected: "the event's name",
     })?;
+    let event_name = match agent.agent().event_by_wire_name(&event_name) {
+        Some(row) if wire == hook_types::WireShape::Cline => row.name.to_owned(),
+        _ => event_name,
+    };
     let named = agent.event(&event_name);
     let mut input = EventInput::new(named.event.clone());
     input.is_error = named.filters.only_errors;
     input.subagent = named.filters.scope == Scope::Subagent;
     input.tool_name = named.tool.map(str::to_owned);
     let mut project_root = None;
-    match agent.agent().wire {
+    match wire {
         hook_types::WireShape::Cursor => project_root = read.cursor(&event_name, &mut input)?,
+        hook_types::WireShape::Cline => project_root = read.cline(&mut input)?,
         hook_types::WireShape::ClaudeCode | hook_types::WireShape::GeminiCli => read.common(&mut input)?,
     }
     input.extra = leftover(agent, &mut input, fields);
@@ -274,6 +282,69 @@ impl Fields<'_> {
                 .or_else(|| response.and_then(Value::as_str).map(str::to_owned));
         }
         Ok(())
+    }
+
+    /// Cline's input (`createPayloadBase` and the per-event objects of sdk/packages/core/src/hooks/hook-file-hooks.ts,
+    /// Cline 3.0.65): `taskId` is the session, `workspaceRoots` the project (Cline sends no `cwd`); `tool_call`
+    /// (`{id, name, input}`) on PreToolUse, `tool_result` (`{id, name, input, output, error}`) and `postToolUse`
+    /// (`{result, success}`) on PostToolUse, `userPromptSubmit.prompt` on UserPromptSubmit; `parent_agent_id` set
+    /// for a delegated agent. Returns the project root it names.
+    fn cline(&self, input: &mut EventInput) -> Result<Option<PathBuf>, InputError> {
+        input.session_id = self.string("taskId")?;
+        let root = match self.get("workspaceRoots") {
+            None => None,
+            Some(Value::Array(roots)) => roots.first().and_then(Value::as_str).map(PathBuf::from),
+            Some(other) => return Err(self.wrong("workspaceRoots", other, "a list of directories")),
+        };
+        input.cwd = root.as_ref().map(|r| r.display().to_string());
+        let object = |field: &'static str| -> Result<Option<&Map<String, Value>>, InputError> {
+            match self.get(field) {
+                None => Ok(None),
+                Some(Value::Object(object)) => Ok(Some(object)),
+                Some(other) => Err(self.wrong(field, other, "an object")),
+            }
+        };
+        let text = |object: Option<&Map<String, Value>>, key: &str| {
+            object.and_then(|o| o.get(key)).and_then(Value::as_str).map(str::to_owned)
+        };
+        match input.event {
+            Event::PreTool => {
+                let call = object("tool_call")?;
+                let pre = object("preToolUse")?;
+                input.tool_name = text(call, "name").or_else(|| text(pre, "toolName"));
+                input.tool_use_id = text(call, "id");
+                input.tool_input = call
+                    .and_then(|c| c.get("input"))
+                    .or_else(|| pre.and_then(|p| p.get("parameters")))
+                    .filter(|v| !v.is_null())
+                    .cloned();
+            }
+            Event::PostTool => {
+                let record = object("tool_result")?;
+                let post = object("postToolUse")?;
+                input.tool_name = text(record, "name").or_else(|| text(post, "toolName"));
+                input.tool_use_id = text(record, "id");
+                input.tool_input = record
+                    .and_then(|r| r.get("input"))
+                    .or_else(|| post.and_then(|p| p.get("parameters")))
+                    .filter(|v| !v.is_null())
+                    .cloned();
+                input.tool_response = record.and_then(|r| r.get("output")).filter(|v| !v.is_null()).cloned();
+                let error = text(record, "error");
+                let failed = post.and_then(|p| p.get("success")).and_then(Value::as_bool) == Some(false);
+                input.is_error |= failed || error.is_some();
+                input.content = error.or_else(|| text(post, "result"));
+            }
+            Event::TurnStart => input.prompt = text(object("userPromptSubmit")?, "prompt"),
+            _ => {}
+        }
+        if input.event.is_tool_event() {
+            input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
+        }
+        if self.string("parent_agent_id")?.is_some() {
+            input.agent_id = self.string("agent_id")?;
+        }
+        Ok(root)
     }
 
     /// Cursor names the same facts its own way and spreads a tool call over per-tool fields. Returns the project

@@ -41,7 +41,9 @@ fn run(status: RunStatus, entries: Vec<OutputEntry>) -> RunSummary {
 /// answer to `dispatched`, and that answer read back as the agent would read it.
 fn check(agent: Agent, event_name: &str, dispatched: &DispatchResult) -> (Answer, Interpretation) {
     let mut stdin = json!({"hook_event_name": event_name, "session_id": "s1", "cwd": "/ws"});
-    if agent == Agent::Cursor {
+    if agent == Agent::Cline {
+        stdin = cline_stdin(event_name);
+    } else if agent == Agent::Cursor {
         stdin["command"] = "rm -rf build".into();
         stdin["tool_name"] = "Shell".into();
         stdin["tool_input"] = json!({"command": "rm -rf build"});
@@ -60,6 +62,27 @@ fn check(agent: Agent, event_name: &str, dispatched: &DispatchResult) -> (Answer
     };
     let read_back = interpret(&rules, &read.input, &as_run);
     (out, read_back)
+}
+
+/// Cline's input for its event file `event_name` (`hookName` is the event's wire name), with its shell tool
+/// `run_commands` on the tool events (sdk/packages/core/src/hooks/hook-file-hooks.ts).
+fn cline_stdin(event_name: &str) -> Value {
+    let row = Agent::Cline.agent().event(event_name).expect("a Cline event");
+    let mut stdin = json!({"hookName": row.wire_name.unwrap_or(event_name), "taskId": "s1", "workspaceRoots": ["/ws"]});
+    let call = json!({"id": "c1", "name": "run_commands", "input": {"commands": ["rm -rf build"]}});
+    let parameters = json!({"toolName": "run_commands", "parameters": {"commands": "[\"rm -rf build\"]"}});
+    match row.event {
+        Some(Event::PreTool) => {
+            stdin["tool_call"] = call;
+            stdin["preToolUse"] = parameters;
+        }
+        Some(Event::PostTool) => {
+            stdin["tool_result"] = call;
+            stdin["postToolUse"] = parameters;
+        }
+        _ => {}
+    }
+    stdin
 }
 
 /// The agent's name for a pre_tool of its shell tool, from the agent table.
@@ -86,7 +109,7 @@ fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_requir
             Agent::Claude | Agent::Cursor | Agent::Qwen | Agent::Droid => {
                 assert_eq!(back.decision, Decision::Ask { reason: Some("touches prod".into()) }, "{agent}: {out:?}")
             }
-            Agent::Codex | Agent::Gemini => {
+            Agent::Codex | Agent::Gemini | Agent::Cline => {
                 let Decision::Deny { reason } = &back.decision else { panic!("{agent}: {out:?}") };
                 assert!(reason.contains("approval is required") && reason.contains("touches prod"), "{reason}");
             }
@@ -104,8 +127,8 @@ fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
             Agent::Claude | Agent::Cursor | Agent::Qwen | Agent::Droid => {
                 Decision::Allow { reason: Some("read-only".into()) }
             }
-            // Codex has no approval to skip; Gemini CLI's `allow` is no decision in its reference.
-            Agent::Codex | Agent::Gemini => Decision::Pass,
+            // Codex has no approval to skip; Gemini CLI's `allow` is no decision in its reference; Cline has no allow.
+            Agent::Codex | Agent::Gemini | Agent::Cline => Decision::Pass,
             other => panic!("{other} is not an agent the bridge speaks to"),
         };
         assert_eq!(back.decision, expected, "{agent}: {out:?}");
@@ -190,7 +213,9 @@ fn a_rewrite_runs_the_rewritten_input_or_nothing() {
 
 #[test]
 fn a_foreign_event_some_hook_blocked_gets_the_agents_blocking_answer_with_its_reason() {
-    for agent in Agent::bridged() {
+    // Cline runs its foreign events' hooks (TaskError, TaskCancel) detached and reads no answer: see
+    // `cline_answers_only_its_tool_events`.
+    for agent in Agent::bridged().into_iter().filter(|a| *a != Agent::Cline) {
         let mut dispatched = result(&Event::Foreign("SubagentStart".into()), Verdict::Pass, None, vec![]);
         dispatched.runs = vec![
             run(RunStatus::Blocked, vec![OutputEntry::new(EntryKind::Feedback, "lower")]),
@@ -222,7 +247,7 @@ fn a_failure_blocks_a_gate_or_an_unknown_event_and_never_loops_a_stop() {
         assert!(out.stderr.contains("cannot load the configuration"));
         let back = interpret(
             &HookRules::new("bridge", agent, &Event::PreTool),
-            &parse_input(agent, json!({"hook_event_name": gate(agent)}).to_string().as_bytes()).unwrap().input,
+            &parse_input(agent, stdin_of(agent, gate(agent)).to_string().as_bytes()).unwrap().input,
             &RunResult {
                 exit: Some(Exit::Code(2)),
                 stdout: out.stdout.into_bytes(),
@@ -328,4 +353,59 @@ fn a_lone_hook_of_the_agents_protocol_is_answered_with_its_own_answer() {
     told.notices.push("1 hook matched this event but did not run: `guard` (not trusted in this workspace)".into());
     let (out, _) = check(Agent::Codex, gate(Agent::Codex), &told);
     assert!(out.stdout.contains("`guard` (not trusted"), "{out:?}");
+}
+
+/// The smallest input of `agent` for `event_name`.
+fn stdin_of(agent: Agent, event_name: &str) -> Value {
+    if agent == Agent::Cline { cline_stdin(event_name) } else { json!({"hook_event_name": event_name}) }
+}
+
+#[test]
+fn cline_answers_only_its_tool_events_and_a_cancel_ends_its_run() {
+    // PreToolUse: a deny is `cancel` with the reason, which Cline reads as the end of the run, the tool not run.
+    let dispatched = result(&Event::PreTool, Verdict::Deny, Some("no rm -rf"), vec![]);
+    let (out, back) = check(Agent::Cline, "PreToolUse", &dispatched);
+    assert_eq!(out.stdout, "{\"cancel\":true,\"errorMessage\":\"no rm -rf\"}\n");
+    assert!(back.effects.iter().any(|e| matches!(e, Effect::Halt { .. })), "{back:?}");
+    // PostToolUse: context and a block of the result both reach the model as context; a halt cancels.
+    let note = Effect::AnnotateToolResult { message: "3 tests failed".into(), severity: Default::default() };
+    let (out, back) = check(Agent::Cline, "PostToolUse", &result(&Event::PostTool, Verdict::Pass, None, vec![note]));
+    assert_eq!(out.stdout, "{\"contextModification\":\"3 tests failed\"}\n");
+    assert!(back.effects.iter().any(|e| matches!(e, Effect::InjectReminder { .. })), "{back:?}");
+    // A skipped guard is told: with the cancel's reason, or to the model as a notice for the user.
+    let mut skipped = result(&Event::PreTool, Verdict::Pass, None, vec![]);
+    skipped.notices.push("1 hook matched this event but did not run: `guard` (not trusted in this workspace)".into());
+    let (out, _) = check(Agent::Cline, "PreToolUse", &skipped);
+    assert!(out.stdout.contains("[hook notice for the user] 1 hook matched"), "{out:?}");
+    // TaskError is foreign and detached: a block is written as a cancel for the record; Cline reads none of it.
+    let mut foreign = result(&Event::Foreign("TaskError".into()), Verdict::Pass, None, vec![]);
+    foreign.runs = vec![run(RunStatus::Blocked, vec![OutputEntry::new(EntryKind::Feedback, "no")])];
+    let read = parse_input(Agent::Cline, br#"{"hookName":"agent_error","taskId":"t"}"#).unwrap();
+    assert_eq!(read.event_name, "TaskError");
+    assert!(answer(&read, &foreign).stdout.contains(r#""cancel":true"#));
+}
+
+#[test]
+fn cline_input_becomes_the_engines_event_and_fields() {
+    let read = parse_input(
+        Agent::Cline,
+        br#"{"clineVersion":"3.0.65","taskId":"t1","workspaceRoots":["/ws"],"hookName":"tool_result","iteration":2,
+             "tool_result":{"id":"c9","name":"run_commands","input":{"commands":["make"]},"output":"boom",
+                            "error":"exit 2"},
+             "postToolUse":{"toolName":"run_commands","parameters":{"commands":"[\"make\"]"},"result":"boom",
+                            "success":false}}"#,
+    )
+    .unwrap();
+    assert_eq!(read.event_name, "PostToolUse");
+    let input = &read.input;
+    assert_eq!((input.event.clone(), input.session_id.as_deref()), (Event::PostTool, Some("t1")));
+    assert_eq!(input.tool_name.as_deref(), Some("run_commands"));
+    assert_eq!(input.tool_input, Some(json!({"commands": ["make"]})));
+    assert!(input.is_error);
+    assert_eq!(input.content.as_deref(), Some("exit 2"));
+    assert_eq!(read.workspace(|_| None), Some("/ws".into()));
+    // What the engine has no name for (`iteration`, `clineVersion`) is kept for a Cline hook's payload.
+    assert_eq!(input.extra.as_ref().unwrap().fields["iteration"], 2);
+    let err = parse_input(Agent::Cline, br#"{"hook_event_name":"PreToolUse"}"#).unwrap_err();
+    assert!(err.to_string().contains("`hookName` is missing"), "{err}");
 }

@@ -114,7 +114,9 @@ impl AgentInstall for Protocol {
             HandlerShape::Grouped { named: false } => {
                 json!({"type": "command", "command": command, "timeout": timeout})
             }
-            HandlerShape::Flat | HandlerShape::NotInstallable => json!({"command": command, "timeout": timeout}),
+            HandlerShape::Flat | HandlerShape::NotInstallable | HandlerShape::EventExecutables => {
+                json!({"command": command, "timeout": timeout})
+            }
         }
     }
 
@@ -122,7 +124,7 @@ impl AgentInstall for Protocol {
         let handler = self.bridge_handler(command, limits);
         match self.agent().handler {
             HandlerShape::Grouped { .. } => json!({"hooks": [handler]}),
-            HandlerShape::Flat | HandlerShape::NotInstallable => handler,
+            HandlerShape::Flat | HandlerShape::NotInstallable | HandlerShape::EventExecutables => handler,
         }
     }
 }

@@ -7,6 +7,7 @@
 
 mod agent;
 mod claude;
+mod cline;
 mod clio;
 mod codex;
 mod cursor;
@@ -16,6 +17,8 @@ mod mecha;
 mod native;
 mod qwen;
 
+pub use cline::{EventExecutable, event_executable_argv, event_executable_name, event_executables};
+pub(crate) use cline::{MAX_DIR_ENTRIES, tree as event_executables_tree};
 pub(crate) use gemini::strip_comments as strip_json_comments;
 
 use serde_json::Value;
@@ -123,6 +126,7 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Codex => codex::read(&root, reporter),
         Format::Qwen => qwen::read(&root, reporter),
         Format::Droid => droid::read(&root, reporter),
+        Format::Cline => cline::read(&root, reporter),
     }
 }
 

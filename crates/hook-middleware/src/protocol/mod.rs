@@ -64,6 +64,7 @@
 
 mod builder;
 mod classify;
+mod cline;
 mod gemini;
 mod json;
 mod names;
@@ -207,6 +208,10 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
         {
             halting_exit(&mut b, run, failure)
         }
+        (
+            Ending::Success | Ending::Block | Ending::Failed(Failure::NonBlockingExit(_) | Failure::UndefinedExit(_)),
+            Reading::Cline,
+        ) => cline::read(&mut b, run),
         (Ending::Success, Reading::Gemini) => gemini::read(&mut b, run, 0),
         (Ending::Block, Reading::Gemini) => gemini::read(&mut b, run, 2),
         (Ending::Failed(Failure::NonBlockingExit(code) | Failure::UndefinedExit(code)), Reading::Gemini) => {

@@ -103,6 +103,9 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
     if protocol == Protocol::Cursor {
         cursor_fields(&mut out, input);
     }
+    if protocol == Protocol::Cline {
+        cline_fields(&mut out, input);
+    }
     agent_fields(&mut out, protocol, input);
     out
 }
@@ -146,6 +149,61 @@ fn cursor_fields(out: &mut Map<String, Value>, input: &EventInput) {
         if let Some(found) = found {
             out.insert(field.into(), Value::String(found.to_owned()));
         }
+    }
+}
+
+/// Cline's own names (`createPayloadBase` and the per-event objects of its hook-file-hooks.ts), so a hook written
+/// for Cline finds what it reads: `hookName` (`tool_call`, …), `taskId`, `workspaceRoots`; on pre_tool `tool_call`
+/// and `preToolUse` (`toolName`, `parameters` with every value a string, as its `mapParams` makes them); on
+/// post_tool `tool_result` and `postToolUse` (`result`, `success`); on turn_start `userPromptSubmit`.
+fn cline_fields(out: &mut Map<String, Value>, input: &EventInput) {
+    use serde_json::json;
+    let name = out.get("hook_event_name").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let wire = Protocol::Cline.agent().event(&name).and_then(|row| row.wire_name).unwrap_or(name.as_str()).to_owned();
+    out.insert("hookName".into(), Value::String(wire));
+    put(out, "taskId", &input.session_id);
+    if let Some(cwd) = &input.cwd {
+        out.insert("workspaceRoots".into(), Value::Array(vec![Value::String(cwd.clone())]));
+    }
+    let tool = out.get("tool_name").cloned().unwrap_or(Value::Null);
+    let tool_input = input.tool_input.clone().unwrap_or(Value::Null);
+    let parameters: Map<String, Value> = tool_input
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.as_str().map_or_else(|| v.to_string(), str::to_owned))))
+                .collect()
+        })
+        .unwrap_or_default();
+    match &input.event {
+        Event::PreTool => {
+            out.insert(
+                "tool_call".into(),
+                json!({"id": opt_str(&input.tool_use_id), "name": tool, "input": tool_input}),
+            );
+            out.insert("preToolUse".into(), json!({"toolName": tool, "parameters": parameters}));
+        }
+        Event::PostTool => {
+            let output = input.tool_response.clone().unwrap_or(Value::Null);
+            let result = input.content.clone().unwrap_or_else(|| match &output {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+            let mut record =
+                json!({"id": opt_str(&input.tool_use_id), "name": tool, "input": tool_input, "output": output});
+            if input.is_error {
+                record["error"] = Value::String(result.clone());
+            }
+            out.insert("tool_result".into(), record);
+            out.insert(
+                "postToolUse".into(),
+                json!({"toolName": tool, "parameters": parameters, "result": result, "success": !input.is_error}),
+            );
+        }
+        Event::TurnStart => {
+            out.insert("userPromptSubmit".into(), json!({"prompt": opt_str(&input.prompt), "attachments": []}));
+        }
+        _ => {}
     }
 }
 

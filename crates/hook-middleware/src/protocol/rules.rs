@@ -92,6 +92,8 @@ pub(crate) enum Reading {
     /// Gemini CLI (`hookRunner.ts`): stdout, else stderr, is read whatever the exit code — JSON decides; plain text
     /// becomes a message on 0, a warning on 1 and a deny from 2 up (see `gemini.rs`).
     Gemini,
+    /// Cline (`cline.rs`): the exit code is never read; stdout's JSON (or its last `HOOK_CONTROL` line) decides.
+    Cline,
 }
 
 /// What plain (non-JSON) stdout of a successful run becomes.
@@ -450,6 +452,31 @@ static DROID: Rules = Rules {
     ..CLAUDE
 };
 
+/// Cline 3.0.65 (`@cline/core` 0.0.86, hooks/subprocess-runner.ts and hook-file-hooks.ts): no exit code means
+/// anything, stdout is JSON `{cancel, contextModification, errorMessage, overrideInput}` read by `cline.rs`.
+static CLINE: Rules = Rules {
+    block_exit: None,
+    other_exit: OtherExit::Undefined,
+    block_reason: ReasonFrom::Stderr,
+    reason_required: false,
+    reads_json: true,
+    json_starts: &['{'],
+    plain: Plain::Ignored,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: false,
+    context_annotates_post_tool: false,
+    known: nothing_known,
+    reading: Reading::Cline,
+    json_on_other_exit: false,
+    unparsed_json_is_text: false,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
+    halt_exit: None,
+    decision_words: no_words,
+};
+
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
@@ -462,5 +489,6 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Clio => &CLIO,
         Protocol::Qwen => &QWEN,
         Protocol::Droid => &DROID,
+        Protocol::Cline => &CLINE,
     }
 }
