@@ -77,7 +77,10 @@ pub use discover::SourceFile;
 pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
 pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
-pub use formats::{EventExecutable, event_executable_argv, event_executable_name, event_executables};
+pub use formats::{
+    EVENT_EXECUTABLES_MAX_ENTRIES, EventExecutable, event_executable_argv, event_executable_bridge_line,
+    event_executable_head, event_executable_name, event_executables,
+};
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
     INSPECT_VERSION, InspectClosedGate, InspectExcluded, InspectFilters, InspectHook, InspectHookRef,

@@ -84,6 +84,31 @@ impl Confine {
         }
     }
 
+    /// The real path of the directory `path` (an agent's directory of hook files): every symlink on its way
+    /// resolved, refused when it leaves the directory this confines to, or when something other than a directory
+    /// is at its place.
+    pub(crate) fn resolve_dir(&self, path: &Path) -> Result<PathBuf, InstallError> {
+        let refuse = |message: String| InstallError::Unsupported { path: path.to_path_buf(), message };
+        let real = real_path(path).map_err(|why| match why {
+            Unreal::Dangling(link) => refuse(format!("`{}` on its way is a symlink to nothing", link.display())),
+            Unreal::Io(source) => InstallError::Io { action: "cannot resolve", path: path.to_path_buf(), source },
+        })?;
+        if !real.starts_with(&self.root) {
+            return Err(refuse(format!(
+                "it leads to `{}`, outside {} `{}`; hook install never writes through a link that leaves it",
+                real.display(),
+                self.what,
+                self.root.display()
+            )));
+        }
+        match fs::symlink_metadata(&real) {
+            Ok(meta) if !meta.is_dir() => {
+                Err(refuse("it is not a directory; expected a directory of hook files".into()))
+            }
+            _ => Ok(real),
+        }
+    }
+
     /// The text of the file at `path` (resolved, see [`Confine::resolve`]), or `None` when it does not exist.
     pub(crate) fn read(&self, path: &Path) -> Result<Option<String>, InstallError> {
         read_text(&self.resolve(path)?)
@@ -307,7 +332,7 @@ fn sync_dir(dir: &Path) {
 }
 
 /// Creates `dir` and its missing ancestors; returns the ones created, outermost first.
-fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
+pub(crate) fn create_dirs(dir: &Path) -> Result<Vec<PathBuf>, InstallError> {
     let mut missing = Vec::new();
     let mut at = Some(dir);
     while let Some(path) = at {

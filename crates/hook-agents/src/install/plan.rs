@@ -124,6 +124,9 @@ pub struct InstallPlan {
     pub agent_trust: Option<AgentTrustChange>,
     /// Where the agent's file and the native file must stay.
     confines: (Confine, Confine),
+    /// For an agent of one executable per event: the files install writes and moves in its directory, in place of
+    /// a rewrite of `agent_file`.
+    executables: Option<super::executables::ExecutablesPlan>,
 }
 
 /// Reads the agent's file of `request.scope` and plans the install (see the [module docs](super)). Nothing is
@@ -133,6 +136,9 @@ pub struct InstallPlan {
 /// The agent has no file for the scope; a directory is unknown (no home, no config home); a file cannot be read or
 /// is not something install can edit without losing content; the moved hooks would not load back unchanged.
 pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
+    if request.agent.agent().handler == HandlerShape::EventExecutables {
+        return super::executables::plan(request);
+    }
     let paths = Paths::of(request)?;
     check_overrides(request, &paths)?;
     let agent_original = paths.confines.0.read(&paths.agent_file)?;
@@ -191,7 +197,58 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
         trust_store: paths.trust_store,
         agent_trust,
         confines: paths.confines,
+        executables: None,
     })
+}
+
+/// Events bridged in a broader scope's file, and in a narrower one's, each with that file.
+pub(super) type BridgedElsewhere = (Vec<(String, PathBuf)>, Vec<(String, PathBuf)>);
+
+impl InstallPlan {
+    /// The plan of an agent of one executable per event (`super::executables`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn of_executables(
+        request: &InstallRequest<'_>,
+        paths: Paths,
+        added_events: Vec<String>,
+        moved: Vec<MovedHook>,
+        kept: Vec<KeptHandler>,
+        native: NativePlan,
+        bridged: BridgedElsewhere,
+        executables: super::executables::ExecutablesPlan,
+    ) -> InstallPlan {
+        InstallPlan {
+            agent: request.agent,
+            scope: request.scope,
+            workspace: paths.workspace,
+            agent_file: paths.agent_file,
+            added_events,
+            moved,
+            kept,
+            native_file: paths.native_file,
+            bridged_elsewhere: bridged.0,
+            bridged_narrower: bridged.1,
+            command: request.command.clone(),
+            agent_original: None,
+            agent_new: String::new(),
+            native_original: native.original,
+            native_new: native.new,
+            installs: installs_path(request.layout).map(|p| absolute(&p)).unwrap_or_default(),
+            trust_store: paths.trust_store,
+            agent_trust: None,
+            confines: paths.confines,
+            executables: Some(executables),
+        }
+    }
+
+    /// The agent's own hook files install moves aside, each with where it goes (an agent of one executable per
+    /// event); empty for the others.
+    pub fn moved_files(&self) -> Vec<(PathBuf, PathBuf)> {
+        self.executables
+            .as_ref()
+            .map(|e| e.moves.iter().map(|m| (m.from.clone(), m.to.clone())).collect())
+            .unwrap_or_default()
+    }
 }
 
 /// `path` with its directory's symlinks resolved, as the agent names the file (its directory may not exist yet).
@@ -202,31 +259,31 @@ fn canonical_file(path: &Path) -> PathBuf {
     }
 }
 
-fn absolute(p: &Path) -> PathBuf {
+pub(super) fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// Where one install reads and writes.
-struct Paths {
+pub(super) struct Paths {
     /// The canonical workspace.
-    workspace: PathBuf,
+    pub(super) workspace: PathBuf,
     /// The agent's file of the scope.
-    agent_file: PathBuf,
+    pub(super) agent_file: PathBuf,
     /// The config home (install records and trust live there).
-    config_home: PathBuf,
+    pub(super) config_home: PathBuf,
     /// The native file of the same scope, where moved hooks go.
-    native_file: PathBuf,
+    pub(super) native_file: PathBuf,
     /// The origin of both files.
-    origin: Origin,
+    pub(super) origin: Origin,
     /// The trust store; `None` when the config home lies inside the workspace (a repository never supplies its
     /// own trust).
-    trust_store: Option<PathBuf>,
+    pub(super) trust_store: Option<PathBuf>,
     /// Where the agent's file and the native file must stay.
-    confines: (Confine, Confine),
+    pub(super) confines: (Confine, Confine),
 }
 
 impl Paths {
-    fn of(request: &InstallRequest<'_>) -> Result<Paths, InstallError> {
+    pub(super) fn of(request: &InstallRequest<'_>) -> Result<Paths, InstallError> {
         let (agent, scope, layout) = (request.agent, request.scope, request.layout);
         let workspace = std::fs::canonicalize(&layout.workspace).map_err(|source| InstallError::Io {
             action: "cannot use the workspace",
@@ -272,7 +329,7 @@ impl Paths {
     }
 
     /// The root relative paths of the native file resolve against.
-    fn native_root(&self) -> PathBuf {
+    pub(super) fn native_root(&self) -> PathBuf {
         match self.origin {
             Origin::User => self.config_home.clone(),
             _ => self.workspace.clone(),
@@ -332,12 +389,16 @@ fn files_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<PathBuf> {
         InstallScope::Local => None,
     };
     let Some(relative) = relative else { return Vec::new() };
+    let read = match request.scope {
+        InstallScope::User => files.read_user.unwrap_or(files.read),
+        _ => files.read,
+    };
     // The scope's base directory: the agent file without its relative path.
     let mut base = paths.agent_file.clone();
     for _ in Path::new(relative).components() {
         base.pop();
     }
-    files.read.iter().map(|f| base.join(f)).filter(|p| *p != paths.agent_file).collect()
+    read.iter().map(|f| base.join(f)).filter(|p| *p != paths.agent_file).collect()
 }
 
 /// Refuses while a file the agent reads in place of the install file, event by event, declares hooks (Factory
@@ -368,7 +429,7 @@ fn check_overrides(request: &InstallRequest<'_>, paths: &Paths) -> Result<(), In
 
 /// Hooks the agent reads from another file beside the one install edits (Codex's `[hooks]` in `config.toml`):
 /// install edits one file only, so those stay, and the plan says so.
-fn kept_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<KeptHandler> {
+pub(super) fn kept_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<KeptHandler> {
     let agent = request.agent.agent();
     let agent_root = paths.agent_root();
     let cx = FileContext { origin: paths.origin, workspace: &paths.workspace, root: &agent_root, source_id: None };
@@ -395,13 +456,13 @@ fn kept_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<KeptHandler> 
 }
 
 /// The native file with the moved hooks added, loaded back and checked.
-struct NativePlan {
-    moved: Vec<MovedHook>,
-    original: Option<String>,
-    new: Option<(String, String)>,
+pub(super) struct NativePlan {
+    pub(super) moved: Vec<MovedHook>,
+    pub(super) original: Option<String>,
+    pub(super) new: Option<(String, String)>,
 }
 
-fn plan_native(
+pub(super) fn plan_native(
     request: &InstallRequest<'_>,
     paths: &Paths,
     movable: Vec<(super::handlers::Handler, HookDecl)>,
@@ -450,7 +511,7 @@ fn plan_native(
 
 /// Each moved hook's fingerprint, and whether install must record its trust (it comes from a non-trusted origin,
 /// can widen, and is not trusted yet): it was already running in the agent.
-fn settle_trust(paths: &Paths, moved: &mut [MovedHook]) -> Result<(), InstallError> {
+pub(super) fn settle_trust(paths: &Paths, moved: &mut [MovedHook]) -> Result<(), InstallError> {
     let store = paths.trust_store.as_ref().map(|path| TrustStore::open(path).0);
     for hook in moved.iter_mut() {
         if let HookSpec::Command(_) = hook.decl.spec {
@@ -591,6 +652,9 @@ impl InstallPlan {
                 message: "the bridge is already installed and there is nothing to move".into(),
             });
         }
+        if let Some(executables) = &self.executables {
+            return self.apply_executables(executables);
+        }
         self.check_unchanged()?;
         let mut native_change = None;
         if let Some((text, block)) = &self.native_new {
@@ -670,6 +734,7 @@ impl InstallPlan {
             trust_store_created: !store_existed && !trusted.is_empty(),
             trusted,
             agent_trust: self.agent_trust.clone(),
+            executables: None,
         };
         let saved = LockedInstalls::open(&self.installs).and_then(|mut locked| {
             locked.installs.installs.push(record.clone());
@@ -707,9 +772,125 @@ impl InstallPlan {
         Ok(())
     }
 
+    /// [`InstallPlan::apply`] for an agent of one executable per event: the native file first, then the agent's
+    /// directory (its hook files moved aside, the bridge scripts written), then the trust of the moved hooks taken
+    /// from the files where they now are, then the record; a failure undoes the steps before it.
+    fn apply_executables(
+        &self,
+        executables: &super::executables::ExecutablesPlan,
+    ) -> Result<InstallRecord, InstallError> {
+        if self.confines.1.read(&self.native_file)? != self.native_original {
+            return Err(InstallError::Changed { path: self.native_file.clone() });
+        }
+        executables.check_unchanged()?;
+        let mut native_change = None;
+        if let Some((text, block)) = &self.native_new {
+            let real = self.confines.1.resolve(&self.native_file)?;
+            let created_dirs = replace(&self.native_file, &real, self.native_original.as_deref(), text)?;
+            native_change = Some(NativeChange {
+                file: FileChange {
+                    path: self.native_file.clone(),
+                    original: self.native_original.clone(),
+                    written_sha256: sha256(text),
+                    created_dirs,
+                },
+                block: block.clone(),
+            });
+        }
+        let undo_native = |change: &Option<NativeChange>| {
+            if let Some(change) = change {
+                let _ = super::undo::restore_exactly(&change.file, &self.confines.1);
+            }
+        };
+        let change = match executables.apply() {
+            Ok(change) => change,
+            Err(err) => {
+                undo_native(&native_change);
+                return Err(err);
+            }
+        };
+        let undo_dir = |change: &super::ExecutablesChange| {
+            super::executables::undo(change, &mut Vec::new(), &mut Vec::new());
+        };
+        // The moved files are where their hooks name them now: their fingerprints are taken there.
+        let moved: Vec<MovedHook> = self
+            .moved
+            .iter()
+            .cloned()
+            .map(|mut hook| {
+                if let HookSpec::Command(_) = hook.decl.spec {
+                    hook.fingerprint = Some(fingerprint(&hook.decl, &self.workspace));
+                }
+                hook
+            })
+            .collect();
+        let store_existed = self.trust_store.as_ref().is_some_and(|p| p.exists());
+        let trusted = match self.trust_hooks(&moved) {
+            Ok(trusted) => trusted,
+            Err(err) => {
+                undo_dir(&change);
+                undo_native(&native_change);
+                return Err(err);
+            }
+        };
+        let record = InstallRecord {
+            agent: self.agent,
+            scope: self.scope,
+            workspace: (self.scope != InstallScope::User).then(|| self.workspace.clone()),
+            command: self.command.clone(),
+            agent_file: FileChange {
+                path: self.agent_file.clone(),
+                original: None,
+                written_sha256: String::new(),
+                created_dirs: Vec::new(),
+            },
+            added_events: self.added_events.clone(),
+            moved: moved
+                .iter()
+                .map(|m| MovedRecord {
+                    id: m.decl.id.clone(),
+                    hash: m.decl.hash.clone(),
+                    event: m.event.clone(),
+                    group: m.place.0,
+                    index: m.place.1,
+                    group_keys: m.group_keys.clone(),
+                    handler: m.handler.clone(),
+                })
+                .collect(),
+            native_file: native_change,
+            trust_store_created: !store_existed && !trusted.is_empty(),
+            trusted,
+            agent_trust: None,
+            executables: Some(change),
+        };
+        let saved = LockedInstalls::open(&self.installs).and_then(|mut locked| {
+            locked.installs.installs.push(record.clone());
+            locked.save()
+        });
+        if let Err(err) = saved {
+            super::undo::revoke(
+                self.trust_store.as_deref(),
+                &self.workspace,
+                &record.trusted,
+                record.trust_store_created,
+            );
+            if let Some(change) = &record.executables {
+                undo_dir(change);
+            }
+            undo_native(&record.native_file);
+            return Err(err);
+        }
+        Ok(record)
+    }
+
     /// Records the trust of the moved hooks that need it; returns what it recorded.
     fn trust(&self) -> Result<Vec<TrustedRecord>, InstallError> {
-        let wanted: Vec<&MovedHook> = self.moved.iter().filter(|m| m.needs_trust).collect();
+        self.trust_hooks(&self.moved)
+    }
+
+    /// Records the trust of `moved` (this plan's hooks) where they need it; returns what it recorded.
+    fn trust_hooks(&self, moved: &[MovedHook]) -> Result<Vec<TrustedRecord>, InstallError> {
+        let wanted: Vec<&MovedHook> = moved.iter().filter(|m| m.needs_trust).collect();
         let Some(path) = self.trust_store.as_ref().filter(|_| !wanted.is_empty()) else { return Ok(Vec::new()) };
         // Under the store's lock: a concurrent `hook trust` or install loses no entry.
         let (trusted, _) = TrustStore::update(path, |store| {

@@ -60,6 +60,10 @@ pub struct InstallRecord {
     /// What install changed in the agent's own hook trust (Codex's `trusted_hash` of the bridge entries).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_trust: Option<super::AgentTrustChange>,
+    /// For an agent of one executable per event (Cline): the bridge scripts written and the agent's own hook files
+    /// moved aside in its directory (`agent_file` is that directory, and was not rewritten).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub executables: Option<super::ExecutablesChange>,
 }
 
 /// One file install rewrote.

@@ -70,6 +70,24 @@ fn undo(
 ) -> Result<(), InstallError> {
     // The agent's file first: once it is back, the agent runs its own hooks again and the bridge no more.
     let agent_file = &record.agent_file;
+    if let Some(change) = &record.executables {
+        // An agent of one executable per event: its directory, not a file, was changed.
+        super::executables::undo(change, &mut report.restored, &mut report.warnings);
+    } else {
+        undo_agent_file(record, agent_confine, program, report)?;
+    }
+    let _ = agent_file;
+    undo_rest(record, native_confine, trust_store, report)
+}
+
+/// Undoes install's rewrite of the agent's settings file.
+fn undo_agent_file(
+    record: &InstallRecord,
+    agent_confine: &Confine,
+    program: &BridgeProgram,
+    report: &mut UninstallReport,
+) -> Result<(), InstallError> {
+    let agent_file = &record.agent_file;
     let agent_real = agent_confine.resolve(&agent_file.path)?;
     if restore_exactly(agent_file, agent_confine)? {
         report.restored.push(agent_file.path.clone());
@@ -99,6 +117,16 @@ fn undo(
         ));
     }
 
+    Ok(())
+}
+
+/// Undoes what install changed beside the agent's own file: the agent's hook trust, the native file, the trust store.
+fn undo_rest(
+    record: &InstallRecord,
+    native_confine: &Confine,
+    trust_store: Option<&Path>,
+    report: &mut UninstallReport,
+) -> Result<(), InstallError> {
     if let Some(change) = &record.agent_trust {
         super::agent_trust::undo(change)?;
         report.edited.push(change.file.clone());

@@ -329,6 +329,14 @@ fn describe(plan: &InstallPlan, ctx: &Context) -> String {
             }
         }
     }
+    for (from, to) in plan.moved_files() {
+        let line = format!(
+            "moves {} to {} (renamed: its bytes and mode kept; {agent} reads no subdirectory)",
+            display_path(&from),
+            display_path(&to)
+        );
+        text.extend(wrap(&line, "", "  ").into_iter().map(|l| l + "\n"));
+    }
     for kept in &plan.kept {
         let what = kept.command.as_deref().map(clean_line).unwrap_or_else(|| "a handler".into());
         let line = format!(

@@ -43,7 +43,7 @@ const EVENTS: AgentEvents = AgentEvents::of(hook_types::Protocol::Cline);
 const EXTENSIONS: &[&str] = &["", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"];
 
 /// How many entries of one directory are looked at: past it the rest are reported, not read.
-pub(crate) const MAX_DIR_ENTRIES: usize = 4_096;
+pub const MAX_DIR_ENTRIES: usize = 4_096;
 
 /// How much of a hook file is read to find its shebang and whether it runs the bridge.
 const HEAD_BYTES: u64 = 4_096;
@@ -174,8 +174,11 @@ fn interpreter(tokens: &[String]) -> Option<Vec<String>> {
     }
 }
 
-/// The first bytes of a file, as text (lossy): enough for its shebang and to tell the bridge's small script.
-pub(crate) fn head(path: &Path) -> std::io::Result<String> {
+/// The first bytes of a hook file, as text (lossy): enough for its shebang and to tell the bridge's small script.
+///
+/// # Errors
+/// The file cannot be opened or read.
+pub fn event_executable_head(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let file =
@@ -187,7 +190,14 @@ pub(crate) fn head(path: &Path) -> std::io::Result<String> {
 
 /// The shell text of a hook file that runs this engine's bridge: its lines other than comments, when they invoke
 /// `hook bridge`. `None` for any other file.
-pub(crate) fn bridge_line(head: &str) -> Option<String> {
+///
+/// ```
+/// use hook_config::event_executable_bridge_line;
+/// let script = "#!/bin/sh\n# written by hook install\nexec hook bridge --protocol cline\n";
+/// assert_eq!(event_executable_bridge_line(script).as_deref(), Some("exec hook bridge --protocol cline"));
+/// assert_eq!(event_executable_bridge_line("#!/bin/sh\necho '{}'\n"), None);
+/// ```
+pub fn event_executable_bridge_line(head: &str) -> Option<String> {
     if !head.contains("bridge") {
         return None;
     }
@@ -212,8 +222,8 @@ pub(crate) fn tree(found: &[EventExecutable], base: Option<&Path>) -> (Value, Ve
         let mut hook = Map::new();
         hook.insert("event".into(), file.event.into());
         hook.insert("file".into(), shown.clone().into());
-        match head(&file.path) {
-            Ok(text) => match bridge_line(&text) {
+        match event_executable_head(&file.path) {
+            Ok(text) => match event_executable_bridge_line(&text) {
                 Some(line) => {
                     hook.insert("shell".into(), line.into());
                 }
@@ -262,10 +272,10 @@ mod tests {
     #[test]
     fn the_bridge_script_install_writes_is_told_from_a_script_that_mentions_the_word() {
         assert_eq!(
-            bridge_line("#!/bin/sh\nexec hook bridge --protocol cline\n").as_deref(),
+            event_executable_bridge_line("#!/bin/sh\nexec hook bridge --protocol cline\n").as_deref(),
             Some("exec hook bridge --protocol cline")
         );
-        assert_eq!(bridge_line("#!/bin/sh\n# a bridge to nowhere\necho '{}'\n"), None);
+        assert_eq!(event_executable_bridge_line("#!/bin/sh\n# a bridge to nowhere\necho '{}'\n"), None);
     }
 
     #[test]

@@ -17,7 +17,10 @@ mod mecha;
 mod native;
 mod qwen;
 
-pub use cline::{EventExecutable, event_executable_argv, event_executable_name, event_executables};
+pub use cline::{
+    EventExecutable, MAX_DIR_ENTRIES as EVENT_EXECUTABLES_MAX_ENTRIES, event_executable_argv,
+    event_executable_bridge_line, event_executable_head, event_executable_name, event_executables,
+};
 pub(crate) use cline::{MAX_DIR_ENTRIES, tree as event_executables_tree};
 pub(crate) use gemini::strip_comments as strip_json_comments;
 

@@ -70,7 +70,7 @@ pub fn output_schema() -> Value {
 pub fn payload_schema() -> Value {
     let text = |description: &str| json!({"type": "string", "description": description});
     let nullable = |description: &str| json!({"type": ["string", "null"], "description": description});
-    json!({
+    let mut schema = json!({
         "$schema": DRAFT,
         "title": "hook payload",
         "description": "One compact JSON object on stdin, then a newline. Fields are left out when the host gave no value, except the nullable base fields.",
@@ -103,18 +103,30 @@ pub fn payload_schema() -> Value {
             "workspace_roots": {"type": "array", "items": {"type": "string"}, "description": "cursor only: `[cwd]`."},
             "command": text("cursor only, tool events: the tool input's `command`."),
             "file_path": text("cursor only, tool events: the tool input's `file_path` (or `path`)."),
-            "hookName": text("cline only: Cline's name of the event (`tool_call`, `tool_result`, `agent_start`, …)."),
-            "taskId": text("cline only: the session id."),
-            "workspaceRoots": {"type": "array", "items": {"type": "string"}, "description": "cline only: `[cwd]`."},
-            "tool_call": {"type": "object", "description": "cline only, pre_tool: `{id, name, input}` of the call."},
-            "preToolUse": {"type": "object", "description": "cline only, pre_tool: `{toolName, parameters}`, each parameter a string."},
-            "tool_result": {"type": "object", "description": "cline only, post_tool: `{id, name, input, output, error}` of the call."},
-            "postToolUse": {"type": "object", "description": "cline only, post_tool: `{toolName, parameters, result, success}`."},
-            "userPromptSubmit": {"type": "object", "description": "cline only, turn_start: `{prompt, attachments}`."},
         },
         "required": ["event", "hook_event_name", "session_id", "transcript_path", "cwd"],
         // Anything else is an agent's own field, passed through by the bridge to that agent's hooks only: a schema
         // that refused it would refuse the input the agent documents.
         "additionalProperties": {"description": "Through `hook bridge` only, for a hook of the invoking agent's protocol: a field of that agent's hook input the engine has no name for (Claude Code's `last_assistant_message`, Gemini CLI's `prompt_response`, Cursor's `status`), as the agent sent it."},
-    })
+    });
+    let object = |description: &str| json!({"type": "object", "description": description});
+    let cline = [
+        ("hookName", text("cline only: Cline's name of the event (`tool_call`, `tool_result`, `agent_start`, …).")),
+        ("taskId", text("cline only: the session id.")),
+        (
+            "workspaceRoots",
+            json!({"type": "array", "items": {"type": "string"}, "description": "cline only: `[cwd]`."}),
+        ),
+        ("tool_call", object("cline only, pre_tool: `{id, name, input}` of the call.")),
+        ("preToolUse", object("cline only, pre_tool: `{toolName, parameters}`, each parameter a string.")),
+        ("tool_result", object("cline only, post_tool: `{id, name, input, output, error}` of the call.")),
+        ("postToolUse", object("cline only, post_tool: `{toolName, parameters, result, success}`.")),
+        ("userPromptSubmit", object("cline only, turn_start: `{prompt, attachments}`.")),
+    ];
+    if let Some(properties) = schema["properties"].as_object_mut() {
+        for (name, field) in cline {
+            properties.insert(name.into(), field);
+        }
+    }
+    schema
 }
