@@ -49,6 +49,8 @@ impl Out {
             }
             "gemini" => self.code == 2 || self.stdout.contains("\"decision\":\"deny\""),
             "cursor" => self.stdout.contains("\"permission\":\"deny\""),
+            // Cline has no deny of one call: `cancel` ends its run before the tool runs.
+            "cline" => serde_json::from_str::<serde_json::Value>(self.stdout.trim()).is_ok_and(|v| v["cancel"] == true),
             other => panic!("no such agent {other}"),
         }
     }
