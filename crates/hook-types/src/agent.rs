@@ -87,6 +87,10 @@ pub struct AgentEvent {
     /// The name the agent's hook input carries for this event where it differs from `name`, the name its files use
     /// (Cline's `hookName` is `tool_call` for its `PreToolUse` executable).
     pub wire_name: Option<&'static str>,
+    /// Whether the agent reads a hook's answer on this event. Cline runs its hooks detached on every event but its
+    /// tool events: the bridge runs there for its observers, and keeps no session state (no skipped-guard notice
+    /// counts as told, no continuation as asked) from an answer nobody reads.
+    pub answered: bool,
 }
 
 /// How an agent spells an MCP server's tool.
@@ -209,27 +213,33 @@ const FAILED: EventFilters = EventFilters { only_errors: true, scope: Scope::Mai
 const SUBAGENT: EventFilters = EventFilters { only_errors: false, scope: Scope::Subagent };
 
 const fn ev(name: &'static str, event: Event) -> AgentEvent {
-    AgentEvent { name, event: Some(event), filters: PLAIN, tool: None, install: true, wire_name: None }
+    AgentEvent { name, event: Some(event), filters: PLAIN, tool: None, install: true, wire_name: None, answered: true }
 }
 
 const fn with(name: &'static str, event: Event, filters: EventFilters) -> AgentEvent {
-    AgentEvent { name, event: Some(event), filters, tool: None, install: true, wire_name: None }
+    AgentEvent { name, event: Some(event), filters, tool: None, install: true, wire_name: None, answered: true }
 }
 
 /// Read when it arrives, never written by install.
 const fn read_only(name: &'static str, event: Event, filters: EventFilters, tool: Option<&'static str>) -> AgentEvent {
-    AgentEvent { name, event: Some(event), filters, tool, install: false, wire_name: None }
+    AgentEvent { name, event: Some(event), filters, tool, install: false, wire_name: None, answered: true }
 }
 
 /// Documented by the agent, no equivalent here.
 const fn foreign(name: &'static str) -> AgentEvent {
-    AgentEvent { name, event: None, filters: PLAIN, tool: None, install: false, wire_name: None }
+    AgentEvent { name, event: None, filters: PLAIN, tool: None, install: false, wire_name: None, answered: true }
 }
 
 /// An event whose hook input names it `wire` (Cline's `hookName`); `install` says whether install writes the bridge on
-/// it, `event` is `None` for one with no equivalent here.
-const fn wired(name: &'static str, wire: &'static str, event: Option<Event>, install: bool) -> AgentEvent {
-    AgentEvent { name, event, filters: PLAIN, tool: None, install, wire_name: Some(wire) }
+/// it, `answered` whether the agent reads the answer, `event` is `None` for one with no equivalent here.
+const fn wired(
+    name: &'static str,
+    wire: &'static str,
+    event: Option<Event>,
+    install: bool,
+    answered: bool,
+) -> AgentEvent {
+    AgentEvent { name, event, filters: PLAIN, tool: None, install, wire_name: Some(wire), answered }
 }
 
 const ALL_ANSWERS: Answers = Answers { ask: true, continuation: true, context: true, system_message: true };
@@ -392,16 +402,16 @@ const DROID_EVENTS: &[AgentEvent] = &[
 /// aborted run; `PreCompact` is a file name Cline reads but runs on no event ("not wired for file hooks today",
 /// sdk/examples/hooks/README.md).
 const CLINE_EVENTS: &[AgentEvent] = &[
-    wired("TaskStart", "agent_start", Some(Event::SessionStart), true),
-    wired("TaskResume", "agent_resume", Some(Event::SessionStart), false),
-    wired("UserPromptSubmit", "prompt_submit", Some(Event::TurnStart), true),
-    wired("PreToolUse", "tool_call", Some(Event::PreTool), true),
-    wired("PostToolUse", "tool_result", Some(Event::PostTool), true),
-    wired("TaskComplete", "agent_end", Some(Event::TurnEnd), true),
-    wired("SessionShutdown", "session_shutdown", Some(Event::SessionEnd), true),
+    wired("TaskStart", "agent_start", Some(Event::SessionStart), true, false),
+    wired("TaskResume", "agent_resume", Some(Event::SessionStart), false, false),
+    wired("UserPromptSubmit", "prompt_submit", Some(Event::TurnStart), true, false),
+    wired("PreToolUse", "tool_call", Some(Event::PreTool), true, true),
+    wired("PostToolUse", "tool_result", Some(Event::PostTool), true, true),
+    wired("TaskComplete", "agent_end", Some(Event::TurnEnd), true, false),
+    wired("SessionShutdown", "session_shutdown", Some(Event::SessionEnd), true, false),
     read_only("PreCompact", Event::Compaction, PLAIN, None),
-    wired("TaskError", "agent_error", None, false),
-    wired("TaskCancel", "agent_abort", None, false),
+    wired("TaskError", "agent_error", None, false, false),
+    wired("TaskCancel", "agent_abort", None, false, false),
 ];
 
 /// clio-coder's names: the canonical ones, and its own for three of them.

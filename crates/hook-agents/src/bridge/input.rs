@@ -111,6 +111,12 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
         hook_types::WireShape::Cline => project_root = read.cline(&mut input)?,
         hook_types::WireShape::ClaudeCode | hook_types::WireShape::GeminiCli => read.common(&mut input)?,
     }
+    // An event whose answer the agent never reads (Cline's detached ones) keeps no session state: a notice given
+    // there would count as told, and nobody would have seen it. The session id stays in `extra` for the agent's own
+    // hooks.
+    if agent.agent().event(&event_name).is_some_and(|row| !row.answered) {
+        input.session_id = None;
+    }
     input.extra = leftover(agent, &mut input, fields);
     if let Some(extra) = input.extra.as_mut() {
         extra.newline = bytes.ends_with(b"\n");

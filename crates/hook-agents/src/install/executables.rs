@@ -38,16 +38,26 @@ use hook_config::{FileContext, Format, IssueSeverity, parse_str};
 /// The subdirectory of the agent's hooks directory its own hook files move into.
 pub const ASIDE_DIR: &str = "moved-by-hook";
 
-/// The bridge script install writes for one event: `exec` of the bridge command.
+/// The bridge script install writes for one event: it runs the bridge command; when the shell cannot run it at all
+/// (`hook` not on `PATH`, not executable: exit 126 or 127, or killed by a signal), it answers for it, since Cline reads
+/// a script that prints nothing as no objection: on `gate` events a `cancel`, elsewhere a note for the model.
 ///
 /// ```
-/// let script = hook_agents::install::bridge_script("hook bridge --protocol cline", "cline", "PreToolUse");
-/// assert!(script.starts_with("#!/bin/sh\n") && script.ends_with("\nexec hook bridge --protocol cline\n"));
+/// let script = hook_agents::install::bridge_script("hook bridge --protocol cline", "cline", "PreToolUse", true);
+/// assert!(script.starts_with("#!/bin/sh\n") && script.contains("\nhook bridge --protocol cline\n"));
+/// assert!(script.contains(r#"{"cancel":true"#));
 /// ```
-pub fn bridge_script(command: &str, agent: &str, event: &str) -> String {
+pub fn bridge_script(command: &str, agent: &str, event: &str, gate: bool) -> String {
+    let why = "hook bridge could not run (exit status '\"$status\"'); is `hook` on PATH?";
+    let answer = if gate {
+        format!(r#"{{"cancel":true,"errorMessage":"{why}"}}"#)
+    } else {
+        format!(r#"{{"contextModification":"[hook notice for the user] {why}"}}"#)
+    };
     format!(
         "#!/bin/sh\n# Written by `hook install --agent {agent}`: hands {event} to the hook engine.\n# `hook uninstall \
-         --agent {agent}` removes it.\nexec {command}\n"
+         --agent {agent}` removes it.\n{command}\nstatus=$?\nif [ \"$status\" -ge 126 ]; then\n  printf '%s\\n' \
+         '{answer}'\nfi\nexit 0\n"
     )
 }
 
@@ -235,11 +245,18 @@ pub(crate) fn plan(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallE
                 ),
             });
         }
-        bridges.push((path, bridge_script(&request.command, request.agent.as_str(), event)));
+        let gate = agent_event_is_gate(request, event);
+        bridges.push((path, bridge_script(&request.command, request.agent.as_str(), event, gate)));
     }
     let plan = ExecutablesPlan { dir, bridges, moves };
     let native = super::plan::NativePlan { moved: Vec::new(), original: native.original, new: native.new };
     Ok(InstallPlan::of_executables(request, paths, added, moved, kept, native, (elsewhere, narrower), plan))
+}
+
+/// Whether the agent's `event` is a gate whose answer the agent reads (Cline's PreToolUse).
+fn agent_event_is_gate(request: &InstallRequest<'_>, event: &str) -> bool {
+    let row = request.agent.agent().event(event);
+    row.is_some_and(|row| row.answered && row.event.as_ref().is_some_and(|e| e.class() == hook_types::EventClass::Gate))
 }
 
 /// The agent runs the hooks of all its directories: a bridge script a broader scope's directory holds on an event
