@@ -108,6 +108,12 @@ pub trait Agent: Sync {
         true
     }
 
+    /// Whether only the scenarios that name this agent apply to it (Cline: its hooks are files of one executable per
+    /// event and its answer a `cancel` that ends the run, so it has scenarios of its own).
+    fn own_scenarios_only(&self) -> bool {
+        false
+    }
+
     /// Keys the agent itself writes into a project settings file it loads, written up front so that a run leaves the
     /// file as it was (Qwen Code stamps `"$version": 4` into one that lacks it).
     fn settings_stamp(&self) -> serde_json::Map<String, Value> {

@@ -10,6 +10,7 @@
 
 mod agent;
 mod claude;
+mod cline;
 mod codex;
 mod conformance;
 mod gemini;
@@ -30,7 +31,7 @@ use anyhow::{Context, Result, bail};
 use agent::Agent;
 use session::Ctx;
 
-const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen] [--scenario NAME] [--keep] \
+const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline] [--scenario NAME] [--keep] \
                      [--no-measure | --measure-only] [--conformance [--case PART]]";
 
 /// How long one scenario may take, all its agent runs together.
@@ -67,8 +68,13 @@ fn parse(args: &[String]) -> Result<Flags> {
 }
 
 /// Every agent, in the order they run.
-fn agents() -> [&'static dyn Agent; 4] {
-    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen]
+fn agents() -> [&'static dyn Agent; 5] {
+    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen, &cline::Cline]
+}
+
+/// Every scenario: the shared ones, then those of agents that have their own.
+fn all_scenarios() -> impl Iterator<Item = &'static scenarios::Scenario> {
+    scenarios::SCENARIOS.iter().chain(cline::SCENARIOS)
 }
 
 /// The bridged agents of the agent table the suite does not run, each with exactly why; their behaviour is covered by
@@ -90,12 +96,9 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
         bail!("no agent `{}`\n{USAGE}", flags.agent.unwrap_or_default());
     }
     if let Some(name) = &flags.scenario
-        && !scenarios::SCENARIOS.iter().any(|s| s.name == name)
+        && !all_scenarios().any(|s| s.name == name)
     {
-        bail!(
-            "no scenario `{name}`; there are: {}",
-            scenarios::SCENARIOS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
-        );
+        bail!("no scenario `{name}`; there are: {}", all_scenarios().map(|s| s.name).collect::<Vec<_>>().join(", "));
     }
     let started = Instant::now();
     let hook = build_hook(root)?;
@@ -108,8 +111,9 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     }
     let (mut passed, mut failed) = (0usize, 0usize);
     for agent in &agents {
-        for scenario in scenarios::SCENARIOS {
-            let applies = scenario.agents.is_empty() || scenario.agents.contains(&agent.name());
+        for scenario in all_scenarios() {
+            let named = scenario.agents.contains(&agent.name());
+            let applies = named || (scenario.agents.is_empty() && !agent.own_scenarios_only());
             let skipped = flags.measure_only || flags.conformance;
             if !applies || skipped || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
                 continue;
