@@ -243,6 +243,20 @@ impl InstallPlan {
 
     /// The agent's own hook files install moves aside, each with where it goes (an agent of one executable per
     /// event); empty for the others.
+    ///
+    /// ```
+    /// use hook_agents::install::{plan_install, Agent, InstallRequest, InstallScope};
+    /// use hook_config::Layout;
+    /// let ws = tempfile::tempdir().unwrap();
+    /// let cfg = tempfile::tempdir().unwrap();
+    /// std::fs::create_dir_all(ws.path().join(".cline/hooks")).unwrap();
+    /// std::fs::write(ws.path().join(".cline/hooks/PreToolUse.sh"), "echo '{}'\n").unwrap();
+    /// let layout = Layout::new(ws.path()).with_config_home(cfg.path()).with_home(None);
+    /// let request = InstallRequest::new(Agent::Cline, InstallScope::Project, &layout, "hook bridge --protocol cline");
+    /// let plan = plan_install(&request).unwrap();
+    /// let (from, to) = &plan.moved_files()[0];
+    /// assert!(from.ends_with(".cline/hooks/PreToolUse.sh") && to.ends_with(".cline/hooks/moved-by-hook/PreToolUse.sh"));
+    /// ```
     pub fn moved_files(&self) -> Vec<(PathBuf, PathBuf)> {
         self.executables
             .as_ref()

@@ -86,6 +86,17 @@ pub fn event_executable_name(agent: hook_types::Protocol, file_name: &str) -> Op
 /// event. `Ok(None)` when there is no such directory. At most [`MAX_DIR_ENTRIES`] entries are looked at; the second
 /// value says whether there were more.
 ///
+/// ```
+/// use hook_config::event_executables;
+/// use hook_types::Protocol;
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::write(dir.path().join("PreToolUse.sh"), "exit 0\n").unwrap();
+/// std::fs::write(dir.path().join("README.md"), "notes\n").unwrap();
+/// let (found, more) = event_executables(Protocol::Cline, dir.path()).unwrap().unwrap();
+/// assert_eq!((found.len(), found[0].event, more), (1, "PreToolUse", false));
+/// assert!(event_executables(Protocol::Cline, &dir.path().join("absent")).unwrap().is_none());
+/// ```
+///
 /// # Errors
 /// `dir` cannot be listed (it is a file, or not readable).
 pub fn event_executables(
@@ -175,6 +186,13 @@ fn interpreter(tokens: &[String]) -> Option<Vec<String>> {
 }
 
 /// The first bytes of a hook file, as text (lossy): enough for its shebang and to tell the bridge's small script.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("TaskStart");
+/// std::fs::write(&path, "#!/bin/sh\necho started\n").unwrap();
+/// assert!(hook_config::event_executable_head(&path).unwrap().starts_with("#!/bin/sh\n"));
+/// ```
 ///
 /// # Errors
 /// The file cannot be opened or read.
