@@ -172,6 +172,21 @@ fn moved_decl(
 pub(crate) fn plan(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
     let paths = Paths::of(request)?;
     let dir = paths.agent_file.clone();
+    // The agent's files carry no timeout: it gives every hook its protocol's (Cline: 120 s) and, past it, goes on as
+    // if the hook had not answered. The bridge must answer before that.
+    let needed =
+        request.limits.dispatch_deadline_ms.saturating_add(request.limits.grace_ms) + super::BRIDGE_TIMEOUT_MARGIN_MS;
+    let allowed = request.agent.default_timeout_ms();
+    if needed > allowed {
+        return Err(InstallError::Unsupported {
+            path: dir,
+            message: format!(
+                "{} gives a hook {allowed} ms and then runs the tool as if it had not answered, and the bridge may take \
+                 {needed} ms (the dispatch deadline, its grace and a margin); lower the dispatch deadline",
+                request.agent.display_name()
+            ),
+        });
+    }
     paths.confines.0.resolve_dir(&dir)?;
     let aside = dir.join(ASIDE_DIR);
     let listed = listing(request, &dir)?;
@@ -395,4 +410,32 @@ pub(crate) fn undo(change: &ExecutablesChange, restored: &mut Vec<PathBuf>, warn
         }
     }
     super::files::remove_empty_dirs(&change.created_dirs);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::install::Agent;
+    use hook_config::Layout;
+
+    #[test]
+    fn install_refuses_a_dispatch_deadline_the_agent_would_not_wait_for() {
+        let ws = tempfile::tempdir().unwrap();
+        let cfg = tempfile::tempdir().unwrap();
+        let layout = Layout::new(ws.path()).with_config_home(cfg.path()).with_home(None);
+        let mut request = InstallRequest::new(Agent::Cline, InstallScope::Project, &layout, "hook bridge");
+        request.limits.dispatch_deadline_ms = 200_000;
+        let err = super::super::plan_install(&request).unwrap_err();
+        assert!(err.to_string().contains("lower the dispatch deadline"), "{err}");
+        request.limits.dispatch_deadline_ms = 60_000;
+        assert!(super::super::plan_install(&request).is_ok());
+    }
+
+    #[test]
+    fn a_bridge_script_reads_back_as_a_bridge_and_answers_for_a_bridge_that_cannot_run() {
+        let script = bridge_script("hook bridge --protocol cline", "cline", "PreToolUse", true);
+        let line = hook_config::event_executable_bridge_line(&script).expect("a bridge");
+        assert!(hook_config::BridgeProgram::named(["hook"]).invokes_bridge_line(&line));
+        assert!(bridge_script("x", "cline", "PostToolUse", false).contains("contextModification"));
+    }
 }
