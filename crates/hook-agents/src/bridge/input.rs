@@ -78,6 +78,25 @@ pub enum InputError {
 /// assert_eq!(read.input.extra.unwrap().fields["error"], "exit 2");
 /// ```
 pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError> {
+    parse_input_as(agent, None, bytes)
+}
+
+/// [`parse_input`] for an agent whose input may not name its event: `event` is the agent's name for it as the
+/// bridge's command line gave it (`hook bridge --protocol copilot --event preToolUse`; GitHub Copilot CLI's camelCase
+/// inputs carry no event name), and wins over one the input names.
+///
+/// ```
+/// use hook_agents::install::Agent;
+/// use hook_agents::bridge::parse_input_as;
+/// use hook_types::Event;
+/// let stdin = br#"{"sessionId":"s1","timestamp":1704614600000,"cwd":"/ws","toolName":"bash","toolArgs":{"command":"ls"}}"#;
+/// let read = parse_input_as(Agent::Copilot, Some("preToolUse"), stdin).unwrap();
+/// assert_eq!(read.input.event, Event::PreTool);
+/// assert_eq!(read.input.tool_name.as_deref(), Some("bash"));
+/// assert_eq!(read.input.tool_input.unwrap()["command"], "ls");
+/// assert!(parse_input_as(Agent::Copilot, None, stdin).is_err());
+/// ```
+pub fn parse_input_as(agent: Agent, event: Option<&str>, bytes: &[u8]) -> Result<AgentInput, InputError> {
     let name = agent.display_name();
     let text = String::from_utf8_lossy(bytes);
     let text = text.trim_start_matches('\u{feff}');
@@ -87,12 +106,25 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
         return Err(InputError::NotAnObject { agent: name, found: json_kind(&value) });
     };
     let read = Fields { agent: name, fields: &fields };
-    let event_name = read.string("hook_event_name")?.ok_or(InputError::Field {
-        agent: name,
-        field: "hook_event_name",
-        found: "missing",
-        expected: "the event's name",
-    })?;
+    let copilot = agent.agent().wire == hook_types::WireShape::Copilot;
+    let event_name = match event {
+        Some(event) => event.to_owned(),
+        None if copilot => {
+            return Err(InputError::Field {
+                agent: name,
+                field: "hook_event_name",
+                found: "missing",
+                expected: "the event's name, which this agent's input does not carry: run the bridge with \
+                           `--event <name>` (as hook install writes it)",
+            });
+        }
+        None => read.string("hook_event_name")?.ok_or(InputError::Field {
+            agent: name,
+            field: "hook_event_name",
+            found: "missing",
+            expected: "the event's name",
+        })?,
+    };
     let named = agent.event(&event_name);
     let mut input = EventInput::new(named.event.clone());
     input.is_error = named.filters.only_errors;
@@ -102,6 +134,7 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
     match agent.agent().wire {
         hook_types::WireShape::Cursor => project_root = read.cursor(&event_name, &mut input)?,
         hook_types::WireShape::ClaudeCode | hook_types::WireShape::GeminiCli => read.common(&mut input)?,
+        hook_types::WireShape::Copilot => read.copilot(&mut input)?,
     }
     input.extra = leftover(agent, &mut input, fields);
     if let Some(extra) = input.extra.as_mut() {
@@ -273,6 +306,43 @@ impl Fields<'_> {
                 .or_else(|| gemini_error.map(text_of))
                 .or_else(|| response.and_then(Value::as_str).map(str::to_owned));
         }
+        Ok(())
+    }
+
+    /// GitHub Copilot CLI's camelCase input (hooks reference, "Hook event input payloads"): `sessionId`, `cwd`,
+    /// `transcriptPath`, `toolName` and `toolArgs` (`toolInput` on permissionRequest), `toolResult` (`resultType`,
+    /// `textResultForLlm`) on postToolUse, `error` on postToolUseFailure, `prompt`, `source`, `trigger`,
+    /// `stop_hook_active`. Its `timestamp`, `stopReason`, `agentName` and the rest go to [`EventInput::extra`].
+    fn copilot(&self, input: &mut EventInput) -> Result<(), InputError> {
+        input.session_id = self.string("sessionId")?;
+        input.cwd = self.string("cwd")?;
+        input.transcript_path = self.string("transcriptPath")?;
+        if let Some(tool) = self.string("toolName")? {
+            input.tool_name = Some(tool);
+        }
+        input.tool_input = match self.tool_input("toolArgs")? {
+            Some(args) => Some(args),
+            None => self.tool_input("toolInput")?,
+        };
+        if input.event.is_tool_event() {
+            input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
+        }
+        if input.event == Event::PostTool {
+            if let Some(result) = self.get("toolResult") {
+                let kind = result.get("resultType").and_then(Value::as_str);
+                input.is_error |= kind.is_some_and(|k| k != "success");
+                input.content = result.get("textResultForLlm").and_then(Value::as_str).map(str::to_owned);
+                input.tool_response = Some(result.clone());
+            }
+            if let Some(error) = self.string("error")? {
+                input.is_error = true;
+                input.content = Some(error);
+            }
+        }
+        input.prompt = self.string("prompt")?;
+        input.source = self.string("source")?;
+        input.trigger = self.string("trigger")?;
+        input.stop_hook_active = self.boolean("stop_hook_active")?.unwrap_or(false);
         Ok(())
     }
 

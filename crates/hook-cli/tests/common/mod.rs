@@ -49,6 +49,12 @@ impl Out {
             }
             "gemini" => self.code == 2 || self.stdout.contains("\"decision\":\"deny\""),
             "cursor" => self.stdout.contains("\"permission\":\"deny\""),
+            // GitHub Copilot CLI: exit 2 denies on preToolUse and permissionRequest, as do its JSON denies.
+            "copilot" => {
+                self.code == 2
+                    || self.stdout.contains("\"permissionDecision\":\"deny\"")
+                    || self.stdout.contains("\"behavior\":\"deny\"")
+            }
             other => panic!("no such agent {other}"),
         }
     }

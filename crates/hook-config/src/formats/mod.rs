@@ -9,6 +9,7 @@ mod agent;
 mod claude;
 mod clio;
 mod codex;
+mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
@@ -123,6 +124,7 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Codex => codex::read(&root, reporter),
         Format::Qwen => qwen::read(&root, reporter),
         Format::Droid => droid::read(&root, reporter),
+        Format::Copilot => copilot::read(&root, reporter),
     }
 }
 
