@@ -387,7 +387,7 @@ const DROID_EVENTS: &[AgentEvent] = &[
 ];
 
 /// GitHub Copilot CLI 1.0.102: `HookType` in `schemas/api.schema.json` of the `@github/copilot-linux-x64` package (the
-/// tar inside its executable) and https://docs.github.com/en/copilot/reference/hooks-reference ("Hook events").
+/// tar inside its executable) and <https://docs.github.com/en/copilot/reference/hooks-reference> ("Hook events").
 /// `userPromptSubmitted` hooks have their output dropped (command hooks cannot block or add context there), so the
 /// bridge on it observes and can only warn. The PascalCase names Copilot also accepts (`PreToolUse`, with a
 /// snake_case input) are not in this table: the reader refuses them and closes their gate.

@@ -12,6 +12,7 @@ mod agent;
 mod claude;
 mod codex;
 mod conformance;
+mod copilot;
 mod gemini;
 mod measure;
 mod npm;
@@ -67,29 +68,19 @@ fn parse(args: &[String]) -> Result<Flags> {
 }
 
 /// Every agent, in the order they run.
-fn agents() -> [&'static dyn Agent; 4] {
-    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen]
+fn agents() -> [&'static dyn Agent; 5] {
+    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen, &copilot::Copilot]
 }
 
 /// The bridged agents of the agent table the suite does not run, each with exactly why; their behaviour is covered by
 /// recorded payloads from their published packages and documents instead (`crates/hook-cli/tests/more_agents.rs`,
-/// `crates/hook-agents/tests/import.rs`, `crates/hook-cli/tests/copilot.rs`). A test checks this list and [`agents`]
-/// cover every bridged agent.
-const NOT_RUN: [(&str, &str); 2] = [
-    (
-        "droid",
-        "Factory Droid 0.225.2 signs in to Factory (`droid login` or FACTORY_API_KEY) before a session, and whether its \
+/// `crates/hook-agents/tests/import.rs`). A test checks this list and [`agents`] cover every bridged agent.
+const NOT_RUN: [(&str, &str); 1] = [(
+    "droid",
+    "Factory Droid 0.225.2 signs in to Factory (`droid login` or FACTORY_API_KEY) before a session, and whether its \
          airgap setting with a custom model on 127.0.0.1 avoids that is not verified; covered by recorded payloads \
          from its bundled JavaScript and hooks reference",
-    ),
-    (
-        "copilot",
-        "GitHub Copilot CLI 1.0.102 can run offline (its cli-main.js: COPILOT_OFFLINE=true with \
-         COPILOT_PROVIDER_BASE_URL, OpenAI Chat Completions by default, needs no GitHub login), but this suite has no \
-         module for it yet (its hook files are a directory, its handlers name the event); covered by recorded \
-         payloads from its hooks reference (crates/hook-cli/tests/copilot.rs)",
-    ),
-];
+)];
 
 /// `cargo xtask agents`.
 pub fn run(args: &[String], root: &Path) -> Result<()> {

@@ -13,6 +13,8 @@ pub const PINNED: &[(&str, &str)] = &[
     ("@openai/codex", "0.169.0"),
     ("@google/gemini-cli", "0.61.0"),
     ("@qwen-code/qwen-code", "0.24.4"),
+    // GitHub Copilot CLI's executable; its `@github/copilot` package only picks this platform package.
+    ("@github/copilot-linux-x64", "1.0.102"),
 ];
 
 /// The runnable program of each agent, once installed.
@@ -27,6 +29,8 @@ pub struct Installed {
     pub gemini: PathBuf,
     /// Qwen Code's entry point (run with `node`).
     pub qwen: PathBuf,
+    /// GitHub Copilot CLI's single executable.
+    pub copilot: PathBuf,
 }
 
 /// Installs the pinned packages under `prefix` unless every one is there at its version, then locates them.
@@ -57,8 +61,9 @@ pub fn ensure(prefix: &Path) -> Result<Installed> {
         codex: modules.join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"),
         gemini: modules.join("@google/gemini-cli/bundle/gemini.js"),
         qwen: modules.join("@qwen-code/qwen-code/cli-entry.js"),
+        copilot: modules.join("@github/copilot-linux-x64/copilot"),
     };
-    for path in [&installed.claude, &installed.codex, &installed.gemini, &installed.qwen] {
+    for path in [&installed.claude, &installed.codex, &installed.gemini, &installed.qwen, &installed.copilot] {
         if !path.is_file() {
             bail!("{} is missing after npm install (only linux-x64 is supported)", path.display());
         }

@@ -472,17 +472,15 @@ fn copilot(read: &AgentInput, reply: &mut Reply) -> Answer {
             }
             _ => {}
         },
-        Event::TurnStart => {
-            if reply.verdict == Some(Verdict::Deny) {
-                reply.notices.insert(
-                    0,
-                    format!(
-                        "a hook denied this prompt, but GitHub Copilot CLI ignores a command hook's answer on \
-                         userPromptSubmitted, so the prompt went on: {}",
-                        reply.deny_reason()
-                    ),
-                );
-            }
+        Event::TurnStart if reply.verdict == Some(Verdict::Deny) => {
+            reply.notices.insert(
+                0,
+                format!(
+                    "a hook denied this prompt, but GitHub Copilot CLI ignores a command hook's answer on \
+                     userPromptSubmitted, so the prompt went on: {}",
+                    reply.deny_reason()
+                ),
+            );
         }
         Event::PostTool => {
             reply.context.append(&mut reply.feedback);

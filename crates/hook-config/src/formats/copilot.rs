@@ -3,7 +3,7 @@
 //! (docs/agents.md#github-copilot-cli).
 //!
 //! Facts from GitHub Copilot CLI 1.0.102 (`@github/copilot-linux-x64`: the hook loader's messages in
-//! `prebuilds/linux-x64/runtime.node`) and https://docs.github.com/en/copilot/reference/hooks-reference
+//! `prebuilds/linux-x64/runtime.node`) and <https://docs.github.com/en/copilot/reference/hooks-reference>
 //! ("Hook configuration format", "Matcher filtering", "Exit codes for command hooks"):
 //!
 //! - **Events** are the camelCase names of the agent table (`preToolUse`, `agentStop`, …); the others it documents

@@ -486,7 +486,7 @@ static DROID: Rules = Rules {
     ..CLAUDE
 };
 
-/// GitHub Copilot CLI 1.0.102, https://docs.github.com/en/copilot/reference/hooks-reference ("Exit codes for command
+/// GitHub Copilot CLI 1.0.102, <https://docs.github.com/en/copilot/reference/hooks-reference> ("Exit codes for command
 /// hooks", "How stdout is parsed"): exit 0 reads stdout as one JSON object, and output that is empty or does not parse
 /// is no output at all; exit 2 denies on preToolUse and permissionRequest (a JSON allow beside it is overridden) and
 /// is a warning shown to the user elsewhere (on postToolUseFailure its text goes to the model); any other code is a
