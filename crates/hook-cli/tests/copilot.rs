@@ -1,6 +1,7 @@
 //! GitHub Copilot CLI end to end through the real `hook` binary (docs/agents.md#github-copilot-cli): its camelCase
-//! inputs, recorded from its hooks reference (https://docs.github.com/en/copilot/reference/hooks-reference, "Hook
-//! event input payloads"), fed to `hook bridge --protocol copilot --event <name>`; a native `tools: [shell]` gate
+//! inputs, as Copilot 1.0.102 sent them to a hook that saved its stdin in an offline run (the shapes of its hooks
+//! reference, <https://docs.github.com/en/copilot/reference/hooks-reference>, "Hook event input payloads"), fed to
+//! `hook bridge --protocol copilot --event <name>`; a native `tools: [shell]` gate
 //! denies its `bash` tool; `hook install` writes a file of its own into `.github/hooks/` and leaves the user's hook
 //! files where Copilot runs them; a guard migrated with `hook import` still denies through the bridge command install
 //! wrote; the continuation cap and the skipped-guard notice; `hook uninstall` leaves every file as it was, byte for
@@ -211,11 +212,13 @@ fn copilot_answers_context_and_permission_requests_in_its_own_fields() {
          - id: no-curl\n  on: permission_request\n  tools: [shell]\n  kind: effect\n  effect: {kind: block_tool, reason: no network}\n",
     );
     let post = json!({"sessionId": "s1", "timestamp": 1, "cwd": env.ws, "toolName": "bash", "toolArgs": {"command": "ls"},
-                      "toolResult": {"resultType": "success", "textResultForLlm": "a b"}});
+                      "toolResult": {"resultType": "success",
+                                     "textResultForLlm": "a b\n<shellId: 0 completed with exit code 0>"}});
     let out = bridge(&env, "postToolUse", &post);
     assert_eq!(out.json(), json!({"additionalContext": "ran in CI"}), "{out:#?}");
-    let request = json!({"sessionId": "s1", "timestamp": 1, "cwd": env.ws, "toolName": "bash",
-                         "toolInput": {"command": "curl example.com"}});
+    // permissionRequest alone names itself (`hookName`) and calls the arguments `toolInput`.
+    let request = json!({"hookName": "permissionRequest", "sessionId": "s1", "timestamp": 1, "cwd": env.ws,
+                         "toolName": "bash", "toolInput": {"command": "curl example.com"}, "permissionSuggestions": []});
     let out = bridge(&env, "permissionRequest", &request);
     assert_eq!(out.json(), json!({"behavior": "deny", "message": "no network"}), "{out:#?}");
 }

@@ -21,7 +21,7 @@
 //! on permissionRequest; `decision: "block"` with `reason` on agentStop and subagentStop; `additionalContext` on
 //! sessionStart, postToolUse, postToolUseFailure and notification. It has no field for the user: notices go to
 //! stderr with exit 2 (its "warning shown to the user") where nothing else is said and the event is no gate, into
-//! the reason of a deny, and otherwise to stderr beside an exit-0 answer, which Copilot logs. It drops a command
+//! the reason of a deny, and otherwise to stderr beside an exit-0 answer, whose display Copilot does not promise. It drops a command
 //! hook's answer on userPromptSubmitted: a deny or context there cannot reach it, and the bridge says so as a warning
 //! (exit 2) instead of passing in silence.
 //!
