@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hook_agents::bridge::{answer, parse_input};
+use hook_agents::bridge::{answer, parse_input_as};
 use hook_agents::install::AgentInstall;
 use hook_config::{FileContext, parse_str};
 use hook_middleware::{DispatchResult, EventInput};
@@ -106,6 +106,9 @@ fn every_agent_entry_reaches_every_consumer() {
             let event = agent.install_events().next().unwrap();
             let text = match agent.handler {
                 HandlerShape::Flat => format!(r#"{{"version":1,"hooks":{{"{event}":[{{"command":"true"}}]}}}}"#),
+                HandlerShape::Shells => {
+                    format!(r#"{{"version":1,"hooks":{{"{event}":[{{"type":"command","bash":"true"}}]}}}}"#)
+                }
                 _ => format!(r#"{{"hooks":{{"{event}":[{{"hooks":[{{"type":"command","command":"true"}}]}}]}}}}"#),
             };
             let cx = FileContext { origin: Origin::Project, workspace: ws.path(), root: ws.path(), source_id: None };
@@ -124,15 +127,17 @@ fn every_agent_entry_reaches_every_consumer() {
             }
             _ => format!(r#""hook_event_name":"{name}""#),
         };
+        // The event as the bridge's command line names it (`--event`), for an agent whose input does not.
+        let event_arg = |name: &'static str| (agent.wire == WireShape::Copilot).then_some(name);
         for name in agent.install_events() {
             let input = format!(r#"{{{},"cwd":"/ws","session_id":"s"}}"#, named(name));
-            let read =
-                parse_input(agent.protocol, input.as_bytes()).unwrap_or_else(|e| panic!("{} {name}: {e}", agent.name));
+            let read = parse_input_as(agent.protocol, event_arg(name), input.as_bytes())
+                .unwrap_or_else(|e| panic!("{} {name}: {e}", agent.name));
             assert!(!read.input.event.is_foreign(), "{} {name}", agent.name);
         }
         let gate = agent.event_name(&Event::PreTool, false, false, Some("shell")).unwrap();
         let input = format!(r#"{{{},"cwd":"/ws","tool_name":"x","tool_input":{{}},"command":"ls"}}"#, named(gate));
-        let read = parse_input(agent.protocol, input.as_bytes()).unwrap();
+        let read = parse_input_as(agent.protocol, event_arg(gate), input.as_bytes()).unwrap();
         let mut denied = DispatchResult::nothing(&Event::PreTool);
         denied.verdict = Verdict::Deny;
         denied.reason = Some("no".into());
@@ -142,7 +147,18 @@ fn every_agent_entry_reaches_every_consumer() {
         // Install has a file to write for the project scope and a handler to write into it.
         let layout = hook_config::Layout::new(ws.path()).with_home(Some(ws.path().join("home")));
         assert!(agent.protocol.config_file(InstallScope::Project, &layout).is_some(), "{}", agent.name);
-        let entry = agent.protocol.bridge_entry("hook bridge", &Limits::default());
+        let entry = agent.protocol.bridge_entry_for(gate, "hook bridge", &Limits::default());
         assert!(entry.to_string().contains("hook bridge"), "{}", agent.name);
+        let reread = parse_str(
+            &format!(r#"{{"version":1,"hooks":{{"{gate}":[{entry}]}}}}"#),
+            &ws.path().join("x.json"),
+            agent.protocol,
+            &FileContext { origin: Origin::Project, workspace: ws.path(), root: ws.path(), source_id: None },
+        );
+        if agent.handler == HandlerShape::Shells {
+            // The handler install writes is one its own reader takes, with the event on its command line.
+            assert_eq!(reread.hooks.len(), 1, "{}: {:?}", agent.name, reread.issues);
+            assert!(entry.to_string().contains(&format!("--event {gate}")), "{}: {entry}", agent.name);
+        }
     }
 }

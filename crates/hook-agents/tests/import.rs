@@ -206,3 +206,22 @@ fn import_keeps_ids_and_hashes_of_qwen_code_and_factory_droid_hooks() {
     let text = ws.read(".hooks/hooks.yaml");
     assert!(text.contains("protocol: droid") && text.contains("./d.sh") && text.contains("./stop.sh"), "{text}");
 }
+
+#[test]
+fn import_keeps_ids_and_hashes_of_github_copilot_cli_hooks_from_every_file_of_its_directory() {
+    let ws = Ws::new(&[
+        (
+            ".github/hooks/guard.json",
+            r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./g.sh", "matcher": "bash",
+            "timeoutSec": 5, "env": {"LEVEL": "strict"}}], "errorOccurred": [{"bash": "./err.sh"}]}}"#,
+        ),
+        (
+            ".github/hooks/stop.json",
+            r#"{"version": 1, "hooks": {"agentStop": [{"type": "command", "exec": "./stop", "args": ["--once"]}]}}"#,
+        ),
+    ]);
+    check_round_trip(&ws, Format::Copilot, &[".github/hooks/guard.json", ".github/hooks/stop.json"]);
+    let text = ws.read(".hooks/hooks.yaml");
+    assert!(text.contains("protocol: copilot") && text.contains("on: foreign:errorOccurred"), "{text}");
+    assert!(text.contains("^(?:bash)$") && text.contains("LEVEL: strict") && text.contains("--once"), "{text}");
+}

@@ -2,7 +2,10 @@
 //!
 //! The list is fixed by the [`Layout`] alone, so `hook inspect` can show every place it looked, found or not. Files
 //! of a format without a reader yet are listed too: when one exists, loading says "not read yet" instead of
-//! skipping it silently, and a new reader plugs in by adding one match arm in `load.rs`.
+//! skipping it silently, and a new reader plugs in by adding one match arm in `load.rs`. The one exception is an
+//! agent's directory of hook files (a `files.read` entry `<dir>/*.json`, [`hook_types::AgentFiles::json_dir`]):
+//! its `.json` files are listed as they are on disk, in the byte order of their names; an empty or missing
+//! directory is listed as the pattern itself, not found.
 
 use std::path::{Path, PathBuf};
 
@@ -117,6 +120,14 @@ fn agent_files<'a>(
     root: Option<&Path>,
 ) {
     for (relative, format) in files {
+        if let Some(dir) = hook_types::AgentFiles::json_dir(relative) {
+            for path in json_files(&base.join(dir), &base.join(relative)) {
+                let root =
+                    root.map_or_else(|| path.parent().map(Path::to_path_buf).unwrap_or_default(), Path::to_path_buf);
+                slots.push(Slot { path, origin, format, root, source_id: None, json_beside: None });
+            }
+            continue;
+        }
         let path = base.join(relative);
         let root = match root {
             Some(root) => root.to_path_buf(),
@@ -124,4 +135,30 @@ fn agent_files<'a>(
         };
         slots.push(Slot { path, origin, format, root, source_id: None, json_beside: None });
     }
+}
+
+/// The most `.json` files one directory of hook files (an agent table `files.read` entry `<dir>/*.json`) may hold: past it the directory itself is listed, which loading
+/// reports as an error (and every gate of that origin closes) rather than reading a part of it.
+pub const MAX_DIR_FILES: usize = 256;
+
+/// The `.json` entries directly in `dir`, by the byte order of their names; `[pattern]` when there are none (or
+/// `dir` is no directory), so the place looked at is still listed; `[dir]` when it holds more than
+/// [`MAX_DIR_FILES`] of them.
+fn json_files(dir: &Path, pattern: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return vec![pattern.to_path_buf()] };
+    let mut files = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if Path::new(&name).extension().is_some_and(|ext| ext == "json") {
+            if files.len() == MAX_DIR_FILES {
+                return vec![dir.to_path_buf()];
+            }
+            files.push(dir.join(name));
+        }
+    }
+    if files.is_empty() {
+        return vec![pattern.to_path_buf()];
+    }
+    files.sort_by(|a, b| a.as_os_str().as_encoded_bytes().cmp(b.as_os_str().as_encoded_bytes()));
+    files
 }

@@ -73,7 +73,7 @@ mod workspace_trust;
 pub use bridge_program::BridgeProgram;
 pub use cache::{MAX_ENTRIES as LOAD_CACHE_MAX_ENTRIES, default_load_cache_dir};
 pub use closed_gate::{ClosedGate, GATES, is_gate};
-pub use discover::SourceFile;
+pub use discover::{MAX_DIR_FILES as MAX_HOOK_DIR_FILES, SourceFile};
 pub use excluded::{Excluded, ExclusionReason};
 pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
 pub use fingerprint::{fingerprint, program_on_hook_path, recheck};

@@ -190,16 +190,29 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
             issues.extend(crate::trust::managed_file_issue(&slot.path));
         }
         if !found && slot.path.exists() {
-            let issue = file_issue(
-                &slot.path,
-                IssueSeverity::Error,
-                if directory {
-                    "this path exists but is not a directory; expected a directory of hook files named after events"
-                        .to_owned()
-                } else {
-                    "this path exists but is not a regular file; expected a file of hook declarations".to_owned()
-                },
-            );
+            // An agent's directory of `.json` hook files listed itself: it held more files than discovery reads.
+            let json_dir = slot.path.is_dir()
+                && hook_types::AGENTS.iter().any(|agent| {
+                    agent
+                        .files
+                        .read
+                        .iter()
+                        .filter_map(|f| hook_types::AgentFiles::json_dir(f))
+                        .any(|d| slot.path.ends_with(d))
+                });
+            let message = if directory {
+                "this path exists but is not a directory; expected a directory of hook files named after events"
+                    .to_owned()
+            } else if json_dir {
+                format!(
+                    "this directory of hook files holds more than {} `.json` files, so none of them was read; \
+                     this path exists but is not a regular file",
+                    crate::discover::MAX_DIR_FILES
+                )
+            } else {
+                "this path exists but is not a regular file; expected a file of hook declarations".to_owned()
+            };
+            let issue = file_issue(&slot.path, IssueSeverity::Error, message);
             closed_gates.push(ClosedGate::all(slot.origin, &issue));
             issues.push(issue);
         }

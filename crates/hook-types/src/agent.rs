@@ -110,7 +110,9 @@ pub struct AgentFiles {
     /// The user's file, relative to the home directory.
     pub user: Option<&'static str>,
     /// Every file of the agent's the loader reads at the project origin and, under the home directory, at the user
-    /// origin, in reading order (`project` and `user` among them where the agent writes its hooks there).
+    /// origin, in reading order (`project` and `user` among them where the agent writes its hooks there). An entry
+    /// ending in `/*.json` is a directory of hook files (GitHub Copilot CLI's `.github/hooks/*.json`): every regular
+    /// `.json` file directly in it is read, in the byte order of their names ([`AgentFiles::json_dir`]).
     pub read: &'static [&'static str],
     /// Files beside the one install writes whose hooks replace that file's, event by event, in the agent (Factory
     /// Droid's `hooks.json` over the `hooks` key of its `settings.json`): install refuses while one of them declares
@@ -120,6 +122,20 @@ pub struct AgentFiles {
     /// `~/Documents/Cline/Hooks` and `~/.cline/hooks` beside its project's `.clinerules/hooks` and `.cline/hooks`):
     /// the files read under the home directory in place of `read`. `None`: `read` at both.
     pub read_user: Option<&'static [&'static str]>,
+}
+
+impl AgentFiles {
+    /// The directory of a `files.read` entry that names every `.json` file in it (`.github/hooks/*.json` →
+    /// `.github/hooks`); `None` for an entry that names one file.
+    ///
+    /// ```
+    /// use hook_types::AgentFiles;
+    /// assert_eq!(AgentFiles::json_dir(".github/hooks/*.json"), Some(".github/hooks"));
+    /// assert_eq!(AgentFiles::json_dir(".claude/settings.json"), None);
+    /// ```
+    pub fn json_dir(entry: &str) -> Option<&str> {
+        entry.strip_suffix("/*.json").filter(|dir| !dir.is_empty())
+    }
 }
 
 /// Where in an agent's configuration a file sits (`hook install --scope`).
@@ -170,6 +186,10 @@ pub enum HandlerShape {
     },
     /// `{event: [{command, timeout, matcher}]}` (Cursor).
     Flat,
+    /// `{event: [{type: "command", bash, powershell, timeoutSec}]}`: a flat list whose handlers name a shell line per
+    /// platform, and whose input does not name its event, so the bridge's command line carries it (`--event`;
+    /// GitHub Copilot CLI).
+    Shells,
     /// The engine's own or another format install does not write.
     NotInstallable,
     /// One executable per event in a directory, named after the event (`.cline/hooks/PreToolUse`, with an optional
@@ -193,6 +213,9 @@ pub enum WireShape {
     /// Cline's input (`hookName`, `taskId`, `workspaceRoots`, `tool_call`, `preToolUse`, …) and answer (stdout JSON
     /// `cancel`, `contextModification`, `errorMessage`; the exit code is not read).
     Cline,
+    /// GitHub Copilot CLI's camelCase input (`sessionId`, `toolName`, `toolArgs`, `toolResult`; no event name) and
+    /// top-level answer (`permissionDecision`, `behavior`, `decision: "block"`, `additionalContext`).
+    Copilot,
 }
 
 /// What an agent's answer to a hook can express.
@@ -414,6 +437,31 @@ const CLINE_EVENTS: &[AgentEvent] = &[
     wired("TaskCancel", "agent_abort", None, false, false),
 ];
 
+/// GitHub Copilot CLI 1.0.102: `HookType` in `schemas/api.schema.json` of the `@github/copilot-linux-x64` package (the
+/// tar inside its executable) and <https://docs.github.com/en/copilot/reference/hooks-reference> ("Hook events").
+/// `userPromptSubmitted` hooks have their output dropped (command hooks cannot block or add context there), so the
+/// bridge on it observes and can only warn. The PascalCase names Copilot also accepts (`PreToolUse`, with a
+/// snake_case input) are not in this table: the reader refuses them and closes their gate.
+const COPILOT_EVENTS: &[AgentEvent] = &[
+    ev("sessionStart", Event::SessionStart),
+    ev("userPromptSubmitted", Event::TurnStart),
+    ev("preToolUse", Event::PreTool),
+    ev("permissionRequest", Event::PermissionRequest),
+    ev("postToolUse", Event::PostTool),
+    with("postToolUseFailure", Event::PostTool, FAILED),
+    ev("agentStop", Event::TurnEnd),
+    with("subagentStop", Event::TurnEnd, SUBAGENT),
+    ev("preCompact", Event::Compaction),
+    ev("notification", Event::Notification),
+    ev("sessionEnd", Event::SessionEnd),
+    foreign("preMcpToolCall"),
+    foreign("userPromptTransformed"),
+    foreign("postResult"),
+    foreign("prePRDescription"),
+    foreign("errorOccurred"),
+    foreign("subagentStart"),
+];
+
 /// clio-coder's names: the canonical ones, and its own for three of them.
 const CLIO_EVENTS: &[AgentEvent] = &[
     ev("session_start", Event::SessionStart),
@@ -553,8 +601,28 @@ const CLINE_TOOLS: &[(&str, &str)] = &[
     ("fetch_web_content", "web_fetch"),
 ];
 
+/// GitHub Copilot CLI: the runtime tool names its camelCase hooks receive in `toolName` and match (hooks reference,
+/// "Tool names for hook matching", and its table of the Claude names of runtime tools: `rg` is a grep,
+/// `str_replace_editor` and `apply_patch` edit, `update_todo` is the todo list).
+const COPILOT_TOOLS: &[(&str, &str)] = &[
+    ("bash", "shell"),
+    ("powershell", "shell"),
+    ("view", "read"),
+    ("create", "write"),
+    ("edit", "edit"),
+    ("str_replace_editor", "edit"),
+    ("apply_patch", "edit"),
+    ("glob", "glob"),
+    ("grep", "grep"),
+    ("rg", "grep"),
+    ("web_fetch", "web_fetch"),
+    ("web_search", "web_search"),
+    ("task", "task"),
+    ("update_todo", "todo"),
+];
+
 /// Every agent, in the order foreign formats are read within an origin (native first).
-pub static AGENTS: [Agent; 10] = [
+pub static AGENTS: [Agent; 11] = [
     Agent {
         protocol: Protocol::Native,
         name: "this engine",
@@ -854,6 +922,40 @@ pub static AGENTS: [Agent; 10] = [
         bridge: true,
         // `hasRuntimeConfigExtension` enables the `hooks` extension by default and asks for no trust.
         trust_note: None,
+    },
+    Agent {
+        protocol: Protocol::Copilot,
+        name: "GitHub Copilot CLI",
+        version: Some("1.0.102"),
+        events: COPILOT_EVENTS,
+        tools: COPILOT_TOOLS,
+        mcp: None,
+        // Its hooks reference documents no variable it sets for command hooks.
+        project_env: &[],
+        session_env: None,
+        cwd_env: None,
+        // Hooks reference, "Hooks locations": `.github/hooks/*.json` in the repository and `*.json` in
+        // `~/.copilot/hooks/`, every file combined. Install writes a file of its own there and leaves the others.
+        files: AgentFiles {
+            project: Some(".github/hooks/hook-engine.json"),
+            local: None,
+            user: Some(".copilot/hooks/hook-engine.json"),
+            read: &[".github/hooks/*.json"],
+            overrides: &[],
+            read_user: Some(&[".copilot/hooks/*.json"]),
+        },
+        timeout_unit: TimeUnit::Seconds,
+        handler: HandlerShape::Shells,
+        answers: Answers { ask: true, continuation: true, context: true, system_message: false },
+        wire: WireShape::Copilot,
+        json_comments: false,
+        hooks_switches: &[],
+        bridge: true,
+        trust_note: Some(
+            "GitHub Copilot CLI runs a repository's .github/hooks only in a folder you trusted (and in prompt mode \
+             -p only once it is trusted, or with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true): trust this folder \
+             when Copilot asks.",
+        ),
     },
 ];
 

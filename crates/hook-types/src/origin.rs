@@ -106,11 +106,13 @@ pub enum Protocol {
     Droid,
     /// Cline's hook rules.
     Cline,
+    /// GitHub Copilot CLI's hook rules.
+    Copilot,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 10] = [
+    pub const ALL: [Protocol; 11] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -121,6 +123,7 @@ impl Protocol {
         Protocol::Qwen,
         Protocol::Droid,
         Protocol::Cline,
+        Protocol::Copilot,
     ];
 
     /// The wire name.
@@ -136,6 +139,7 @@ impl Protocol {
             Protocol::Qwen => "qwen",
             Protocol::Droid => "droid",
             Protocol::Cline => "cline",
+            Protocol::Copilot => "copilot",
         }
     }
 
@@ -146,6 +150,10 @@ impl Protocol {
         match self {
             Protocol::Native => event.default_on_error(),
             Protocol::Mecha if *event == Event::PreTool => OnError::Deny,
+            // GitHub Copilot CLI's preToolUse command hooks are fail-closed: a crash or a non-zero exit denies
+            // (docs.github.com/en/copilot/reference/hooks-reference, "Exit codes for command hooks"). Its timeouts
+            // fail open there; here a timeout denies too, the closed side.
+            Protocol::Copilot if *event == Event::PreTool => OnError::Deny,
             _ => OnError::Ignore,
         }
     }
@@ -158,7 +166,8 @@ impl Protocol {
             // Qwen Code: "Timeout in seconds, default 60" for command hooks (docs/features/hooks.md in its package).
             // Factory Droid: its hooks manager's "default (60s)" (the `droid` 0.225.2 binary's bundled strings).
             Protocol::Gemini | Protocol::Qwen | Protocol::Droid => 60_000,
-            Protocol::Cursor => 30_000,
+            // GitHub Copilot CLI: `timeoutSec`, "Default: 30" (its hooks reference).
+            Protocol::Cursor | Protocol::Copilot => 30_000,
             Protocol::Clio => 2_000,
             // Cline 3.0.65 (@cline/core 0.0.86, hooks/hook-file-hooks.ts): `toolCallTimeoutMs ?? 120000` for the
             // PreToolUse and PostToolUse executables; the other events run detached, with no timeout.

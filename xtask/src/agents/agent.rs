@@ -125,6 +125,24 @@ pub trait Agent: Sync {
         json!({"type": "command", "command": command})
     }
 
+    /// The agent's own deny hook for its shell tool, where the shared one (exit 2, the reason on stderr) would not
+    /// show the model its reason: GitHub Copilot CLI tells the model only "hook exited with code 2".
+    fn own_deny(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether the agent adds a hook's context on its turn_start event (GitHub Copilot CLI drops a command hook's
+    /// answer on userPromptSubmitted; the bridge tells the user instead).
+    fn context_on_turn_start(&self) -> bool {
+        true
+    }
+
+    /// The agent's own hook file holding `hooks` (event name, matcher, handler), where its shape is not Claude Code's
+    /// `{"hooks": {event: [{matcher, hooks: [handler]}]}}` (GitHub Copilot CLI's flat `version: 1` file).
+    fn own_hooks_file(&self, _hooks: Vec<(&'static str, Option<&str>, Value)>) -> Option<Value> {
+        None
+    }
+
     /// What the agent showed about hooks and the run's end, one normalized line each, for comparing two runs:
     /// the status it gives each hook run, the messages it shows, how the turn ended.
     fn hook_status(&self, _sandbox: &Sandbox, _finished: &super::process::Finished) -> Vec<String> {
@@ -140,6 +158,17 @@ pub trait Agent: Sync {
 
 /// Writes the agent's own project hooks: `(point, matcher, command)` each one group with one handler.
 pub fn write_own_hooks(agent: &dyn Agent, sandbox: &Sandbox, hooks: &[(Point, Option<&str>, &str)]) -> Result<String> {
+    let mut named = Vec::new();
+    for (point, matcher, command) in hooks {
+        let name = agent.event(*point).ok_or_else(|| anyhow::anyhow!("{} has no {point:?} event", agent.name()))?;
+        named.push((name, *matcher, agent.handler(command)));
+    }
+    if let Some(file) = agent.own_hooks_file(named) {
+        let text = serde_json::to_string_pretty(&file)? + "\n";
+        sandbox.write(agent.settings_file(), &text)?;
+        agent.trust_project_hooks(sandbox)?;
+        return Ok(text);
+    }
     let mut events = serde_json::Map::new();
     for (point, matcher, command) in hooks {
         let name = agent.event(*point).ok_or_else(|| anyhow::anyhow!("{} has no {point:?} event", agent.name()))?;

@@ -13,6 +13,7 @@ mod claude;
 mod cline;
 mod codex;
 mod conformance;
+mod copilot;
 mod gemini;
 mod measure;
 mod npm;
@@ -68,8 +69,8 @@ fn parse(args: &[String]) -> Result<Flags> {
 }
 
 /// Every agent, in the order they run.
-fn agents() -> [&'static dyn Agent; 5] {
-    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen, &cline::Cline]
+fn agents() -> [&'static dyn Agent; 6] {
+    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen, &cline::Cline, &copilot::Copilot]
 }
 
 /// Every scenario: the shared ones, then those of agents that have their own.

@@ -13,6 +13,8 @@ pub const PINNED: &[(&str, &str)] = &[
     ("@openai/codex", "0.169.0"),
     ("@google/gemini-cli", "0.61.0"),
     ("@qwen-code/qwen-code", "0.24.4"),
+    // GitHub Copilot CLI's executable; its `@github/copilot` package only picks this platform package.
+    ("@github/copilot-linux-x64", "1.0.102"),
     ("cline", "3.0.65"),
 ];
 
@@ -28,6 +30,8 @@ pub struct Installed {
     pub gemini: PathBuf,
     /// Qwen Code's entry point (run with `node`).
     pub qwen: PathBuf,
+    /// GitHub Copilot CLI's single executable.
+    pub copilot: PathBuf,
     /// Cline's CLI binary from its platform package (`@cline/cli-linux-x64`; Bun compiled in).
     pub cline: PathBuf,
 }
@@ -61,8 +65,11 @@ pub fn ensure(prefix: &Path) -> Result<Installed> {
         gemini: modules.join("@google/gemini-cli/bundle/gemini.js"),
         qwen: modules.join("@qwen-code/qwen-code/cli-entry.js"),
         cline: modules.join("@cline/cli-linux-x64/bin/cline"),
+        copilot: modules.join("@github/copilot-linux-x64/copilot"),
     };
-    for path in [&installed.claude, &installed.codex, &installed.gemini, &installed.qwen, &installed.cline] {
+    for path in
+        [&installed.claude, &installed.codex, &installed.gemini, &installed.qwen, &installed.cline, &installed.copilot]
+    {
         if !path.is_file() {
             bail!("{} is missing after npm install (only linux-x64 is supported)", path.display());
         }

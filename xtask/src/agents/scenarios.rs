@@ -41,7 +41,7 @@ pub const SCENARIOS: &[Scenario] = &[
     // Qwen Code 0.24.4 shows a hook's `systemMessage` in neither of its headless outputs (text, stream-json): the
     // suite cannot see what it shows its user, so these two run for the agents that print it.
     Scenario { name: "notice_baseline", agents: &["claude", "codex", "gemini"], run: notice_baseline },
-    Scenario { name: "untrusted", agents: &["claude", "codex", "gemini"], run: untrusted },
+    Scenario { name: "untrusted", agents: &["claude", "codex", "gemini", "copilot"], run: untrusted },
     Scenario { name: "portable_command", agents: &[], run: portable_command },
     Scenario { name: "hash_oracle", agents: &["codex"], run: hash_oracle },
     Scenario { name: "agent_trust", agents: &["codex"], run: agent_trust },
@@ -54,13 +54,19 @@ const UI: Run = Run { approver: Approver::Preapproved, ui: true };
 /// The agent's own deny hook: consumes its input, exits 2 with the reason on stderr.
 const OWN_DENY: &str = "cat >/dev/null; echo 'BASELINE-7431 refused by the agent hook' >&2; exit 2";
 
+/// The agent's own deny hook: the shared [`OWN_DENY`], or the agent's own form where that would not show the model
+/// its reason.
+fn own_deny(ctx: &Ctx<'_>) -> &'static str {
+    ctx.agent.own_deny().unwrap_or(OWN_DENY)
+}
+
 fn tool_then_done() -> Vec<Step> {
     vec![touch_sentinel(), Step::Text("done".into())]
 }
 
 /// The agent's own PreToolUse hook denies the shell tool: it does not run and the model sees the reason.
 fn baseline(ctx: &Ctx<'_>) -> Result<Checks> {
-    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), OWN_DENY)])?;
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), own_deny(ctx))])?;
     let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
     let mut checks = Checks::default();
     checks.tool_blocked(ctx, &session);
@@ -199,6 +205,12 @@ fn context(ctx: &Ctx<'_>) -> Result<Checks> {
     let first = session.turns.first().map(|t| t.body.as_str()).unwrap_or("");
     let mut checks = Checks::default();
     for marker in ["SESSION-CTX-3391", "TURN-CTX-4471"] {
+        if marker == "TURN-CTX-4471" && !ctx.agent.context_on_turn_start() {
+            // The agent drops it: the bridge says so to the user instead of passing in silence.
+            let shown = session.finished.shown();
+            checks.expect(shown.contains(marker), &format!("{marker} told to the user"), || "not shown".into());
+            continue;
+        }
         checks.expect(first.contains(marker), &format!("{marker} in the first model request"), || {
             format!("it missing ({})", session.summary())
         });
@@ -263,7 +275,7 @@ fn post_tool_note(ctx: &Ctx<'_>) -> Result<Checks> {
 /// file byte for byte.
 fn migrate(ctx: &Ctx<'_>) -> Result<Checks> {
     let original =
-        write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), OWN_DENY)])?;
+        write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), own_deny(ctx))])?;
     ctx.install(false)?;
     let native = std::fs::read_to_string(ctx.sandbox.ws.join(".hooks/hooks.yaml")).unwrap_or_default();
     let mut checks = Checks::default();
@@ -314,16 +326,24 @@ fn portable_command(ctx: &Ctx<'_>) -> Result<Checks> {
     let text = std::fs::read_to_string(ctx.sandbox.ws.join(ctx.agent.settings_file()))?;
     let file: serde_json::Value = serde_json::from_str(&text)?;
     let expected = format!("hook bridge --protocol {}", ctx.agent.name());
-    let mut commands: Vec<String> = Vec::new();
-    for groups in file["hooks"].as_object().into_iter().flat_map(|m| m.values()) {
+    let mut commands: Vec<(String, String)> = Vec::new();
+    for (event, groups) in file["hooks"].as_object().into_iter().flatten() {
         for group in groups.as_array().into_iter().flatten() {
-            for handler in group["hooks"].as_array().into_iter().flatten() {
-                commands.extend(handler["command"].as_str().map(str::to_owned));
+            // Matcher groups of handlers, or (GitHub Copilot CLI) the handlers themselves with their shell in `bash`.
+            let handlers = group["hooks"].as_array().cloned().unwrap_or_else(|| vec![group.clone()]);
+            for handler in &handlers {
+                let line = handler["command"].as_str().or(handler["bash"].as_str());
+                commands.extend(line.map(|c| (event.clone(), c.to_owned())));
             }
         }
     }
     let mut checks = Checks::default();
-    let odd: Vec<&String> = commands.iter().filter(|c| **c != expected).collect();
+    // Where the agent's input names no event, install writes it on the command line.
+    let odd: Vec<&String> = commands
+        .iter()
+        .filter(|(event, c)| *c != expected && *c != format!("{expected} --event {event}"))
+        .map(|(_, c)| c)
+        .collect();
     checks.expect(!commands.is_empty() && odd.is_empty(), &format!("every command `{expected}`"), || {
         odd.first().map(|c| format!("`{c}`")).unwrap_or_else(|| "no command".into())
     });
@@ -382,7 +402,7 @@ fn agent_trust(ctx: &Ctx<'_>) -> Result<Checks> {
 /// the bridge that takes the moved hook's place inherits its key with a stale `trusted_hash` and reads as
 /// modified until install records the bridge's hash there.
 fn agent_trust_migrate(ctx: &Ctx<'_>) -> Result<Checks> {
-    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), OWN_DENY)])?;
+    write_own_hooks(ctx.agent, &ctx.sandbox, &[(Point::PreTool, Some(ctx.agent.shell_matcher()), own_deny(ctx))])?;
     ctx.install(true)?;
     let mut checks = Checks::default();
     bridge_trusted_by_codex(ctx, &mut checks)?;

@@ -16,6 +16,15 @@
 //! | notices (hook failures, `notify_operator`) | `systemMessage` | same | same | `user_message` |
 //! | a foreign event some hook blocked | exit 2, reason on stderr | same | same | exit 2 and `permission: deny` |
 //!
+//! GitHub Copilot CLI reads a flat answer ([`WireShape::Copilot`]): `permissionDecision` allow | deny | ask with
+//! `permissionDecisionReason` and `modifiedArgs` on preToolUse; `behavior` allow | deny with `message` and `interrupt`
+//! on permissionRequest; `decision: "block"` with `reason` on agentStop and subagentStop; `additionalContext` on
+//! sessionStart, postToolUse, postToolUseFailure and notification. It has no field for the user: notices go to
+//! stderr with exit 2 (its "warning shown to the user") where nothing else is said and the event is no gate, into
+//! the reason of a deny, and otherwise to stderr beside an exit-0 answer, whose display Copilot does not promise. It drops a command
+//! hook's answer on userPromptSubmitted: a deny or context there cannot reach it, and the bridge says so as a warning
+//! (exit 2) instead of passing in silence.
+//!
 //! Text that has no place in the agent's output for that event (context on Claude Code's `Stop`) becomes a notice,
 //! so the operator sees what the model did not. Every answer is exit 0 with compact JSON (or nothing) on stdout,
 //! except the blocking forms.
@@ -81,6 +90,7 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
         WireShape::GeminiCli => gemini(read, &mut reply),
         WireShape::Cursor => cursor(read, &mut reply),
         WireShape::ClaudeCode => claude_or_codex(read, &mut reply),
+        WireShape::Copilot => return copilot(read, &mut reply),
         WireShape::Cline => cline(read, &mut reply),
     };
     let always_json = matches!(shape, WireShape::GeminiCli | WireShape::Cursor);
@@ -134,6 +144,13 @@ fn blocking(agent: Option<Agent>, event_name: Option<&str>, reason: &str) -> Ans
     let stdout = match agent.map(|a| a.agent().wire) {
         // Cline reads no exit code: only `cancel` stops it (and its whole run).
         Some(WireShape::Cline) => json!({"cancel": true, "errorMessage": reason}).to_string() + "\n",
+        // GitHub Copilot CLI merges stdout JSON with the deny exit 2 means on preToolUse: the reason reaches it.
+        Some(WireShape::Copilot) if event_name == Some("preToolUse") => {
+            json!({"permissionDecision": "deny", "permissionDecisionReason": reason}).to_string() + "\n"
+        }
+        Some(WireShape::Copilot) if event_name == Some("permissionRequest") => {
+            json!({"behavior": "deny", "message": reason}).to_string() + "\n"
+        }
         Some(WireShape::Cursor) | None => {
             let json = if event_name == Some("beforeSubmitPrompt") {
                 json!({"continue": false, "user_message": reason})
@@ -471,6 +488,99 @@ fn cline(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
         }
     }
     out
+}
+
+/// GitHub Copilot CLI's answer (see the module docs).
+fn copilot(read: &AgentInput, reply: &mut Reply) -> Answer {
+    let input = &read.input;
+    let mut out = Map::new();
+    let mut context_taken = false;
+    match &input.event {
+        Event::PreTool => {
+            let rewrite = reply.rewrite.take().filter(|_| reply.verdict != Some(Verdict::Deny));
+            let (decision, reason) = match reply.verdict {
+                Some(Verdict::Deny) => {
+                    // A deny's reason is what Copilot shows: the notices ride along.
+                    let deny = reply.deny_reason();
+                    let notices: Vec<String> = std::mem::take(&mut reply.notices);
+                    let extra: Vec<String> = notices.into_iter().filter(|n| *n != deny).collect();
+                    let reason = std::iter::once(deny).chain(extra).collect::<Vec<_>>().join("\n");
+                    (Some("deny"), Some(reason))
+                }
+                Some(Verdict::Ask) => (Some("ask"), reply.reason.clone()),
+                Some(Verdict::Allow) => (Some("allow"), reply.reason.clone()),
+                _ => (None, None),
+            };
+            if let Some(decision) = decision {
+                out.insert("permissionDecision".into(), decision.into());
+            }
+            if let Some(reason) = reason {
+                out.insert("permissionDecisionReason".into(), reason.into());
+            }
+            if let Some(rewrite) = rewrite {
+                out.insert("modifiedArgs".into(), Value::Object(rewrite));
+            }
+        }
+        Event::PermissionRequest => match reply.verdict {
+            Some(Verdict::Deny) => {
+                out.insert("behavior".into(), "deny".into());
+                out.insert("message".into(), reply.deny_reason().into());
+                if reply.halt.take().is_some() {
+                    out.insert("interrupt".into(), true.into());
+                }
+            }
+            Some(Verdict::Allow) if reply.rewrite.is_some() => reply.notices.push(
+                "a hook rewrote the tool input and approved it; GitHub Copilot CLI cannot apply a rewrite here, so \
+                 the request goes to its permission flow unchanged"
+                    .into(),
+            ),
+            Some(Verdict::Allow) => {
+                out.insert("behavior".into(), "allow".into());
+            }
+            _ => {}
+        },
+        Event::TurnStart if reply.verdict == Some(Verdict::Deny) => {
+            reply.notices.insert(
+                0,
+                format!(
+                    "a hook denied this prompt, but GitHub Copilot CLI ignores a command hook's answer on \
+                     userPromptSubmitted, so the prompt went on: {}",
+                    reply.deny_reason()
+                ),
+            );
+        }
+        Event::PostTool => {
+            reply.context.append(&mut reply.feedback);
+            context_taken = true;
+        }
+        Event::TurnEnd => {
+            if let Some(message) = joined(&reply.continuation) {
+                out.insert("decision".into(), "block".into());
+                out.insert("reason".into(), message.into());
+            }
+        }
+        Event::SessionStart | Event::Notification => context_taken = true,
+        _ => {}
+    }
+    if context_taken {
+        if let Some(context) = joined(&reply.context) {
+            out.insert("additionalContext".into(), context.into());
+        }
+        reply.context.clear();
+    } else {
+        untold_context(read, reply);
+    }
+    if let Some(reason) = reply.halt.take() {
+        reply.notices.push(format!("a hook asked to stop the run, which GitHub Copilot CLI cannot do here: {reason}"));
+    }
+    let notices = reply_notices(reply).map(|n| n + "\n").unwrap_or_default();
+    let gate = matches!(input.event, Event::PreTool | Event::PermissionRequest);
+    if out.is_empty() && !notices.is_empty() && !gate {
+        // Exit 2 outside preToolUse and permissionRequest is Copilot's warning shown to the user.
+        return Answer { exit_code: BLOCKING_EXIT, stdout: String::new(), stderr: notices };
+    }
+    let stdout = if out.is_empty() { String::new() } else { Value::Object(out).to_string() + "\n" };
+    Answer { exit_code: 0, stdout, stderr: notices }
 }
 
 /// Context the agent's output has no place for on this event: the operator is told what the model was not.

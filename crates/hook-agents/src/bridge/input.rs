@@ -78,6 +78,25 @@ pub enum InputError {
 /// assert_eq!(read.input.extra.unwrap().fields["error"], "exit 2");
 /// ```
 pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError> {
+    parse_input_as(agent, None, bytes)
+}
+
+/// [`parse_input`] for an agent whose input may not name its event: `event` is the agent's name for it as the
+/// bridge's command line gave it (`hook bridge --protocol copilot --event preToolUse`; GitHub Copilot CLI's camelCase
+/// inputs carry no event name), and wins over one the input names.
+///
+/// ```
+/// use hook_agents::install::Agent;
+/// use hook_agents::bridge::parse_input_as;
+/// use hook_types::Event;
+/// let stdin = br#"{"sessionId":"s1","timestamp":1704614600000,"cwd":"/ws","toolName":"bash","toolArgs":{"command":"ls"}}"#;
+/// let read = parse_input_as(Agent::Copilot, Some("preToolUse"), stdin).unwrap();
+/// assert_eq!(read.input.event, Event::PreTool);
+/// assert_eq!(read.input.tool_name.as_deref(), Some("bash"));
+/// assert_eq!(read.input.tool_input.unwrap()["command"], "ls");
+/// assert!(parse_input_as(Agent::Copilot, None, stdin).is_err());
+/// ```
+pub fn parse_input_as(agent: Agent, event: Option<&str>, bytes: &[u8]) -> Result<AgentInput, InputError> {
     let name = agent.display_name();
     let text = String::from_utf8_lossy(bytes);
     let text = text.trim_start_matches('\u{feff}');
@@ -90,12 +109,25 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
     let wire = agent.agent().wire;
     // Cline names the event in `hookName`, its own wire name (`tool_call`), not its file name (`PreToolUse`).
     let name_field = if wire == hook_types::WireShape::Cline { "hookName" } else { "hook_event_name" };
-    let event_name = read.string(name_field)?.ok_or(InputError::Field {
-        agent: name,
-        field: name_field,
-        found: "missing",
-        expected: "the event's name",
-    })?;
+    let event_name = match event {
+        Some(event) => event.to_owned(),
+        // GitHub Copilot CLI's input does not name its event: the bridge's command line does.
+        None if wire == hook_types::WireShape::Copilot => {
+            return Err(InputError::Field {
+                agent: name,
+                field: "hook_event_name",
+                found: "missing",
+                expected: "the event's name, which this agent's input does not carry: run the bridge with \
+                           `--event <name>` (as hook install writes it)",
+            });
+        }
+        None => read.string(name_field)?.ok_or(InputError::Field {
+            agent: name,
+            field: name_field,
+            found: "missing",
+            expected: "the event's name",
+        })?,
+    };
     let event_name = match agent.agent().event_by_wire_name(&event_name) {
         Some(row) if wire == hook_types::WireShape::Cline => row.name.to_owned(),
         _ => event_name,
@@ -110,6 +142,7 @@ pub fn parse_input(agent: Agent, bytes: &[u8]) -> Result<AgentInput, InputError>
         hook_types::WireShape::Cursor => project_root = read.cursor(&event_name, &mut input)?,
         hook_types::WireShape::Cline => project_root = read.cline(&mut input)?,
         hook_types::WireShape::ClaudeCode | hook_types::WireShape::GeminiCli => read.common(&mut input)?,
+        hook_types::WireShape::Copilot => read.copilot(&mut input)?,
     }
     // An event whose answer the agent never reads (Cline's detached ones) keeps no session state: a notice given
     // there would count as told, and nobody would have seen it. The session id stays in `extra` for the agent's own
@@ -351,6 +384,43 @@ impl Fields<'_> {
             input.agent_id = self.string("agent_id")?;
         }
         Ok(root)
+    }
+
+    /// GitHub Copilot CLI's camelCase input (hooks reference, "Hook event input payloads"): `sessionId`, `cwd`,
+    /// `transcriptPath`, `toolName` and `toolArgs` (`toolInput` on permissionRequest), `toolResult` (`resultType`,
+    /// `textResultForLlm`) on postToolUse, `error` on postToolUseFailure, `prompt`, `source`, `trigger`,
+    /// `stop_hook_active`. Its `timestamp`, `stopReason`, `agentName` and the rest go to [`EventInput::extra`].
+    fn copilot(&self, input: &mut EventInput) -> Result<(), InputError> {
+        input.session_id = self.string("sessionId")?;
+        input.cwd = self.string("cwd")?;
+        input.transcript_path = self.string("transcriptPath")?;
+        if let Some(tool) = self.string("toolName")? {
+            input.tool_name = Some(tool);
+        }
+        input.tool_input = match self.tool_input("toolArgs")? {
+            Some(args) => Some(args),
+            None => self.tool_input("toolInput")?,
+        };
+        if input.event.is_tool_event() {
+            input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
+        }
+        if input.event == Event::PostTool {
+            if let Some(result) = self.get("toolResult") {
+                let kind = result.get("resultType").and_then(Value::as_str);
+                input.is_error |= kind.is_some_and(|k| k != "success");
+                input.content = result.get("textResultForLlm").and_then(Value::as_str).map(str::to_owned);
+                input.tool_response = Some(result.clone());
+            }
+            if let Some(error) = self.string("error")? {
+                input.is_error = true;
+                input.content = Some(error);
+            }
+        }
+        input.prompt = self.string("prompt")?;
+        input.source = self.string("source")?;
+        input.trigger = self.string("trigger")?;
+        input.stop_hook_active = self.boolean("stop_hook_active")?.unwrap_or(false);
+        Ok(())
     }
 
     /// Cursor names the same facts its own way and spreads a tool call over per-tool fields. Returns the project

@@ -52,7 +52,7 @@ mod select;
 mod tests;
 
 pub use answer::{Answer, BLOCKING_EXIT, ERROR_EXIT, answer, failure};
-pub use input::{AgentInput, InputError, parse_input, project_root};
+pub use input::{AgentInput, InputError, parse_input, parse_input_as, project_root};
 pub use nested::{BRIDGE_DEPTH_VAR, is_nested, nested_answer};
 pub use reply::Reply;
 pub use select::{agent_runs_it, bridge_hooks};

@@ -61,6 +61,9 @@ pub trait AgentInstall: Sized {
     fn bridge_timeout(self, limits: &Limits) -> Value;
     /// One handler entry that runs `command`, in the agent's shape.
     fn bridge_handler(self, command: &str, limits: &Limits) -> Value;
+    /// The list item `hook install` appends under the agent's event `event`: [`AgentInstall::bridge_entry`], with
+    /// the event on the command line where the agent's input does not name it ([`HandlerShape::Shells`]).
+    fn bridge_entry_for(self, event: &str, command: &str, limits: &Limits) -> Value;
     /// The list item `hook install` appends under each event: a matcher group holding the bridge's handler (no
     /// matcher: every tool), or the handler itself where the agent's handlers are flat.
     fn bridge_entry(self, command: &str, limits: &Limits) -> Value;
@@ -117,6 +120,17 @@ impl AgentInstall for Protocol {
             HandlerShape::Flat | HandlerShape::NotInstallable | HandlerShape::EventExecutables => {
                 json!({"command": command, "timeout": timeout})
             }
+            HandlerShape::Shells => json!({"type": "command", "bash": command, "timeoutSec": timeout}),
+        }
+    }
+
+    fn bridge_entry_for(self, event: &str, command: &str, limits: &Limits) -> Value {
+        match self.agent().handler {
+            HandlerShape::Shells => {
+                let line = format!("{command} --event {}", super::quote(event));
+                self.bridge_handler(&line, limits)
+            }
+            _ => self.bridge_entry(command, limits),
         }
     }
 
@@ -124,7 +138,10 @@ impl AgentInstall for Protocol {
         let handler = self.bridge_handler(command, limits);
         match self.agent().handler {
             HandlerShape::Grouped { .. } => json!({"hooks": [handler]}),
-            HandlerShape::Flat | HandlerShape::NotInstallable | HandlerShape::EventExecutables => handler,
+            HandlerShape::Flat
+            | HandlerShape::Shells
+            | HandlerShape::NotInstallable
+            | HandlerShape::EventExecutables => handler,
         }
     }
 }

@@ -42,12 +42,13 @@ pub(crate) fn remove_handlers(hooks: &mut Map<String, Value>, places: &[Place<'_
 }
 
 /// Appends `entry` (the bridge's list item) to the list of each of `events`, creating lists as needed.
-pub(crate) fn add_bridge(hooks: &mut Map<String, Value>, events: &[String], entry: &Value) {
+pub(crate) fn add_bridge(hooks: &mut Map<String, Value>, events: &[String], entry: impl Fn(&str) -> Value) {
     for event in events {
+        let entry = entry(event);
         match hooks.get_mut(event) {
-            Some(Value::Array(list)) => list.push(entry.clone()),
+            Some(Value::Array(list)) => list.push(entry),
             _ => {
-                hooks.insert(event.clone(), Value::Array(vec![entry.clone()]));
+                hooks.insert(event.clone(), Value::Array(vec![entry]));
             }
         }
     }
@@ -66,7 +67,7 @@ pub(crate) fn remove_bridge(agent: Agent, hooks: &mut Map<String, Value>, events
     for event in events {
         let Some(Value::Array(list)) = hooks.get_mut(event) else { continue };
         match agent.agent().handler {
-            HandlerShape::Flat => list.retain(|handler| !is_bridge(handler, program)),
+            HandlerShape::Flat | HandlerShape::Shells => list.retain(|handler| !is_bridge(handler, program)),
             _ => {
                 for entry in list.iter_mut() {
                     if let Some(Value::Array(inner)) = entry.get_mut("hooks") {
@@ -99,7 +100,7 @@ pub(crate) fn restore_handlers(
                 list
             }
         };
-        if agent.agent().handler == HandlerShape::Flat {
+        if matches!(agent.agent().handler, HandlerShape::Flat | HandlerShape::Shells) {
             let at = record.index.min(list.len());
             list.insert(at, record.handler.clone());
             continue;
@@ -157,7 +158,7 @@ mod tests {
         );
         let program = BridgeProgram::named(["hook"]);
         let bridge = json!({"hooks": [{"type": "command", "command": "hook bridge --protocol claude"}]});
-        add_bridge(&mut hooks, &["PreToolUse".into(), "Stop".into()], &bridge);
+        add_bridge(&mut hooks, &["PreToolUse".into(), "Stop".into()], |_| bridge.clone());
         let moved = |event: &str, group, index, keys: Value, command: &str| MovedRecord {
             id: String::new(),
             hash: String::new(),

@@ -66,7 +66,7 @@ pub(crate) fn handlers(agent: Agent, hooks: &Map<String, Value>) -> Vec<Handler>
     for (event, items) in event_lists(agent, hooks) {
         for (position, item) in items.iter().enumerate() {
             let Value::Object(item) = item else { continue };
-            if agent.agent().handler == HandlerShape::Flat {
+            if matches!(agent.agent().handler, HandlerShape::Flat | HandlerShape::Shells) {
                 out.push(Handler {
                     event: event.clone(),
                     group: None,
@@ -108,7 +108,7 @@ pub(crate) fn check_shapes(agent: Agent, path: &Path, hooks: &Map<String, Value>
             other => super::json_kind(other).to_owned(),
         };
         let expected = match agent.agent().handler {
-            HandlerShape::Flat => "a list of handlers",
+            HandlerShape::Flat | HandlerShape::Shells => "a list of handlers",
             _ => "a list of matcher groups",
         };
         return Err(InstallError::Unsupported {
@@ -121,7 +121,11 @@ pub(crate) fn check_shapes(agent: Agent, path: &Path, hooks: &Map<String, Value>
 
 /// Whether a handler runs the bridge.
 pub(crate) fn is_bridge(handler: &Value, program: &BridgeProgram) -> bool {
-    handler.get("command").and_then(Value::as_str).is_some_and(|line| program.invokes_bridge_line(line))
+    // GitHub Copilot CLI's handlers hold their shell line in `bash` (`command` is its cross-platform fallback).
+    ["command", "bash"]
+        .iter()
+        .filter_map(|key| handler.get(*key).and_then(Value::as_str))
+        .any(|line| program.invokes_bridge_line(line))
 }
 
 /// What `handler` of the file at `path` (whose top level is `root`) is: the bridge, a hook that can move, or one that
@@ -174,7 +178,7 @@ fn alone(agent: Agent, root: &Map<String, Value>, handler: &Handler) -> Map<Stri
     let mut only: Map<String, Value> =
         hooks.iter().filter(|(_, v)| !is_event_list(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
     let item = match agent.agent().handler {
-        HandlerShape::Flat => handler.value.clone(),
+        HandlerShape::Flat | HandlerShape::Shells => handler.value.clone(),
         _ => {
             let mut group = handler.group_keys.clone();
             group.insert("hooks".into(), Value::Array(vec![handler.value.clone()]));

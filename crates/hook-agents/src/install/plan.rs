@@ -156,10 +156,14 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     let bridges = plan_bridges(request, &paths, &moved, found.bridged)?;
     let places: Vec<Place<'_>> = moved.iter().map(|m| (m.event.as_str(), m.place.0, m.place.1)).collect();
     remove_handlers(&mut hooks, &places);
-    add_bridge(&mut hooks, &bridges.added, &request.agent.bridge_entry(&request.command, &request.limits));
+    add_bridge(&mut hooks, &bridges.added, |event| {
+        request.agent.bridge_entry_for(event, &request.command, &request.limits)
+    });
     let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
     drop_empty_lists(&mut hooks, &touched);
-    if request.agent.agent().handler == HandlerShape::Flat && !root.contains_key("version") {
+    if matches!(request.agent.agent().handler, HandlerShape::Flat | HandlerShape::Shells)
+        && !root.contains_key("version")
+    {
         root.insert("version".into(), 1.into());
     }
     let agent_trust = match &request.agent_state {
@@ -412,7 +416,25 @@ fn files_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<PathBuf> {
     for _ in Path::new(relative).components() {
         base.pop();
     }
-    read.iter().map(|f| base.join(f)).filter(|p| *p != paths.agent_file).collect()
+    let mut beside = Vec::new();
+    for file in read {
+        match hook_types::AgentFiles::json_dir(file) {
+            // A directory of hook files (GitHub Copilot CLI's `.github/hooks/*.json`): each of its other files.
+            Some(dir) => {
+                let Ok(entries) = std::fs::read_dir(base.join(dir)) else { continue };
+                let mut found: Vec<PathBuf> = entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|e| e == "json") && p.is_file())
+                    .collect();
+                found.sort();
+                beside.extend(found);
+            }
+            None => beside.push(base.join(file)),
+        }
+    }
+    beside.retain(|p| *p != paths.agent_file);
+    beside
 }
 
 /// Refuses while a file the agent reads in place of the install file, event by event, declares hooks (Factory

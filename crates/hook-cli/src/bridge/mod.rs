@@ -32,7 +32,7 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser};
 use hook_agents::bridge::{
     AgentInput, Answer, BRIDGE_DEPTH_VAR, agent_runs_it, answer, failure, is_nested, nested_answer, parse_input,
-    project_root,
+    parse_input_as, project_root,
 };
 use hook_agents::install::{Agent, AgentInstall};
 use hook_config::IssueSeverity;
@@ -58,6 +58,10 @@ pub struct BridgeArgs {
     /// protocol.
     #[arg(long, value_parser = bridged_agent(), value_name = "AGENT")]
     pub protocol: Protocol,
+    /// The agent's name for the event, for an agent whose hook input does not carry it (GitHub Copilot CLI: `hook
+    /// install` writes it into each of its handlers).
+    #[arg(long, value_name = "EVENT")]
+    pub event: Option<String>,
 }
 
 /// The agents of the agent table that run their own hooks: `--protocol` of `hook bridge`, `--agent` of
@@ -147,9 +151,9 @@ fn bridge(args: &[OsString], known: &mut Known) -> Answer {
     };
     let agent = bridge_args.protocol;
     known.agent = Some(agent);
-    let read = match parse_input(agent, &stdin) {
+    let read = match parse_input_as(agent, bridge_args.event.as_deref(), &stdin) {
         Ok(read) => read,
-        Err(err) => return failure(Some(agent), None, &err.to_string()),
+        Err(err) => return failure(Some(agent), bridge_args.event.as_deref(), &err.to_string()),
     };
     known.event_name = Some(read.event_name.clone());
     if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| !v.is_empty()) {
@@ -267,16 +271,18 @@ fn is_bridge(args: &[OsString]) -> bool {
 /// this one (a unit test says so).
 fn plain_bridge(args: &[OsString]) -> Option<Cli> {
     let words: Vec<&str> = args.iter().skip(1).map(|a| a.to_str()).collect::<Option<_>>()?;
-    let name = match words.as_slice() {
-        ["bridge", "--protocol", name] => *name,
-        ["bridge", flag] => flag.strip_prefix("--protocol=")?,
+    let (name, event) = match words.as_slice() {
+        ["bridge", "--protocol", name] => (*name, None),
+        ["bridge", flag] => (flag.strip_prefix("--protocol=")?, None),
+        ["bridge", "--protocol", name, "--event", event] if !event.starts_with('-') => (*name, Some(*event)),
         _ => return None,
     };
     if !hook_types::Agent::bridged().any(|agent| agent.as_str() == name) {
         return None;
     }
     let protocol = Protocol::parse_bridged(name)?;
-    Some(Cli { global: crate::cli::GlobalArgs::default(), command: Command::Bridge(BridgeArgs { protocol }) })
+    let event = event.map(str::to_owned);
+    Some(Cli { global: crate::cli::GlobalArgs::default(), command: Command::Bridge(BridgeArgs { protocol, event }) })
 }
 
 /// The agent named by `--protocol`, read by hand: a failure before clap (or of clap) still answers in its form.
@@ -358,6 +364,9 @@ mod tests {
     #[test]
     fn the_bridge_arguments_parse() {
         let cli = Cli::try_parse_from(args(&["bridge", "--protocol", "gemini", "--config-home", "/c"])).unwrap();
-        assert!(matches!(cli.command, Command::Bridge(BridgeArgs { protocol: Protocol::Gemini })));
+        assert!(matches!(cli.command, Command::Bridge(BridgeArgs { protocol: Protocol::Gemini, event: None })));
+        let cli = Cli::try_parse_from(args(&["bridge", "--protocol", "copilot", "--event", "preToolUse"])).unwrap();
+        let plain = plain_bridge(&args(&["bridge", "--protocol", "copilot", "--event", "preToolUse"])).unwrap();
+        assert_eq!(format!("{cli:?}"), format!("{plain:?}"));
     }
 }

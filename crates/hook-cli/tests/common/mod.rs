@@ -51,6 +51,12 @@ impl Out {
             "cursor" => self.stdout.contains("\"permission\":\"deny\""),
             // Cline has no deny of one call: `cancel` ends its run before the tool runs.
             "cline" => serde_json::from_str::<serde_json::Value>(self.stdout.trim()).is_ok_and(|v| v["cancel"] == true),
+            // GitHub Copilot CLI: exit 2 denies on preToolUse and permissionRequest, as do its JSON denies.
+            "copilot" => {
+                self.code == 2
+                    || self.stdout.contains("\"permissionDecision\":\"deny\"")
+                    || self.stdout.contains("\"behavior\":\"deny\"")
+            }
             other => panic!("no such agent {other}"),
         }
     }

@@ -10,6 +10,7 @@ mod claude;
 mod cline;
 mod clio;
 mod codex;
+mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
@@ -130,6 +131,7 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Qwen => qwen::read(&root, reporter),
         Format::Droid => droid::read(&root, reporter),
         Format::Cline => cline::read(&root, reporter),
+        Format::Copilot => copilot::read(&root, reporter),
     }
 }
 

@@ -28,6 +28,8 @@ pub(crate) struct Builder<'h> {
     pub rules: &'static Rules,
     /// The tool input of the dispatch, for rewrites that merge into it (Gemini CLI).
     pub tool_input: Option<&'h serde_json::Map<String, serde_json::Value>>,
+    /// The dispatch is of a failed tool call (post_tool).
+    pub is_error: bool,
     effects: Vec<Effect>,
     decision: Decision,
     entries: Vec<OutputEntry>,
@@ -48,6 +50,7 @@ impl<'h> Builder<'h> {
             event: &input.event,
             rules,
             tool_input: input.tool_input.as_ref().and_then(serde_json::Value::as_object),
+            is_error: input.is_error,
             effects: Vec::new(),
             decision: Decision::Pass,
             entries: Vec::new(),

@@ -102,7 +102,9 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
         merged.extend(tool_input.iter().map(|(k, v)| (k.clone(), v.clone())));
         b.rewrite(merged);
     }
-    if protocol == Protocol::Cursor {
+    if protocol == Protocol::Copilot {
+        copilot(b, &out)?;
+    } else if protocol == Protocol::Cursor {
         cursor(b, &out)?;
     } else if protocol == Protocol::Codex && *b.event == Event::PostTool && out.continue_ == Some(false) {
         // codex-rs/hooks/src/events/post_tool_use.rs: the run stops with `stopReason` (else "PostToolUse hook
@@ -248,6 +250,66 @@ fn cursor(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
             b.block(reason, BlockFrom::Json);
         } else {
             b.halt(user);
+        }
+    }
+    Ok(())
+}
+
+/// GitHub Copilot CLI's flat answer (hooks reference, "`preToolUse` decision control", "`permissionRequest`
+/// decision control", "`postToolUse` output"): `permissionDecision` allow | deny | ask with
+/// `permissionDecisionReason` and `modifiedArgs` on preToolUse; `behavior` allow | deny with `message` and
+/// `interrupt` on permissionRequest; `additionalContext` wherever the event takes it. `decision` on agentStop and
+/// subagentStop is read with the shared fields.
+fn copilot(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
+    let top = &out.copilot;
+    if let Some(context) = top.additional_context.as_deref().and_then(clean) {
+        b.context(context);
+    }
+    if *b.event == Event::PreTool {
+        let reason = top.permission_decision_reason.as_deref().and_then(clean);
+        match top.permission_decision.as_deref() {
+            None => {}
+            Some("allow") => b.allow(reason),
+            Some("deny") => {
+                let reason = reason.unwrap_or_else(|| b.default_reason());
+                b.block(reason, BlockFrom::Json);
+            }
+            Some("ask") => b.ask(reason),
+            Some(other) => {
+                return Err(invalid(format!(
+                    "field `permissionDecision` must be one of \"allow\", \"deny\", \"ask\", got \"{}\"",
+                    sanitize_text(other)
+                )));
+            }
+        }
+        if let Some(args) = &top.modified_args {
+            let Value::Object(args) = args else {
+                return Err(invalid(format!(
+                    "field `modifiedArgs` must be an object, got {}",
+                    super::wire::json_type_name(args)
+                )));
+            };
+            b.rewrite(args.clone());
+        }
+    }
+    if *b.event == Event::PermissionRequest {
+        let message = top.message.as_deref().and_then(clean);
+        match top.behavior.as_deref() {
+            None => {}
+            Some("allow") => b.allow(message),
+            Some("deny") => {
+                let reason = message.unwrap_or_else(|| b.default_reason());
+                b.block(reason.clone(), BlockFrom::Json);
+                if top.interrupt {
+                    b.halt(Some(reason));
+                }
+            }
+            Some(other) => {
+                return Err(invalid(format!(
+                    "field `behavior` must be \"allow\" or \"deny\", got \"{}\"",
+                    sanitize_text(other)
+                )));
+            }
         }
     }
     Ok(())

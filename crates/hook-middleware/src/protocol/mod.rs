@@ -320,6 +320,17 @@ fn blocking_exit(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
         ReasonFrom::StderrThenStdout => stderr().or_else(stdout),
         ReasonFrom::StdoutThenStderr => stdout().or_else(stderr),
     };
+    if b.rules.block_exit_gates_only && !matches!(b.event, Event::PreTool | Event::PermissionRequest) {
+        // GitHub Copilot CLI: a warning for the user, and on a failed call guidance for the model.
+        if let Some(reason) = reason {
+            if *b.event == Event::PostTool && b.is_error {
+                b.context(reason);
+            } else {
+                b.notify(reason);
+            }
+        }
+        return Ok(());
+    }
     if *b.event == Event::PermissionRequest && b.rules.permission_block_exit_ignored {
         b.stricter();
     }

@@ -51,7 +51,8 @@ pub fn payload(protocol: Protocol, input: &EventInput) -> Vec<u8> {
 ///
 /// For a `cursor` hook it also carries Cursor's names for the same facts, since Cursor hooks read them:
 /// `conversation_id` (the session id), `generation_id` (the turn id), `workspace_roots` (`[cwd]`), and on tool events
-/// `command` and `file_path` lifted from the tool input.
+/// `command` and `file_path` lifted from the tool input. For a `copilot` hook, GitHub Copilot CLI's camelCase names
+/// (`sessionId`, `toolName`, `toolArgs`, `toolResult`, …).
 pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Value> {
     let name = event_name(protocol, input).into_owned();
     let mut out = Map::new();
@@ -105,6 +106,9 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
     }
     if protocol == Protocol::Cline {
         cline_fields(&mut out, input);
+    }
+    if protocol == Protocol::Copilot {
+        copilot_fields(&mut out, input);
     }
     agent_fields(&mut out, protocol, input);
     out
@@ -202,6 +206,36 @@ fn cline_fields(out: &mut Map<String, Value>, input: &EventInput) {
         }
         Event::TurnStart => {
             out.insert("userPromptSubmit".into(), json!({"prompt": opt_str(&input.prompt), "attachments": []}));
+        }
+        _ => {}
+    }
+}
+
+/// GitHub Copilot CLI's camelCase names for what the payload already carries (its hooks reference, "Hook event input
+/// payloads"): `sessionId`, `transcriptPath`; on tool events `toolName` (its spelling) and `toolArgs`; on post_tool
+/// `toolResult` (`resultType`, `textResultForLlm`) for a call that succeeded and `error` for one that failed;
+/// `stopReason` on turn_end. Its `timestamp` is the agent's own: a payload built here carries none (the bridge
+/// passes the agent's through).
+fn copilot_fields(out: &mut Map<String, Value>, input: &EventInput) {
+    put(out, "sessionId", &input.session_id);
+    put(out, "transcriptPath", &input.transcript_path);
+    if input.event.is_tool_event() {
+        if let Some(name) = out.get("tool_name").cloned() {
+            out.insert("toolName".into(), name);
+        }
+        if let Some(args) = &input.tool_input {
+            out.insert("toolArgs".into(), args.clone());
+        }
+    }
+    match &input.event {
+        Event::PostTool if input.is_error => put(out, "error", &input.content),
+        Event::PostTool => {
+            let text = input.content.as_deref().map(|c| first_chars(c, CONTENT_LIMIT_CHARS)).unwrap_or_default();
+            let result = serde_json::json!({"resultType": "success", "textResultForLlm": text});
+            out.insert("toolResult".into(), result);
+        }
+        Event::TurnEnd => {
+            out.insert("stopReason".into(), Value::String("end_turn".into()));
         }
         _ => {}
     }

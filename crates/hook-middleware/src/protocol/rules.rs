@@ -45,6 +45,12 @@ fn gemini_words(_: &Event) -> &'static [(&'static str, Verb)] {
     &[("allow", Verb::Proceed), ("deny", Verb::Block), ("block", Verb::Block), ("ask", Verb::Ask)]
 }
 
+/// GitHub Copilot CLI, `agentStop` / `subagentStop` decision control: `"block"` forces another turn, `"allow"` lets
+/// the agent stop (no decision here).
+fn copilot_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("block", Verb::Block), ("allow", Verb::Proceed)]
+}
+
 /// Cursor has no `decision`.
 fn no_words(_: &Event) -> &'static [(&'static str, Verb)] {
     &[]
@@ -169,6 +175,9 @@ pub(crate) struct Rules {
     pub halt_exit: Option<i32>,
     /// The words the top-level `decision` may take on an event, and what each asks.
     pub decision_words: fn(&Event) -> &'static [(&'static str, Verb)],
+    /// The blocking exit code blocks on pre_tool and the permission request only; elsewhere its stderr is a notice
+    /// for the user (context for the model on a failed post_tool) and the run goes on (GitHub Copilot CLI).
+    pub block_exit_gates_only: bool,
 }
 
 const NATIVE_TOP: &[&str] = &[
@@ -255,6 +264,27 @@ fn cursor_known(_: &Event) -> Known {
     }
 }
 
+/// GitHub Copilot CLI's top-level answer fields (hooks reference, "decision control" and "output" sections):
+/// `permissionDecision`, `permissionDecisionReason`, `modifiedArgs` (preToolUse); `behavior`, `message`, `interrupt`
+/// (permissionRequest); `decision`, `reason` (agentStop, subagentStop); `additionalContext`.
+fn copilot_known(_: &Event) -> Known {
+    Known {
+        top: &[
+            "permissionDecision",
+            "permissionDecisionReason",
+            "modifiedArgs",
+            "behavior",
+            "message",
+            "interrupt",
+            "decision",
+            "reason",
+            "additionalContext",
+        ],
+        specific: NONE,
+        decision: NONE,
+    }
+}
+
 fn nothing_known(_: &Event) -> Known {
     Known { top: NONE, specific: NONE, decision: NONE }
 }
@@ -282,6 +312,7 @@ static NATIVE: Rules = Rules {
     permission_block_exit_ignored: false,
     halt_exit: None,
     decision_words: native_words,
+    block_exit_gates_only: false,
 };
 
 /// Claude Code 2.1.197 as the real-agent suite observes it: exit 2 feeds stderr back (stdout and JSON are ignored);
@@ -311,6 +342,7 @@ static CLAUDE: Rules = Rules {
     permission_block_exit_ignored: true,
     halt_exit: None,
     decision_words: claude_words,
+    block_exit_gates_only: false,
 };
 
 /// Codex 0.169.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
@@ -336,6 +368,7 @@ static CODEX: Rules = Rules {
     permission_block_exit_ignored: false,
     halt_exit: None,
     decision_words: codex_words,
+    block_exit_gates_only: false,
 };
 
 /// Gemini CLI 0.61.0, `hookRunner.ts` as the real-agent suite observes it: stdout, else stderr, is read whatever the
@@ -362,6 +395,7 @@ static GEMINI: Rules = Rules {
     permission_block_exit_ignored: false,
     halt_exit: None,
     decision_words: gemini_words,
+    block_exit_gates_only: false,
 };
 
 /// Cursor hooks docs: JSON `permission` / `user_message` / `agent_message`; exit 2 blocks like `permission: deny`;
@@ -387,6 +421,7 @@ static CURSOR: Rules = Rules {
     permission_block_exit_ignored: false,
     halt_exit: None,
     decision_words: no_words,
+    block_exit_gates_only: false,
 };
 
 /// mecha (docs/declarations.md#foreign-formats): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
@@ -413,6 +448,7 @@ static MECHA: Rules = Rules {
     permission_block_exit_ignored: false,
     halt_exit: None,
     decision_words: native_words,
+    block_exit_gates_only: false,
 };
 
 /// clio-coder (docs/declarations.md#foreign-formats): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
@@ -475,6 +511,38 @@ static CLINE: Rules = Rules {
     permission_block_exit_ignored: false,
     halt_exit: None,
     decision_words: no_words,
+    block_exit_gates_only: false,
+};
+
+/// GitHub Copilot CLI 1.0.102, <https://docs.github.com/en/copilot/reference/hooks-reference> ("Exit codes for command
+/// hooks", "How stdout is parsed"): exit 0 reads stdout as one JSON object, and output that is empty or does not parse
+/// is no output at all; exit 2 denies on preToolUse and permissionRequest (a JSON allow beside it is overridden) and
+/// is a warning shown to the user elsewhere (on postToolUseFailure its text goes to the model); any other code is a
+/// failed hook, which denies on preToolUse (its `default_on_error`) and is logged and skipped elsewhere. Its answer
+/// is flat: `permissionDecision`, `behavior`, `decision`, `additionalContext` at the top level (`json.rs`).
+/// `additionalContext` on postToolUse is appended to the tool result the model reads.
+static COPILOT: Rules = Rules {
+    block_exit: Some(2),
+    other_exit: OtherExit::Undefined,
+    block_reason: ReasonFrom::Stderr,
+    reason_required: false,
+    reads_json: true,
+    json_starts: &['{'],
+    plain: Plain::Ignored,
+    reject_unknown: false,
+    codex_strict: false,
+    post_tool_feedback: false,
+    context_annotates_post_tool: true,
+    known: copilot_known,
+    reading: Reading::ByExitCode,
+    json_on_other_exit: false,
+    unparsed_json_is_text: true,
+    context_continues_turn: false,
+    halt_runs_the_tool: false,
+    permission_block_exit_ignored: false,
+    halt_exit: None,
+    decision_words: copilot_words,
+    block_exit_gates_only: true,
 };
 
 /// The row of `protocol`.
@@ -490,5 +558,6 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Qwen => &QWEN,
         Protocol::Droid => &DROID,
         Protocol::Cline => &CLINE,
+        Protocol::Copilot => &COPILOT,
     }
 }

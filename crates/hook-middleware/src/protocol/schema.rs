@@ -103,6 +103,13 @@ pub fn payload_schema() -> Value {
             "workspace_roots": {"type": "array", "items": {"type": "string"}, "description": "cursor only: `[cwd]`."},
             "command": text("cursor only, tool events: the tool input's `command`."),
             "file_path": text("cursor only, tool events: the tool input's `file_path` (or `path`)."),
+            "sessionId": text("copilot only: the session id."),
+            "transcriptPath": text("copilot only: the transcript's path."),
+            "toolName": text("copilot only, tool events: the tool's name in GitHub Copilot CLI's spelling (`bash`)."),
+            "toolArgs": {"description": "copilot only, tool events: the tool input."},
+            "toolResult": {"type": "object", "description": "copilot only, post_tool of a call that succeeded: `resultType` and `textResultForLlm` (the first 4 000 characters of the result)."},
+            "error": text("copilot only, post_tool of a failed call: the error the model sees."),
+            "stopReason": text("copilot only, turn_end: `end_turn`."),
         },
         "required": ["event", "hook_event_name", "session_id", "transcript_path", "cwd"],
         // Anything else is an agent's own field, passed through by the bridge to that agent's hooks only: a schema

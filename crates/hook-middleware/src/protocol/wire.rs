@@ -34,8 +34,29 @@ pub(crate) struct HookOutput {
     pub followup_message: Option<String>,
     /// Cursor: `additional_context` (sessionStart), top level.
     pub additional_context: Option<String>,
+    /// GitHub Copilot CLI's top-level answer (`permissionDecision`, `behavior`, `additionalContext`, …).
+    pub copilot: CopilotTop,
     /// Paths of fields the dialect does not know, in the order met (`hookSpecificOutput.foo`).
     pub unknown: Vec<String>,
+}
+
+/// GitHub Copilot CLI's flat answer fields (its `decision` and `reason` are the shared ones).
+#[derive(Debug, Default)]
+pub(crate) struct CopilotTop {
+    /// `permissionDecision` (preToolUse).
+    pub permission_decision: Option<String>,
+    /// `permissionDecisionReason` (preToolUse).
+    pub permission_decision_reason: Option<String>,
+    /// `modifiedArgs` (preToolUse; any JSON, must be an object to become a rewrite).
+    pub modified_args: Option<Value>,
+    /// `behavior` (permissionRequest).
+    pub behavior: Option<String>,
+    /// `message` (permissionRequest).
+    pub message: Option<String>,
+    /// `interrupt` (permissionRequest).
+    pub interrupt: bool,
+    /// `additionalContext`, top level.
+    pub additional_context: Option<String>,
 }
 
 /// `hookSpecificOutput`.
@@ -114,6 +135,15 @@ pub(crate) fn parse(text: &str, known: Known) -> Result<HookOutput, WireError> {
     out.agent_message = top.string("agent_message")?;
     out.followup_message = top.string("followup_message")?;
     out.additional_context = top.string("additional_context")?;
+    out.copilot = CopilotTop {
+        permission_decision: top.string("permissionDecision")?,
+        permission_decision_reason: top.string("permissionDecisionReason")?,
+        modified_args: top.any("modifiedArgs"),
+        behavior: top.string("behavior")?,
+        message: top.string("message")?,
+        interrupt: top.bool("interrupt")?.unwrap_or(false),
+        additional_context: top.string("additionalContext")?,
+    };
     if let Some(specific) = top.object("hookSpecificOutput")? {
         out.specific = Some(read_specific(specific, known, &mut out.unknown)?);
     }

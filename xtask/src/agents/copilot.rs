@@ -1,0 +1,166 @@
+//! GitHub Copilot CLI, run offline: its single executable (`@github/copilot-linux-x64`) in prompt mode with
+//! `COPILOT_OFFLINE=true` and a custom model provider on 127.0.0.1 (`COPILOT_PROVIDER_BASE_URL`, OpenAI Chat
+//! Completions by default), which needs no GitHub login (its bundled `cli-main.js`, help topic "providers"). Prompt
+//! mode loads a repository's hooks only in a trusted folder or with `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`,
+//! which the runs set. The executable unpacks itself into `$XDG_CACHE_HOME/copilot/pkg` on its first run (some 7 s
+//! and 235 MB): every run shares one cache beside the installed package.
+//!
+//! Wire: each model turn is `POST /v1/chat/completions` with `stream: true`, answered with chat-completion chunks;
+//! its shell tool is `bash` (`{"command", "description"}`).
+//!
+//! Its hook files are a directory (`.github/hooks/*.json`) of flat handlers; the agent's own hooks are written into
+//! the file `hook install` writes, `.github/hooks/hook-engine.json`, so that install finds them there to move.
+
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::agent::{Agent, Approver, Point, Run};
+use super::npm::Installed;
+use super::process::Sandbox;
+use super::server::{Reply, Route, Step, Wire};
+
+/// GitHub Copilot CLI.
+pub struct Copilot;
+
+/// The model asked for: any name does offline (an unknown one gets Copilot's safe defaults).
+const MODEL: &str = "gpt-4.1";
+
+impl Agent for Copilot {
+    fn name(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
+        Box::new(CopilotWire)
+    }
+
+    /// A git repository: Copilot reads `.github/hooks` at the repository root.
+    fn configure(&self, sandbox: &Sandbox) -> anyhow::Result<()> {
+        let status = sandbox.command("git").args(["init", "-q"]).status()?;
+        anyhow::ensure!(status.success(), "git init failed in the sandbox");
+        Ok(())
+    }
+
+    fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, _run: Run) -> Command {
+        let mut command = sandbox.command(&installed.copilot);
+        let cache = installed.copilot.with_file_name("xdg-cache");
+        command
+            .env("XDG_CACHE_HOME", cache)
+            .env("COPILOT_OFFLINE", "true")
+            .env("COPILOT_PROVIDER_BASE_URL", format!("http://127.0.0.1:{port}/v1"))
+            .env("COPILOT_PROVIDER_API_KEY", "offline")
+            .env("COPILOT_MODEL", MODEL)
+            .env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")
+            .args(["-p", prompt, "--allow-all-tools"]);
+        command
+    }
+
+    fn event(&self, point: Point) -> Option<&'static str> {
+        let event = match point {
+            Point::SessionStart => hook_types::Event::SessionStart,
+            Point::TurnStart => hook_types::Event::TurnStart,
+            Point::PreTool => hook_types::Event::PreTool,
+            Point::PermissionRequest => hook_types::Event::PermissionRequest,
+            Point::PostTool => hook_types::Event::PostTool,
+            Point::TurnEnd => hook_types::Event::TurnEnd,
+        };
+        hook_types::Protocol::Copilot.agent().event_name(&event, false, false, None)
+    }
+
+    fn shell_matcher(&self) -> &'static str {
+        "bash"
+    }
+
+    fn settings_file(&self) -> &'static str {
+        ".github/hooks/hook-engine.json"
+    }
+
+    /// A deny in its JSON: on exit 2 Copilot tells the model only "hook exited with code 2".
+    fn own_deny(&self) -> Option<&'static str> {
+        Some(
+            "cat >/dev/null; echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"BASELINE-7431 refused by the \
+             agent hook\"}'",
+        )
+    }
+
+    /// Copilot drops a command hook's answer on userPromptSubmitted (its hooks reference, "userPromptSubmitted").
+    fn context_on_turn_start(&self) -> bool {
+        false
+    }
+
+    fn handler(&self, command: &str) -> Value {
+        json!({"type": "command", "bash": command})
+    }
+
+    /// `{"version": 1, "hooks": {event: [handler]}}`, a matcher inside its handler.
+    fn own_hooks_file(&self, hooks: Vec<(&'static str, Option<&str>, Value)>) -> Option<Value> {
+        let mut events = serde_json::Map::new();
+        for (name, matcher, mut handler) in hooks {
+            if let Some(matcher) = matcher {
+                handler["matcher"] = json!(matcher);
+            }
+            if let Some(list) = events.entry(name).or_insert_with(|| json!([])).as_array_mut() {
+                list.push(handler);
+            }
+        }
+        Some(json!({"version": 1, "hooks": events}))
+    }
+
+    /// Its lines that speak of hooks: a denied tool's reason and the warnings it shows (`! …`).
+    fn hook_status(&self, _sandbox: &Sandbox, finished: &super::process::Finished) -> Vec<String> {
+        let lines = finished.stdout.iter().map(String::as_str).chain(finished.stderr.lines());
+        lines
+            .map(str::trim)
+            .filter(|l| l.to_ascii_lowercase().contains("hook") || l.starts_with('!'))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// The OpenAI Chat Completions API as Copilot calls it: streamed turns, its `bash` tool.
+struct CopilotWire;
+
+impl Wire for CopilotWire {
+    fn route(&self, method: &str, path: &str, body: &Value) -> Route {
+        if method == "GET" && path.contains("/models") {
+            return Route::Reply(Reply::json(&json!({"object": "list", "data": [{"id": MODEL, "object": "model"}]})));
+        }
+        if method != "POST" || !path.contains("/chat/completions") {
+            return Route::Reply(Reply::error(404, "not here"));
+        }
+        if body["stream"] == true {
+            return Route::Turn;
+        }
+        Route::Reply(Reply::json(&json!({
+            "id": "side", "object": "chat.completion", "created": 1, "model": MODEL,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        })))
+    }
+
+    fn turn(&self, step: &Step, turn: usize) -> Reply {
+        let (delta, finish) = match step {
+            Step::Shell(command) | Step::Escalated(command) => {
+                let arguments = json!({"command": command, "description": "run it"}).to_string();
+                let call = json!({"index": 0, "id": format!("call_{turn}"), "type": "function",
+                                  "function": {"name": "bash", "arguments": arguments}});
+                (json!({"role": "assistant", "tool_calls": [call]}), "tool_calls")
+            }
+            Step::Text(text) => (json!({"role": "assistant", "content": text}), "stop"),
+        };
+        let chunk = |choice: Value, usage: Option<Value>| {
+            let mut chunk = json!({"id": format!("turn-{turn}"), "object": "chat.completion.chunk", "created": 1,
+                                   "model": MODEL, "choices": [choice]});
+            if let Some(usage) = usage {
+                chunk["usage"] = usage;
+            }
+            format!("data: {chunk}\n\n")
+        };
+        let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
+        let text = chunk(json!({"index": 0, "delta": delta, "finish_reason": null}), None)
+            + &chunk(json!({"index": 0, "delta": {}, "finish_reason": finish}), Some(usage))
+            + "data: [DONE]\n\n";
+        Reply::sse(text)
+    }
+}
