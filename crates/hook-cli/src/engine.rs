@@ -106,8 +106,13 @@ impl Engine {
                 crate::render::safe(&config.workspace.display().to_string())
             );
         }
-        let mut builder =
-            Pipeline::builder().limits(Limits::default()).workspace(&config.workspace).user_hooks(&config);
+        // One process per event: receipts are written on this thread, not on a thread made for them
+        // (docs/performance.md#the-process-start).
+        let mut builder = Pipeline::builder()
+            .limits(Limits::default())
+            .workspace(&config.workspace)
+            .user_hooks(&config)
+            .receipts_inline(true);
         // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
         // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
         // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.

@@ -14,7 +14,7 @@
 
 use std::io;
 use std::os::fd::OwnedFd;
-use std::process::{Child, ExitStatus};
+use std::process::ExitStatus;
 
 use rustix::io::Errno;
 use rustix::process::{Pid, PidfdFlags, Signal, WaitId, WaitIdOptions};
@@ -50,6 +50,47 @@ enum Watch {
     Waitid(Option<JoinHandle<()>>),
 }
 
+/// A spawned leader: from the standard library's `Command`, or by pid from [`crate::vfork`] (Linux).
+pub(crate) enum Child {
+    /// Spawned by `std::process::Command`.
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
+    Std(std::process::Child),
+    /// Spawned by pid; reaped with `waitpid`.
+    Raw(Pid),
+}
+
+impl From<std::process::Child> for Child {
+    fn from(child: std::process::Child) -> Child {
+        Child::Std(child)
+    }
+}
+
+impl Child {
+    fn pid(&self) -> Pid {
+        match self {
+            Child::Std(child) => Pid::from_child(child),
+            Child::Raw(pid) => *pid,
+        }
+    }
+
+    /// Reaps it if it has exited.
+    fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+        match self {
+            Child::Std(child) => child.try_wait(),
+            Child::Raw(pid) => loop {
+                match rustix::process::waitpid(Some(*pid), rustix::process::WaitOptions::NOHANG) {
+                    Ok(reaped) => {
+                        use std::os::unix::process::ExitStatusExt;
+                        return Ok(reaped.map(|(_, status)| ExitStatus::from_raw(status.as_raw())));
+                    }
+                    Err(Errno::INTR) => continue,
+                    Err(e) => return Err(e.into()),
+                }
+            },
+        }
+    }
+}
+
 /// The spawned leader of a run's process group.
 pub(crate) struct Leader {
     /// `Some` until reaped.
@@ -63,8 +104,9 @@ pub(crate) struct Leader {
 
 impl Leader {
     /// Takes ownership of a freshly spawned child that leads its own process group (`process_group(0)`).
-    pub(crate) fn new(child: Child, mode: WatchMode, cgroup: Option<RunCgroup>) -> Self {
-        let pid = Pid::from_child(&child);
+    pub(crate) fn new(child: impl Into<Child>, mode: WatchMode, cgroup: Option<RunCgroup>) -> Self {
+        let child = child.into();
+        let pid = child.pid();
         let watch = match mode {
             WatchMode::Auto => match open_pidfd(pid) {
                 Some(fd) => Watch::Pidfd(fd),
@@ -188,7 +230,7 @@ fn kill_group(pgid: Pid) {
 /// Reaps on a thread of its own: waits without reaping, then reaps and unregisters under the registry's lock, so the
 /// leader stays listed (and signallable) exactly as long as it is unreaped.
 fn reap_in_background(mut child: Child) {
-    let pid = Pid::from_child(&child);
+    let pid = child.pid();
     let spawned = std::thread::Builder::new().name("hook-exec-reaper".into()).spawn(move || {
         while let Err(Errno::INTR) =
             rustix::process::waitid(WaitId::Pid(pid), WaitIdOptions::EXITED | WaitIdOptions::NOWAIT)

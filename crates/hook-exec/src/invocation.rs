@@ -167,6 +167,7 @@ impl Invocation {
     }
 
     /// Builds the `std` command: program, arguments, cwd and environment (stdio and process group are the runner's).
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
     pub(crate) fn command(&self) -> Option<Command> {
         let mut cmd = match &self.program {
             Program::Argv(argv) => {
@@ -189,6 +190,7 @@ impl Invocation {
     }
 
     /// Filters the host environment through the policy, then adds [`Invocation::env_add`].
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
     fn apply_env(&self, cmd: &mut Command) {
         match &self.env {
             EnvPolicy::InheritAll => {}

@@ -17,9 +17,10 @@
 //! - A child that exits without reading its stdin is not an error (EPIPE is ignored).
 //!
 //! Depends on `tokio` (pipes, timers, the reactor), `rustix` (pidfd, `waitid`, `kill`, `prctl`, memfd), `libc`
-//! (`fexecve`) and `sha2`. Its `unsafe` is four small blocks: registering the pidfd with Tokio's reactor (its safe
-//! constructor is deprecated), and three `pre_exec` closures (the parent-death signal, joining the run's cgroup,
-//! executing a verified program's sealed copy), each with a `// SAFETY:` comment.
+//! (`clone`, `execve`, `fexecve`) and `sha2`. Its `unsafe`, each block with a `// SAFETY:` comment: registering the
+//! pidfd with Tokio's reactor (its safe constructor is deprecated), and on Linux the leader's start with
+//! `clone(CLONE_VM | CLONE_VFORK)` (`vfork.rs`), whose child sets up the parent-death signal, joins the run's cgroup
+//! and executes the program (a verified program's sealed copy through `fexecve`) with system calls only.
 //! It never knows what a hook, an event or an effect is, never interprets the output, and adds no environment
 //! variable of its own: the caller decides all of that.
 //!
@@ -68,6 +69,8 @@ mod run;
 mod spawn;
 mod text;
 mod verified;
+#[cfg(target_os = "linux")]
+mod vfork;
 
 pub use invocation::{EnvPolicy, Invocation, Program};
 pub use live::{

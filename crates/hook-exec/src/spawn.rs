@@ -2,9 +2,12 @@
 
 use std::ffi::OsString;
 use std::io;
+#[cfg(not(target_os = "linux"))]
 use std::os::fd::OwnedFd;
+#[cfg(not(target_os = "linux"))]
 use std::os::unix::process::CommandExt;
 use std::path::Path;
+#[cfg(not(target_os = "linux"))]
 use std::process::Stdio;
 
 use rustix::io::Errno;
@@ -14,7 +17,7 @@ use crate::group::{Leader, WatchMode};
 use crate::invocation::{Invocation, Program};
 use crate::live;
 use crate::result::{OsError, SpawnError};
-use crate::verified::{self, Frozen};
+use crate::verified;
 
 /// A started process: its group leader and the parent's ends of its pipes.
 pub(crate) struct Spawned {
@@ -30,45 +33,113 @@ pub(crate) fn spawn(inv: &Invocation, mode: WatchMode, kill_with_parent: bool) -
     if let Some(dir) = &inv.cwd {
         check_cwd(dir)?;
     }
-    let mut cmd = inv.command().ok_or_else(|| SpawnError::Io {
+    spawn_checked(inv, mode, kill_with_parent, program)
+}
+
+/// Linux: the leader is started by [`crate::vfork`] (no copy of the host's memory), with its parent-death signal,
+/// its run's cgroup and the exec of a verified program's frozen copy done in the child before the exec.
+#[cfg(target_os = "linux")]
+fn spawn_checked(
+    inv: &Invocation,
+    mode: WatchMode,
+    kill_with_parent: bool,
+    program: OsString,
+) -> Result<Spawned, SpawnError> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let invalid = |what: &str| SpawnError::Io {
         program: program.clone(),
-        source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, "empty argv")),
-    })?;
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
-    if kill_with_parent {
-        die_with_parent(&mut cmd);
-    }
-    // Checked and frozen before the fork; the child executes the frozen copy.
-    let verified = match (&inv.program, &inv.verified_program) {
-        (Program::Argv(argv), Some(expected)) => {
-            let frozen = verified::freeze(&program, expected)?;
-            let env = verified::final_env(inv);
-            let args = verified::c_args(argv).ok_or_else(|| SpawnError::Io {
-                program: program.clone(),
-                source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, "an argument holds a NUL byte")),
-            })?;
-            Some((frozen, args, env))
-        }
+        source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, what.to_owned())),
+    };
+    let io_error = |e: io::Error| SpawnError::Io { program: program.clone(), source: OsError::from(&e) };
+    let argv_os: Vec<OsString> = match &inv.program {
+        Program::Argv(argv) => argv.clone(),
+        Program::Shell(line) => vec![OsString::from(crate::invocation::SHELL), OsString::from("-c"), line.into()],
+    };
+    let Some(first) = argv_os.first() else { return Err(invalid("empty argv")) };
+    let argv = verified::c_args(&argv_os).ok_or_else(|| invalid("an argument holds a NUL byte"))?;
+    let envp = verified::final_env(inv);
+    // Checked and frozen before the spawn; the child executes the frozen copy.
+    let frozen = match (&inv.program, &inv.verified_program) {
+        (Program::Argv(_), Some(expected)) => Some(verified::freeze(&program, expected)?),
         _ => None,
     };
+    let candidates = match frozen {
+        Some(_) => Vec::new(),
+        None => crate::vfork::candidates(first, &envp).ok_or_else(|| invalid("the program holds a NUL byte"))?,
+    };
+    let cwd = match &inv.cwd {
+        Some(dir) => Some(
+            std::ffi::CString::new(dir.as_os_str().as_bytes())
+                .map_err(|_| invalid("the working directory holds a NUL byte"))?,
+        ),
+        None => None,
+    };
+    let pipe = || rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| io_error(e.into()));
+    let (stdin_child, stdin) = pipe()?;
+    let (stdout, stdout_child) = pipe()?;
+    let (stderr, stderr_child) = pipe()?;
     // Made after every early return, so none leaves it behind; joined in the child before the exec.
-    let cgroup = join_run_cgroup(&mut cmd);
-    // The exec of the frozen copy must be the last closure: it does not return.
-    let _frozen = verified.map(|(frozen, args, env)| {
-        exec_frozen(&mut cmd, &frozen, args, env);
-        frozen
-    });
-    // The registry's lock is held from before the fork until the leader is listed, so an orphan sweep on another
+    let cgroup = live::cgroup_in_use().and_then(|root| crate::cgroup::RunCgroup::new(&root));
+    let plan = crate::vfork::Plan {
+        candidates,
+        exec_fd: frozen.as_ref().map(|f| f.fd.as_raw_fd()),
+        argv,
+        envp,
+        cwd,
+        stdio: [stdin_child.as_raw_fd(), stdout_child.as_raw_fd(), stderr_child.as_raw_fd()],
+        parent_death: kill_with_parent.then(|| rustix::process::getpid().as_raw_nonzero().get()),
+        cgroup_procs: cgroup.as_ref().map(|c| c.procs.as_raw_fd()),
+    };
+    // The registry's lock is held from before the spawn until the leader is listed, so an orphan sweep on another
     // thread can never mistake a child being born for an orphan.
     let mut registry = live::lock();
-    let mut child = match cmd.spawn() {
-        Ok(child) => child,
+    let pid = match crate::vfork::spawn(&plan) {
+        Ok(pid) => pid,
         Err(e) => {
+            drop(registry);
             if let Some(cgroup) = &cgroup {
                 cgroup.kill_and_remove();
             }
             return Err(classify(inv, program.clone(), &e));
         }
+    };
+    let pid = rustix::process::Pid::from_raw(pid).ok_or_else(|| io_error(io::Error::other("clone returned pid 0")))?;
+    registry.add(pid);
+    drop(registry);
+    drop((stdin_child, stdout_child, stderr_child, frozen));
+    // From here on the leader's drop kills the group, so a failed setup leaves nothing running.
+    let leader = Leader::new(crate::group::Child::Raw(pid), mode, cgroup);
+    let stdin = match inv.stdin.is_empty() {
+        true => None,
+        false => Some(pipe::Sender::from_owned_fd(stdin).map_err(io_error)?),
+    };
+    let stdout = pipe::Receiver::from_owned_fd(stdout).map_err(io_error)?;
+    let stderr = pipe::Receiver::from_owned_fd(stderr).map_err(io_error)?;
+    Ok(Spawned { leader, stdin, stdout, stderr })
+}
+
+/// Elsewhere: `std::process::Command`, in a group of its own.
+#[cfg(not(target_os = "linux"))]
+fn spawn_checked(
+    inv: &Invocation,
+    mode: WatchMode,
+    _kill_with_parent: bool,
+    program: OsString,
+) -> Result<Spawned, SpawnError> {
+    let mut cmd = inv.command().ok_or_else(|| SpawnError::Io {
+        program: program.clone(),
+        source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, "empty argv")),
+    })?;
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    // Checked before the spawn (executed by path here: no `fexecve` of the frozen copy outside Linux).
+    if let (Program::Argv(_), Some(expected)) = (&inv.program, &inv.verified_program) {
+        verified::freeze(&program, expected)?;
+    }
+    let mut registry = live::lock();
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(e) => return Err(classify(inv, program.clone(), &e)),
     };
     registry.add(rustix::process::Pid::from_child(&child));
     drop(registry);
@@ -77,7 +148,7 @@ pub(crate) fn spawn(inv: &Invocation, mode: WatchMode, kill_with_parent: bool) -
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
     // From here on the leader's drop kills the group, so a failed setup leaves nothing running.
-    let leader = Leader::new(child, mode, cgroup);
+    let leader = Leader::new(child, mode, None);
     let io_error = |e: io::Error| SpawnError::Io { program: program.clone(), source: OsError::from(&e) };
     let missing = || io::Error::other("child pipe missing");
     let stdin = match stdin {
@@ -113,105 +184,4 @@ fn classify(inv: &Invocation, program: OsString, e: &io::Error) -> SpawnError {
         Some(Errno::ACCESS | Errno::NOEXEC | Errno::ISDIR | Errno::PERM) => SpawnError::NotExecutable { program },
         _ => SpawnError::Io { program, source: OsError::from(e) },
     }
-}
-
-/// Linux: the leader gets SIGKILL when the thread that spawned it dies (`PR_SET_PDEATHSIG`), so even a host killed
-/// by SIGKILL does not leave its hook's leader running. Elsewhere: nothing.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn die_with_parent(cmd: &mut std::process::Command) {
-    let parent = rustix::process::getpid();
-    // SAFETY: the closure runs in the child between fork and exec, where only async-signal-safe calls are allowed:
-    // it makes two raw syscalls (prctl, getppid) through rustix, which neither allocates nor takes a lock.
-    unsafe {
-        cmd.pre_exec(move || {
-            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
-            // The parent may have died before the prctl took effect: then no signal will ever come.
-            if rustix::process::getppid() != Some(parent) {
-                return Err(io::Error::other("the parent died during the spawn"));
-            }
-            Ok(())
-        });
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn die_with_parent(_cmd: &mut std::process::Command) {}
-
-/// Linux: the child executes the frozen copy of a verified program (`fexecve` of the sealed memory file) instead of
-/// looking the path up again. Elsewhere the exec goes by path, as usual.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn exec_frozen(
-    cmd: &mut std::process::Command,
-    frozen: &Frozen,
-    args: Vec<std::ffi::CString>,
-    env: Vec<std::ffi::CString>,
-) {
-    use std::os::fd::AsRawFd;
-    /// Null-terminated pointer arrays into `args` and `env`, which the closure owns, so they stay valid.
-    struct Vectors {
-        _args: Vec<std::ffi::CString>,
-        _env: Vec<std::ffi::CString>,
-        argv: Vec<*const libc::c_char>,
-        envp: Vec<*const libc::c_char>,
-    }
-    // SAFETY: the pointers point into the CStrings this struct owns, which are never changed or moved out while
-    // it lives; they are only read, by the exec in the child.
-    unsafe impl Send for Vectors {}
-    // SAFETY: as above: nothing writes through them.
-    unsafe impl Sync for Vectors {}
-    let null_terminated = |strings: &[std::ffi::CString]| {
-        strings.iter().map(|s| s.as_ptr()).chain(std::iter::once(std::ptr::null())).collect::<Vec<_>>()
-    };
-    let vectors = Vectors { argv: null_terminated(&args), envp: null_terminated(&env), _args: args, _env: env };
-    let fd = frozen.fd.as_raw_fd();
-    // SAFETY: the closure runs in the child between fork and exec and makes only async-signal-safe calls (fcntl,
-    // fexecve) with arguments prepared before the fork; it allocates nothing. `fd` stays open in the parent until
-    // the spawn has returned (`Frozen` outlives it), so the child's copy is open too.
-    unsafe {
-        cmd.pre_exec(move || {
-            // A `#!` interpreter opens the script as /dev/fd/N after the exec: the copy must survive it.
-            if libc::fcntl(fd, libc::F_SETFD, 0) == -1 {
-                return Err(io::Error::last_os_error());
-            }
-            let Vectors { argv, envp, .. } = &vectors;
-            libc::fexecve(fd, argv.as_ptr(), envp.as_ptr());
-            Err(io::Error::last_os_error())
-        });
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn exec_frozen(
-    _cmd: &mut std::process::Command,
-    _frozen: &Frozen,
-    _args: Vec<std::ffi::CString>,
-    _env: Vec<std::ffi::CString>,
-) {
-}
-
-/// Linux, with [`Supervision::cgroup`](crate::Supervision::cgroup) in use: a cgroup for this run, which the leader
-/// joins between fork and exec (so everything it starts is in it); `None` otherwise or when it cannot be made.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn join_run_cgroup(cmd: &mut std::process::Command) -> Option<crate::cgroup::RunCgroup> {
-    let root = live::cgroup_in_use()?;
-    let cgroup = crate::cgroup::RunCgroup::new(&root)?;
-    let procs = cgroup.procs.try_clone().ok()?;
-    // SAFETY: the closure runs in the child between fork and exec and makes one write(2) of two bytes to a
-    // descriptor opened before the fork; it allocates nothing. A failure leaves the run outside the cgroup (it
-    // still runs, only without the cgroup's reach), never fails the spawn.
-    unsafe {
-        cmd.pre_exec(move || {
-            let _ = std::io::Write::write_all(&mut &procs, b"0");
-            Ok(())
-        });
-    }
-    Some(cgroup)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn join_run_cgroup(_cmd: &mut std::process::Command) -> Option<crate::group::RunCgroup> {
-    None
 }

@@ -474,3 +474,35 @@ fn forged_extreme_seqs_and_an_emptied_log_are_reported_not_panicked_on() {
     );
     check(|log| fs::write(&log.path, "").unwrap(), Some((1, BreakKind::CutOff)));
 }
+
+#[test]
+fn the_head_is_rewritten_in_place_and_a_longer_stale_one_is_cut_to_size() {
+    let log = Log::new(3, FileSinkOptions::default());
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let before = inode(&log.head());
+    // A head longer than the one the next append writes (stale, with trailing blanks): the rewrite must leave
+    // exactly the new head, not the new one followed by the old one's tail.
+    let lines = log.lines();
+    let third = hex::encode(Sha256::digest(lines[2].as_bytes()));
+    fs::write(log.head(), format!("{third} 3\n{}\n", " ".repeat(200))).unwrap();
+    log.append(4..=4);
+    let fourth = hex::encode(Sha256::digest(log.lines()[3].as_bytes()));
+    assert_eq!(fs::read_to_string(log.head()).unwrap(), format!("{fourth} 4\n"));
+    assert_eq!(inode(&log.head()), before, "the same file, written in place");
+    assert!(verify(&log.path, None).unwrap().is_intact());
+}
+
+#[test]
+fn a_symlink_planted_at_the_heads_place_is_replaced_not_followed() {
+    let log = Log::new(2, FileSinkOptions::default());
+    let target = log._dir.path().join("precious");
+    fs::write(&target, "keep me\n").unwrap();
+    let head = fs::read_to_string(log.head()).unwrap();
+    fs::remove_file(log.head()).unwrap();
+    std::os::unix::fs::symlink(&target, log.head()).unwrap();
+    log.append(3..=3);
+    assert_eq!(fs::read_to_string(&target).unwrap(), "keep me\n");
+    assert!(fs::symlink_metadata(log.head()).unwrap().file_type().is_file(), "a file of its own again");
+    assert_ne!(fs::read_to_string(log.head()).unwrap(), head);
+    assert!(verify(&log.path, None).unwrap().is_intact());
+}

@@ -31,6 +31,10 @@ struct Options {
     load_runs: Option<usize>,
     criterion: bool,
     clio: Option<PathBuf>,
+    /// `--per-event`: only the per-event rows (about 20 s instead of 3 min), for A/B runs of the start path.
+    per_event_only: bool,
+    /// `--against PATH`: another `hook` binary whose per-event rows are measured in the same rounds (an A/B).
+    against: Option<PathBuf>,
 }
 
 fn parse(args: &[String], clio: bool) -> Result<Options> {
@@ -41,6 +45,8 @@ fn parse(args: &[String], clio: bool) -> Result<Options> {
         load_runs: None,
         criterion: false,
         clio: None,
+        per_event_only: false,
+        against: None,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -58,6 +64,8 @@ fn parse(args: &[String], clio: bool) -> Result<Options> {
                     .collect::<Result<_>>()?;
             }
             "--criterion" if !clio => options.criterion = true,
+            "--per-event" if !clio => options.per_event_only = true,
+            "--against" if !clio => options.against = Some(PathBuf::from(value("--against")?)),
             path if clio && options.clio.is_none() && !path.starts_with("--") => {
                 options.clio = Some(PathBuf::from(path))
             }
@@ -92,7 +100,9 @@ impl Scratch {
                 root.join("target/release/hook")
             }
         };
-        crate::run(root, "cargo", &["build", "--release", "-p", "hook-config", "--example", "load"], &[])?;
+        if !options.per_event_only {
+            crate::run(root, "cargo", &["build", "--release", "-p", "hook-config", "--example", "load"], &[])?;
+        }
         Ok(Scratch { dir, hook, loader: root.join("target/release/examples/load") })
     }
 
@@ -183,6 +193,11 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     let scratch = Scratch::new(root, &options, "table")?;
     let mut rows = Vec::new();
     per_event(&scratch, &options, &mut rows)?;
+    if options.per_event_only {
+        let table = render(&rows);
+        println!("{table}");
+        return Ok(());
+    }
     loading(&scratch, &options, &mut rows)?;
     if options.criterion {
         for (package, bench) in [("hook-exec", "spawn"), ("hook-middleware", "pipeline"), ("hook-config", "load")] {
@@ -206,11 +221,20 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
     // Trusted as a user would trust it, so the matching hook really runs.
     scratch.output(&scratch.hook(&["--workspace", &ws_arg, "trust", "--all", "--yes"]))?;
     let truth = Cmd::new("/bin/true", &[]);
-    let version = scratch.hook(&["--version"]);
-    let bridge = scratch.hook(&["bridge", "--protocol", "claude"]).cwd(&ws).stdin(generate::claude_pre_tool(&ws));
-    let run = scratch
-        .hook(&["--workspace", &ws_arg, "run", "pre_tool", "--tool", "shell", "--input", r#"{"command":"ls"}"#])
-        .cwd(&ws);
+    // The three `hook` commands, of this binary or of another one (`--against`).
+    let commands = |binary: &Path| {
+        let with = |cmd: Cmd| Cmd { program: binary.to_path_buf(), ..cmd };
+        let version = with(scratch.hook(&["--version"]));
+        let bridge =
+            with(scratch.hook(&["bridge", "--protocol", "claude"]).cwd(&ws).stdin(generate::claude_pre_tool(&ws)));
+        let run = with(
+            scratch
+                .hook(&["--workspace", &ws_arg, "run", "pre_tool", "--tool", "shell", "--input", r#"{"command":"ls"}"#])
+                .cwd(&ws),
+        );
+        [version, bridge, run]
+    };
+    let [version, bridge, run] = commands(&scratch.hook);
     // The one matching hook really runs in both.
     let json = scratch.output(&scratch.hook(&[
         "--workspace",
@@ -230,7 +254,13 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
     }
     scratch.output(&bridge)?;
     eprintln!("xtask: per-event rows, {} interleaved runs each", options.runs);
-    let m = interleaved(&[&truth, &version, &bridge, &run], options.runs)?;
+    let against = options.against.as_deref().map(commands);
+    let mut cmds = vec![&truth, &version, &bridge, &run];
+    if let Some(other) = &against {
+        scratch.output(&other[1])?;
+        cmds.extend(other.iter());
+    }
+    let m = interleaved(&cmds, options.runs)?;
     let base = "`/bin/true`";
     rows.push(Row::measured("`/bin/true`", m[0], base, m[0], ""));
     rows.push(Row::measured("`hook --version`", m[1], base, m[0], "≤ 1.3×"));
@@ -242,6 +272,12 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
         "≤ 3×",
     ));
     rows.push(Row::measured("`hook run pre_tool`, same workspace", m[3], base, m[0], "≤ 3×"));
+    if let Some(other) = &options.against {
+        let name = other.display();
+        rows.push(Row::measured(&format!("`{name} --version`"), m[4], base, m[0], ""));
+        rows.push(Row::measured(&format!("`{name} bridge --protocol claude`"), m[5], base, m[0], ""));
+        rows.push(Row::measured(&format!("`{name} run pre_tool`"), m[6], base, m[0], ""));
+    }
     Ok(())
 }
 

@@ -371,6 +371,20 @@ impl PipelineBuilder {
         self
     }
 
+    /// Write receipts on the dispatching thread instead of Tokio's blocking pool (default: off): see
+    /// [`Sinks::inline`](crate::receipts::Sinks::inline). For a process that handles one event and exits.
+    ///
+    /// ```
+    /// use hook_middleware::Pipeline;
+    /// let workspace = tempfile::tempdir().unwrap();
+    /// let pipeline = Pipeline::builder().workspace(workspace.path()).receipts_inline(true).build().unwrap();
+    /// # let _ = pipeline;
+    /// ```
+    pub fn receipts_inline(mut self, inline: bool) -> Self {
+        self.sinks = std::mem::take(&mut self.sinks).inline(inline);
+        self
+    }
+
     /// The host's evaluator of `kind: evaluated` hooks (Claude Code's `type: "prompt"` and `"agent"`); without
     /// one they are reported `skipped` and their `on_error` applies (see [`HostEvaluator`]).
     pub fn evaluator(mut self, evaluator: Arc<dyn HostEvaluator>) -> Self {

@@ -33,6 +33,8 @@ use super::{BatchError, ReceiptSink, SinkError};
 #[derive(Default)]
 pub struct Sinks {
     sinks: Vec<(Arc<dyn ReceiptSink>, AtomicBool)>,
+    /// [`Sinks::inline`]: record on the caller's thread even when a sink may block.
+    inline: bool,
 }
 
 /// One failing sink in one dispatch: how many receipts it lost and the first error it gave.
@@ -70,6 +72,27 @@ impl Sinks {
     pub fn with(mut self, sink: Arc<dyn ReceiptSink>) -> Self {
         self.push(sink);
         self
+    }
+
+    /// Records on the calling thread even when a sink [may block](ReceiptSink::may_block): for a process that
+    /// handles one event and exits (`hook bridge`), where nothing else waits on its runtime while receipts are
+    /// written and the thread [`Sinks::record_all_off_task`] would create costs more than the write itself.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use hook_middleware::receipts::{FileSink, Sinks};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let sinks = Sinks::new().with(Arc::new(FileSink::new(dir.path().join("log.jsonl")))).inline(true);
+    /// assert!(sinks.is_inline());
+    /// ```
+    pub fn inline(mut self, inline: bool) -> Self {
+        self.inline = inline;
+        self
+    }
+
+    /// Whether [`Sinks::inline`] is on.
+    pub fn is_inline(&self) -> bool {
+        self.inline
     }
 
     /// Adds a sink.
@@ -122,7 +145,8 @@ impl Sinks {
     ///
     /// Nothing to record costs nothing: no task is spawned and nothing is allocated. When no sink
     /// [may block](ReceiptSink::may_block) (a ring and a tracing sink only), the receipts are recorded inline, since
-    /// the hop to another thread would cost more than the recording. Must be awaited inside a Tokio runtime. Dropping the future does not stop the recording once it has started.
+    /// the hop to another thread would cost more than the recording; nor when [`Sinks::inline`] is on. Must be
+    /// awaited inside a Tokio runtime. Dropping the future does not stop the recording once it has started.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -141,7 +165,7 @@ impl Sinks {
         if receipts.is_empty() || self.is_empty() {
             return Vec::new();
         }
-        if !self.sinks.iter().any(|(sink, _)| may_block(sink.as_ref())) {
+        if self.inline || !self.sinks.iter().any(|(sink, _)| may_block(sink.as_ref())) {
             return self.record_all(&receipts);
         }
         let attempted = receipts.len();
@@ -220,6 +244,10 @@ mod tests {
     }
 
     fn recording_thread(blocks: bool) -> ThreadId {
+        recording_thread_with(blocks, false)
+    }
+
+    fn recording_thread_with(blocks: bool, inline: bool) -> ThreadId {
         let receipt: Receipt = serde_json::from_value(serde_json::json!({
             "time": "1970-01-01T00:00:00.000Z", "hook_id": "h", "origin": null, "source": "host", "hash": "",
             "event": "pre_tool", "kind": "in_process", "outcome": "emitted", "effects": [], "exit_code": null,
@@ -227,7 +255,7 @@ mod tests {
         }))
         .unwrap();
         let sink = Arc::new(ThreadSink { blocks, seen: Mutex::new(Vec::new()) });
-        let sinks = Arc::new(Sinks::new().with(sink.clone()));
+        let sinks = Arc::new(Sinks::new().with(sink.clone()).inline(inline));
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         assert!(runtime.block_on(sinks.record_all_off_task(vec![receipt])).is_empty());
         let seen = sink.seen.lock().unwrap();
@@ -240,5 +268,10 @@ mod tests {
         let here = std::thread::current().id();
         assert_eq!(recording_thread(false), here, "an in-memory sink is not worth a thread hop");
         assert_ne!(recording_thread(true), here, "a sink that may block must not hold up the runtime");
+    }
+
+    #[test]
+    fn inline_sinks_record_on_the_calling_thread_even_when_they_may_block() {
+        assert_eq!(recording_thread_with(true, true), std::thread::current().id());
     }
 }

@@ -61,8 +61,8 @@ impl Default for FileSinkOptions {
 /// # Appending
 ///
 /// Under the lock: read the head and the log's last line, rotate if due, write `seq = last seq + 1, prev = last
-/// link` (for a batch, each line linking to the one before) as one write, then replace the head (a temp file created
-/// new, then renamed, so a reader never sees half a head). **The log is the truth and the head a cache**: when the
+/// link` (for a batch, each line linking to the one before) as one write, then rewrite the head in place (one write
+/// under the lock, which readers take too, so none sees half a head). **The log is the truth and the head a cache**: when the
 /// head lags behind the log because an append of ours did not finish (a failed head write, a full disk, a kill
 /// between the two writes), the log still holds the line the head records and every later line links on, and the
 /// next append goes on from the log's last line, so no fault of ours forks the chain. A head that disagrees in any
@@ -296,15 +296,45 @@ impl FileSink {
         Ok(Tail { size, complete_len, end })
     }
 
-    /// Replaces the head: a temp file created new (never through something planted at its name), then renamed.
+    /// Writes the head in place: one `pwrite` at offset 0 under the append lock (readers take the lock too, so none
+    /// sees it half written), then the file cut to the new length when it shrank. In place rather than a new file
+    /// renamed over it: on ext4 a rename over an existing file forces the new file's data to disk
+    /// (`auto_da_alloc`), which cost more than the rest of an append (docs/performance.md#the-process-start). A
+    /// process killed between the write and the cut leaves trailing bytes the head cannot parse; the next append
+    /// then recovers the head from the log, as it does for any head it cannot read. Anything but a regular file at
+    /// the head's place (a symlink, a FIFO) is replaced as before: a temp file created new, then renamed.
     fn write_head(&self, head: &Head, head_path: &Path) -> Result<(), SinkError> {
+        let text = head.render();
+        let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+        let opened = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32 | nonblocking)
+            .open(head_path);
+        let file = match opened {
+            Ok(file) if file.metadata().is_ok_and(|m| m.is_file()) => file,
+            _ => return self.replace_head(&text, head_path),
+        };
+        let result = file.write_all_at(text.as_bytes(), 0).and_then(|()| {
+            let len = text.len() as u64;
+            match file.metadata()?.len() > len {
+                true => file.set_len(len),
+                false => Ok(()),
+            }
+        });
+        result.map_err(|e| self.io_error("writing the head", head_path, e))
+    }
+
+    /// Replaces the head: a temp file created new (never through something planted at its name), then renamed.
+    fn replace_head(&self, text: &str, head_path: &Path) -> Result<(), SinkError> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let temp = sidecar(
             &self.path,
             &format!(".head.{}.{}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)),
         );
         let result = open_private(OpenOptions::new().write(true).create_new(true), &temp)
-            .and_then(|mut file| file.write_all(head.render().as_bytes()))
+            .and_then(|mut file| file.write_all(text.as_bytes()))
             .and_then(|()| fs::rename(&temp, head_path));
         if result.is_err() {
             let _ = fs::remove_file(&temp);

@@ -153,6 +153,8 @@ struct LineMeta {
 /// ```
 pub fn verify(log: &Path, key: Option<&[u8]>) -> Result<VerifyReport, VerifyError> {
     let head_path = sidecar(log, ".head");
+    // The lock first: the head is rewritten in place under it, so read before it the head could be half written.
+    let _lock = File::open(sidecar(log, ".lock")).ok().filter(|lock| lock_shared(lock).is_ok());
     let segments = segments(log);
     let head_text = match fs::read_to_string(&head_path) {
         Ok(text) => Some(text),
@@ -166,7 +168,6 @@ pub fn verify(log: &Path, key: Option<&[u8]>) -> Result<VerifyReport, VerifyErro
     if key.is_none() && matches!(&head, Some(Ok(head)) if head.seal.is_some()) {
         return Err(VerifyError::KeyRequired { head: head_path });
     }
-    let _lock = File::open(sidecar(log, ".lock")).ok().filter(|lock| lock_shared(lock).is_ok());
     let lines = read_lines(&segments, key)?;
 
     let mut report = VerifyReport {
