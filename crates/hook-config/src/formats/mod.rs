@@ -242,8 +242,12 @@ pub(crate) fn read_hook_list(
         let mut hook =
             WireHook { index, node: node.clone(), fields: Vec::with_capacity(object.len()), malformed: false };
         for (written, value) in object {
-            let value_node = node.key(&written);
-            match lookup(HOOK_KEYS, &written) {
+            let spelled = lookup_spelled(HOOK_KEYS, &written);
+            let value_node = match spelled {
+                Some((_, spelling)) => node.static_key(spelling),
+                None => node.key(&written),
+            };
+            match spelled.map(|(key, _)| key) {
                 Some(key) => {
                     if let Some(earlier) = hook.fields.iter().find(|f| f.key == key) {
                         // `timeout_ms` and `timeoutMs` in one hook: the parser cannot see that these are one key.
@@ -304,7 +308,20 @@ pub(crate) fn hook_field(index: usize, field: Option<&str>) -> String {
 
 /// The canonical name of `written`, in either spelling.
 fn lookup(keys: &[Key], written: &str) -> Option<&'static str> {
-    keys.iter().find(|(snake, camel)| *snake == written || *camel == written).map(|(snake, _)| *snake)
+    lookup_spelled(keys, written).map(|(snake, _)| snake)
+}
+
+/// The canonical name of `written`, and `written` itself as a static string (for node paths without a copy).
+fn lookup_spelled(keys: &[Key], written: &str) -> Option<(&'static str, &'static str)> {
+    keys.iter().find_map(|&(snake, camel)| {
+        if snake == written {
+            Some((snake, snake))
+        } else if camel == written {
+            Some((snake, camel))
+        } else {
+            None
+        }
+    })
 }
 
 fn spell(key: Key, spelling: Spelling) -> &'static str {
