@@ -7,6 +7,7 @@
 //! an issue.
 
 mod depth;
+mod line_yaml;
 mod plain_yaml;
 mod positions;
 mod toml_doc;
@@ -67,8 +68,9 @@ pub(crate) fn parse(text: &str, syntax: Syntax, max_depth: usize) -> Result<Opti
             if yaml_is_blank(text) {
                 return Ok(None);
             }
-            // Most files are plainly written: read in one streaming pass. The rest, and every error, as before.
-            if let Some(value) = plain_yaml::parse(text) {
+            // Most files have the usual layout, read line by line; most others are plainly written, read in one
+            // streaming pass. The rest, and every error, as before.
+            if let Some(value) = line_yaml::parse(text).or_else(|| plain_yaml::parse(text)) {
                 return Ok(non_null(value));
             }
             yaml_through_serde_norway(text)

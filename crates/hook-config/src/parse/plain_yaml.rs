@@ -139,7 +139,7 @@ fn key(scalar: Cow<'_, str>, style: ScalarStyle) -> Option<String> {
 }
 
 /// What a plain scalar is.
-enum Resolved {
+pub(super) enum Resolved {
     Null,
     Bool(bool),
     U64(u64),
@@ -150,7 +150,7 @@ enum Resolved {
 
 /// `serde_norway`'s `visit_untagged_scalar` (0.9, `de.rs`): null, bool, int, float, else a string. `None` for an
 /// integer beyond 64 bits, which the tree refuses (through `serde_norway`, with its position).
-fn resolve(v: &str) -> Option<Resolved> {
+pub(super) fn resolve(v: &str) -> Option<Resolved> {
     if v.is_empty() || matches!(v, "null" | "Null" | "NULL" | "~") {
         return Some(Resolved::Null);
     }
