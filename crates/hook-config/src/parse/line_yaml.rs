@@ -261,10 +261,10 @@ mod tests {
                     if !name.starts_with('.') && name != "target" && name != "node_modules" {
                         stack.push(path);
                     }
-                } else if name.ends_with(".yaml") || name.ends_with(".yml") {
-                    if let Ok(text) = std::fs::read_to_string(&path) {
-                        agrees(&text);
-                    }
+                } else if (name.ends_with(".yaml") || name.ends_with(".yml"))
+                    && let Ok(text) = std::fs::read_to_string(&path)
+                {
+                    agrees(&text);
                 }
             }
         }
