@@ -268,19 +268,23 @@ pub(crate) fn parse_probed(
     let mut hooks: Vec<HookDecl> = Vec::with_capacity(wire.hooks.len());
     // Each id's hook: its index in the file, and its place in `hooks` (so a replacement finds it without a scan).
     let mut ids: HashMap<String, (usize, usize)> = HashMap::with_capacity(wire.hooks.len());
-    // Every hook the normalizer saw, by index: `None` when it loaded, what is known of it when it was dropped.
-    let mut outcomes: HashMap<usize, Option<Dropped>> = HashMap::with_capacity(wire.hooks.len());
+    // Every hook the normalizer saw, by index (a list: indices are positions in the file): `Some(None)` when it
+    // loaded, what is known of it when it was dropped.
+    let mut outcomes: Vec<Option<Option<Dropped>>> = vec![None; wire.hooks.last().map_or(0, |hook| hook.index + 1)];
+    let mut outcome = |index: usize, what: Option<Dropped>| {
+        if let Some(slot) = outcomes.get_mut(index) {
+            *slot = Some(what);
+        }
+    };
     for hook in wire.hooks {
         let node = hook.node.clone();
         let decl = match normalize(hook, &cx, &mut reporter) {
             Ok(decl) => decl,
             Err(dropped) => {
-                outcomes.insert(dropped.index, Some(dropped));
+                outcome(dropped.index, Some(dropped));
                 continue;
             }
         };
-        let dropped = Dropped { index: decl.index, event: Some(decl.event.clone()), disabled: !decl.enabled };
-        outcomes.insert(decl.index, Some(dropped));
         if let Some(&(first, place_in_hooks)) = ids.get(&decl.id) {
             // Two default ids collide only when prefix, kind and hash are equal: the same hook written twice.
             let explicit = decl.id != format!("{}.{}.{}", cx.id_prefix, decl.kind().as_str(), decl.hash);
@@ -301,7 +305,7 @@ pub(crate) fn parse_probed(
                     ),
                 );
                 ids.insert(decl.id.clone(), (decl.index, place_in_hooks));
-                outcomes.insert(decl.index, None);
+                outcome(decl.index, None);
                 if let Some(earlier) = hooks.get_mut(place_in_hooks) {
                     *earlier = decl;
                 }
@@ -315,10 +319,12 @@ pub(crate) fn parse_probed(
             } else {
                 reporter.warn(place, format!("identical to hooks[{first}]; this copy was dropped"));
             }
+            let dropped = Dropped { index: decl.index, event: Some(decl.event.clone()), disabled: !decl.enabled };
+            outcome(decl.index, Some(dropped));
             continue;
         }
         ids.insert(decl.id.clone(), (decl.index, hooks.len()));
-        outcomes.insert(decl.index, None);
+        outcome(decl.index, None);
         hooks.push(decl);
     }
     let (issues, events) = reporter.into_parts();
@@ -337,7 +343,7 @@ pub(crate) fn parse_probed(
 /// was reading, if any.
 fn closed_gates(
     issues: &[(Issue, Option<String>)],
-    outcomes: &HashMap<usize, Option<Dropped>>,
+    outcomes: &[Option<Option<Dropped>>],
     origin: Origin,
 ) -> Vec<ClosedGate> {
     let mut seen: HashSet<usize> = HashSet::new();
@@ -347,7 +353,7 @@ fn closed_gates(
         if issue.index.is_some_and(|index| !seen.insert(index)) {
             continue;
         }
-        let gate = match issue.index.and_then(|index| outcomes.get(&index)) {
+        let gate = match issue.index.and_then(|index| outcomes.get(index)).and_then(Option::as_ref) {
             // An error about a hook that loaded: nothing was dropped (no reader reports one, but none is lost).
             Some(None) => None,
             Some(Some(dropped)) if dropped.disabled => None,
