@@ -126,6 +126,30 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
     }
 }
 
+/// [`read`], handing each hook to `each` as soon as it is read rather than in a list (native and clio-coder files
+/// stream; the other formats are read whole first). Returns the rest of the file (its `hooks` empty); `None` as
+/// [`read`] does, before any hook was handed over. What is reported while `each` runs is about the file or one
+/// hook, not about the last event a reader read.
+pub(crate) fn read_each(
+    format: Format,
+    root: Value,
+    reporter: &mut Reporter<'_>,
+    each: &mut dyn FnMut(WireHook, &mut Reporter<'_>),
+) -> Option<WireFile> {
+    match format {
+        Format::Native => read_hook_list_each(root, Spelling::Snake, Unknown::Refuse, reporter, each),
+        Format::Clio => read_hook_list_each(root, Spelling::Camel, Unknown::IgnoredBy(clio::AGENT), reporter, each),
+        other => {
+            let mut file = read(other, root, reporter)?;
+            reporter.in_event(None);
+            for hook in std::mem::take(&mut file.hooks) {
+                each(hook, reporter);
+            }
+            Some(file)
+        }
+    }
+}
+
 /// What a hook-list file's reader does with what it does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Unknown {
@@ -144,6 +168,20 @@ pub(crate) fn read_hook_list(
     spelling: Spelling,
     unknown: Unknown,
     reporter: &mut Reporter<'_>,
+) -> Option<WireFile> {
+    let mut hooks = Vec::new();
+    let mut file = read_hook_list_each(root, spelling, unknown, reporter, &mut |hook, _| hooks.push(hook))?;
+    file.hooks = hooks;
+    Some(file)
+}
+
+/// [`read_hook_list`], handing each hook to `each` as soon as it is read.
+fn read_hook_list_each(
+    root: Value,
+    spelling: Spelling,
+    unknown: Unknown,
+    reporter: &mut Reporter<'_>,
+    each: &mut dyn FnMut(WireHook, &mut Reporter<'_>),
 ) -> Option<WireFile> {
     let root_path = NodePath::default();
     let mut file = WireFile::default();
@@ -293,7 +331,7 @@ pub(crate) fn read_hook_list(
                 }
             }
         }
-        file.hooks.push(hook);
+        each(hook, reporter);
     }
     Some(file)
 }
