@@ -45,21 +45,8 @@ pub struct Excluded {
     pub reason: ExclusionReason,
 }
 
-/// Splits declarations (in precedence order) into those that go on to trust and the merge, and those excluded, each
-/// list keeping the order.
-pub(crate) fn exclude(decls: Vec<HookDecl>, program: &BridgeProgram) -> (Vec<HookDecl>, Vec<Excluded>) {
-    let mut kept = Vec::with_capacity(decls.len());
-    let mut excluded = Vec::new();
-    for decl in decls {
-        match reason(&decl, program) {
-            Some(reason) => excluded.push(Excluded { decl, reason }),
-            None => kept.push(decl),
-        }
-    }
-    (kept, excluded)
-}
-
-fn reason(decl: &HookDecl, program: &BridgeProgram) -> Option<ExclusionReason> {
+/// Why `decl` is excluded, if it is.
+pub(crate) fn reason(decl: &HookDecl, program: &BridgeProgram) -> Option<ExclusionReason> {
     match &decl.spec {
         HookSpec::Command(command) if program.invokes_bridge(&command.program) => Some(ExclusionReason::Bridge),
         _ => None,

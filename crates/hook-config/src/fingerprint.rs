@@ -129,6 +129,9 @@ impl FingerprintCache {
         self.resolved
             .entry(candidate)
             .or_insert_with_key(|candidate| {
+                // Most candidates are words that name nothing (`--strict`, `42`): one `stat` says so, where
+                // `canonicalize` walks every component first.
+                fs::metadata(candidate).ok().filter(fs::Metadata::is_file)?;
                 let path = fs::canonicalize(candidate).ok()?;
                 let meta = fs::metadata(&path).ok().filter(fs::Metadata::is_file)?;
                 Some((path, stat(&meta)))

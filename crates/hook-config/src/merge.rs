@@ -116,10 +116,23 @@ pub(crate) fn merge(
     drop(in_force);
 
     let (mut winners, mut kept) = (winners.into_iter(), kept.into_iter());
-    let mut merged = Merged { hooks: Vec::with_capacity(hooks.len()), ..Merged::default() };
-    for (at, hook) in hooks.into_iter().enumerate() {
-        match fates[at] {
-            Fate::InForce => merged.hooks.push(hook),
+    // The hooks in force stay where they are, in order; only the others are taken out, in order (a second list of
+    // every hook was ≈ 50 MB more at 100 000 hooks, all of it copied).
+    let mut hooks = hooks;
+    let mut position = 0;
+    let losers: Vec<LoadedHook> = hooks
+        .extract_if(.., |_| {
+            let lost = !matches!(fates[position], Fate::InForce);
+            position += 1;
+            lost
+        })
+        .collect();
+    let mut merged = Merged { hooks, ..Merged::default() };
+    let lost_fates = fates.iter().filter(|fate| !matches!(fate, Fate::InForce));
+    for (fate, hook) in lost_fates.zip(losers) {
+        match *fate {
+            // Never: only the hooks not in force were taken out.
+            Fate::InForce => {}
             Fate::Overridden => {
                 let (winner_source, winner_origin) = winners.next().expect("one per overridden hook");
                 merged.overridden.push(Overridden { hook, winner_source, winner_origin });

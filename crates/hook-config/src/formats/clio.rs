@@ -13,7 +13,10 @@ use serde_json::Value;
 use super::{Spelling, Unknown, WireFile, read_hook_list};
 use crate::issues::Reporter;
 
+/// The agent, as issues name it.
+pub(super) const AGENT: &str = "clio-coder";
+
 /// Reads a clio-coder file.
 pub(super) fn read(root: Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
-    read_hook_list(root, Spelling::Camel, Unknown::IgnoredBy("clio-coder"), reporter)
+    read_hook_list(root, Spelling::Camel, Unknown::IgnoredBy(AGENT), reporter)
 }

@@ -135,6 +135,30 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
     }
 }
 
+/// [`read`], handing each hook to `each` as soon as it is read rather than in a list (native and clio-coder files
+/// stream; the other formats are read whole first). Returns the rest of the file (its `hooks` empty); `None` as
+/// [`read`] does, before any hook was handed over. What is reported while `each` runs is about the file or one
+/// hook, not about the last event a reader read.
+pub(crate) fn read_each(
+    format: Format,
+    root: Value,
+    reporter: &mut Reporter<'_>,
+    each: &mut dyn FnMut(WireHook, &mut Reporter<'_>),
+) -> Option<WireFile> {
+    match format {
+        Format::Native => read_hook_list_each(root, Spelling::Snake, Unknown::Refuse, reporter, each),
+        Format::Clio => read_hook_list_each(root, Spelling::Camel, Unknown::IgnoredBy(clio::AGENT), reporter, each),
+        other => {
+            let mut file = read(other, root, reporter)?;
+            reporter.in_event(None);
+            for hook in std::mem::take(&mut file.hooks) {
+                each(hook, reporter);
+            }
+            Some(file)
+        }
+    }
+}
+
 /// What a hook-list file's reader does with what it does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Unknown {
@@ -153,6 +177,20 @@ pub(crate) fn read_hook_list(
     spelling: Spelling,
     unknown: Unknown,
     reporter: &mut Reporter<'_>,
+) -> Option<WireFile> {
+    let mut hooks = Vec::new();
+    let mut file = read_hook_list_each(root, spelling, unknown, reporter, &mut |hook, _| hooks.push(hook))?;
+    file.hooks = hooks;
+    Some(file)
+}
+
+/// [`read_hook_list`], handing each hook to `each` as soon as it is read.
+fn read_hook_list_each(
+    root: Value,
+    spelling: Spelling,
+    unknown: Unknown,
+    reporter: &mut Reporter<'_>,
+    each: &mut dyn FnMut(WireHook, &mut Reporter<'_>),
 ) -> Option<WireFile> {
     let root_path = NodePath::default();
     let mut file = WireFile::default();
@@ -251,8 +289,12 @@ pub(crate) fn read_hook_list(
         let mut hook =
             WireHook { index, node: node.clone(), fields: Vec::with_capacity(object.len()), malformed: false };
         for (written, value) in object {
-            let value_node = node.key(&written);
-            match lookup(HOOK_KEYS, &written) {
+            let spelled = lookup_spelled(HOOK_KEYS, &written);
+            let value_node = match spelled {
+                Some((_, spelling)) => node.static_key(spelling),
+                None => node.key(&written),
+            };
+            match spelled.map(|(key, _)| key) {
                 Some(key) => {
                     if let Some(earlier) = hook.fields.iter().find(|f| f.key == key) {
                         // `timeout_ms` and `timeoutMs` in one hook: the parser cannot see that these are one key.
@@ -298,7 +340,7 @@ pub(crate) fn read_hook_list(
                 }
             }
         }
-        file.hooks.push(hook);
+        each(hook, reporter);
     }
     Some(file)
 }
@@ -313,7 +355,20 @@ pub(crate) fn hook_field(index: usize, field: Option<&str>) -> String {
 
 /// The canonical name of `written`, in either spelling.
 fn lookup(keys: &[Key], written: &str) -> Option<&'static str> {
-    keys.iter().find(|(snake, camel)| *snake == written || *camel == written).map(|(snake, _)| *snake)
+    lookup_spelled(keys, written).map(|(snake, _)| snake)
+}
+
+/// The canonical name of `written`, and `written` itself as a static string (for node paths without a copy).
+fn lookup_spelled(keys: &[Key], written: &str) -> Option<(&'static str, &'static str)> {
+    keys.iter().find_map(|&(snake, camel)| {
+        if snake == written {
+            Some((snake, snake))
+        } else if camel == written {
+            Some((snake, camel))
+        } else {
+            None
+        }
+    })
 }
 
 fn spell(key: Key, spelling: Spelling) -> &'static str {

@@ -128,18 +128,21 @@ fn resolve_program(
     protocol: Protocol,
     cx: &NormalizeCx<'_>,
 ) -> Option<PathBuf> {
-    let place = hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
+    // Built only for an issue: most programs have none.
+    let place = |hook: &HookReader<'_, '_>| hook.place_within(argv, "[0]", argv.node.index(0), Target::Node);
     let path = Path::new(program);
     if cx.format != Protocol::Native {
         // An agent's own file: that agent loads the hook whatever its program, and runs it in its own environment.
         return (program.contains('/') && !path.is_absolute()).then(|| lexical_join(cx.root, path));
     }
     if !program.contains('/') {
+        let place = place(hook);
         check_on_path(hook, program, place, env, cx);
         return None;
     }
     let resolved = if path.is_absolute() { path.to_path_buf() } else { lexical_join(cx.root, path) };
     if let Some(problem) = program::problem(program, &resolved, &cx.program_state(&resolved)) {
+        let place = place(hook);
         report_program(hook, place, problem, protocol);
     }
     (!path.is_absolute()).then_some(resolved)

@@ -59,6 +59,9 @@ fn is_executable(meta: &std::fs::Metadata) -> bool {
 
 /// What is wrong with the program `written` (resolved to `resolved`), with the fix; `None` when it can run.
 pub(super) fn problem(written: &str, resolved: &Path, state: &ProgramState) -> Option<String> {
+    if matches!(state, ProgramState::Runnable | ProgramState::Unknown) {
+        return None;
+    }
     let at = resolved.display();
     let shown = if Path::new(written) == resolved { format!("`{written}`") } else { format!("`{written}` ({at})") };
     match state {

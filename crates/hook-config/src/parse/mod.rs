@@ -1,11 +1,14 @@
 //! Parsing a declaration file into a JSON tree, keeping positions.
 //!
-//! YAML goes through `serde_norway` (the maintained fork of serde_yaml), JSON through `serde_json`; both build the
+//! YAML goes through `saphyr-parser` in one streaming pass when the file is plainly written (`plain_yaml`), else
+//! through `serde_norway` (the maintained fork of serde_yaml); JSON through `serde_json`; all build the
 //! same [`serde_json::Value`] tree, so every format reader works on one shape. Syntax errors carry the parser's
 //! line:column. A tree has no positions of its own; [`Positions`] places its nodes, read once for a file that has
 //! an issue.
 
 mod depth;
+mod line_yaml;
+mod plain_yaml;
 mod positions;
 mod toml_doc;
 mod tree;
@@ -65,15 +68,12 @@ pub(crate) fn parse(text: &str, syntax: Syntax, max_depth: usize) -> Result<Opti
             if yaml_is_blank(text) {
                 return Ok(None);
             }
-            let deserializer = serde_norway::Deserializer::from_str(text);
-            tree::TreeSeed.deserialize(deserializer).map(non_null).map_err(|err| {
-                let position = err.location().map(|l| (l.line(), l.column()));
-                SyntaxError {
-                    message: without_position(tree::message_of(&err.to_string()), position),
-                    line: position.map(|p| p.0),
-                    column: position.map(|p| p.1),
-                }
-            })
+            // Most files have the usual layout, read line by line; most others are plainly written, read in one
+            // streaming pass. The rest, and every error, as before.
+            if let Some(value) = line_yaml::parse(text).or_else(|| plain_yaml::parse(text)) {
+                return Ok(non_null(value));
+            }
+            yaml_through_serde_norway(text)
         }
         Syntax::Json => {
             if text.trim().is_empty() {
@@ -94,6 +94,19 @@ pub(crate) fn parse(text: &str, syntax: Syntax, max_depth: usize) -> Result<Opti
             })
         }
     }
+}
+
+/// A YAML text through `serde_norway`: every file `plain_yaml` leaves, and every syntax error.
+fn yaml_through_serde_norway(text: &str) -> Result<Option<Value>, SyntaxError> {
+    let deserializer = serde_norway::Deserializer::from_str(text);
+    tree::TreeSeed.deserialize(deserializer).map(non_null).map_err(|err| {
+        let position = err.location().map(|l| (l.line(), l.column()));
+        SyntaxError {
+            message: without_position(tree::message_of(&err.to_string()), position),
+            line: position.map(|p| p.0),
+            column: position.map(|p| p.1),
+        }
+    })
 }
 
 /// Where the nodes of `text`, the contents of `path`, are: TOML files by their spans, YAML and JSON by one event pass.

@@ -6,6 +6,7 @@
 //! files are placed the same way. A node the pass cannot find (the two parsers disagree on some exotic input) simply
 //! has no position.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, Span};
@@ -14,8 +15,8 @@ use smallvec::SmallVec;
 /// One step from a node to a child.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Seg {
-    /// The value of this key of a mapping.
-    Key(Box<str>),
+    /// The value of this key of a mapping (borrowed when a reader knows the key's spelling: no allocation).
+    Key(Cow<'static, str>),
     /// This element of a sequence.
     Index(usize),
 }
@@ -31,7 +32,12 @@ pub(crate) struct NodePath(pub(crate) SmallVec<[Seg; 3]>);
 impl NodePath {
     /// This path extended by a key.
     pub(crate) fn key(&self, key: &str) -> NodePath {
-        self.child(Seg::Key(key.into()))
+        self.child(Seg::Key(Cow::Owned(key.to_owned())))
+    }
+
+    /// This path extended by a key whose spelling is known in advance.
+    pub(crate) fn static_key(&self, key: &'static str) -> NodePath {
+        self.child(Seg::Key(Cow::Borrowed(key)))
     }
 
     /// This path extended by an index.
@@ -207,7 +213,7 @@ mod tests {
     }
 
     fn key(k: &str) -> Seg {
-        Seg::Key(k.into())
+        Seg::Key(Cow::Owned(k.to_owned()))
     }
 
     #[test]
