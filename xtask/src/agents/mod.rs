@@ -83,9 +83,12 @@ fn all_scenarios() -> impl Iterator<Item = &'static scenarios::Scenario> {
 /// `crates/hook-agents/tests/import.rs`). A test checks this list and [`agents`] cover every bridged agent.
 const NOT_RUN: [(&str, &str); 1] = [(
     "droid",
-    "Factory Droid 0.225.2 signs in to Factory (`droid login` or FACTORY_API_KEY) before a session, and whether its \
-         airgap setting with a custom model on 127.0.0.1 avoids that is not verified; covered by recorded payloads \
-         from its bundled JavaScript and hooks reference",
+    "the suite has no Droid driver yet, though Factory Droid 0.225.2 runs offline: `droid exec -m custom:Stub-0` \
+         with a `customModels` entry (provider generic-chat-completion-api, baseUrl on 127.0.0.1) in \
+         ~/.factory/settings.json, no `droid login` and no FACTORY_API_KEY answered from a stub, ran an Execute call \
+         and its SessionStart and PreToolUse hooks, logging only 'No authentication credentials available' and, \
+         unless FACTORY_AIRGAP_ENABLED=true, failed lookups of api.factory.ai and telemetry.factory.ai; covered by \
+         recorded payloads from its bundled JavaScript and hooks reference",
 )];
 
 /// `cargo xtask agents`.
