@@ -57,8 +57,8 @@ impl Agent for Droid {
     fn skips(&self, scenario: &str) -> Option<&'static str> {
         match scenario {
             "ask_user" => Some(
-                "droid exec --auto high runs a tool whose PreToolUse hook answers `permissionDecision: ask`: exec mode \
-                 has no approver to ask",
+                "droid exec --auto high (permission_mode auto-high) runs a tool whose PreToolUse hook answers \
+                 `permissionDecision: ask`, its own hooks' as well: exec mode has no approver to ask",
             ),
             "context" => Some("droid exec fires no UserPromptSubmit, so no turn_start context can reach its model"),
             "notice_baseline" | "untrusted" => {
