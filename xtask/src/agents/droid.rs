@@ -60,7 +60,10 @@ impl Agent for Droid {
                 "droid exec --auto high (permission_mode auto-high) runs a tool whose PreToolUse hook answers \
                  `permissionDecision: ask`, its own hooks' as well: exec mode has no approver to ask",
             ),
-            "context" => Some("droid exec fires no UserPromptSubmit, so no turn_start context can reach its model"),
+            "context" => Some(
+                "droid exec fires no UserPromptSubmit, so no turn_start context can reach its model; \
+                 session_context checks its SessionStart context alone",
+            ),
             "notice_baseline" | "untrusted" => {
                 Some("droid exec shows no hook's `systemMessage`, in neither its text nor its stream-json output")
             }
