@@ -1,7 +1,8 @@
 //! Factory Droid, run offline: its native binary (`@factory/cli-linux-x64`) as `droid exec` with a custom model
 //! (`customModels` in `~/.factory/settings.json`: provider `generic-chat-completion-api`, its `baseUrl` the model
 //! server on 127.0.0.1), which needs no `droid login`, and `FACTORY_AIRGAP_ENABLED=true`, which keeps it off
-//! api.factory.ai and its telemetry. `--auto high` lets its shell tool run without an approver.
+//! api.factory.ai and its telemetry. `--auto high` lets its shell tool run without an approver; `droid exec` runs a
+//! project's hooks (`.factory/settings.json`) with no folder-trust step. A run takes about a second.
 //!
 //! Wire: each model turn is `POST /v1/chat/completions` with `stream: true`, answered with chat-completion chunks;
 //! its shell tool is `Execute` (`{"command", "riskLevelReason", "riskLevel"}`).
@@ -35,7 +36,8 @@ impl Agent for Droid {
         Ok(())
     }
 
-    /// Writes the user settings with the server's port (its custom model's `baseUrl`), then the command.
+    /// Writes the user settings with the server's port (its custom model's `baseUrl`), then the command; with `ui`, its
+    /// stream-json output (tool calls and results, which its text output leaves out).
     fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, run: Run) -> Command {
         let settings = json!({"customModels": [{
             "model": MODEL, "displayName": "Stub", "baseUrl": format!("http://127.0.0.1:{port}/v1"),
