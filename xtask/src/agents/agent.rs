@@ -114,6 +114,12 @@ pub trait Agent: Sync {
         false
     }
 
+    /// Why a scenario of the kind the agent would run cannot apply to it, printed in its place (`skip`), whether or not
+    /// the scenario names the agent; `None` for the others.
+    fn skips(&self, _scenario: &str) -> Option<&'static str> {
+        None
+    }
+
     /// Keys the agent itself writes into a project settings file it loads, written up front so that a run leaves the
     /// file as it was (Qwen Code stamps `"$version": 4` into one that lacks it).
     fn settings_stamp(&self) -> serde_json::Map<String, Value> {

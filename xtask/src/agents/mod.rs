@@ -1,8 +1,8 @@
-//! `cargo xtask agents`: the engine against the real agents — Claude Code, Codex and Gemini CLI at pinned
-//! versions, installed with npm under `target/agents/npm` — each run end to end, offline, against a scripted
-//! model server of our own on 127.0.0.1 ([`server`]).
+//! `cargo xtask agents`: the engine against the real agents — Claude Code, Codex, Gemini CLI, Qwen Code, Cline,
+//! GitHub Copilot CLI and Factory Droid at pinned versions, installed with npm under `target/agents/npm` — each
+//! run end to end, offline, against a scripted model server of our own on 127.0.0.1 ([`server`]).
 //!
-//! For each agent and scenario ([`scenarios`]) it prints `agent  scenario  ok|FAIL  (why)`, then the bridge's
+//! For each agent and scenario ([`scenarios`]) it prints `agent  scenario  ok|FAIL|skip  (why)`, then the bridge's
 //! added wall time per tool call ([`measure`]), and last `N passed, N failed`; it exits non-zero on any failure.
 //! Every scenario has its own sandbox under `target/agents/run/<agent>/<scenario>/` (workspace, `HOME`, config
 //! and state homes, and the logs of each run: `run-N.requests.jsonl`, `run-N.stdout`, `run-N.stderr`), removed
@@ -14,6 +14,7 @@ mod cline;
 mod codex;
 mod conformance;
 mod copilot;
+mod droid;
 mod gemini;
 mod measure;
 mod npm;
@@ -32,8 +33,8 @@ use anyhow::{Context, Result, bail};
 use agent::Agent;
 use session::Ctx;
 
-const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline] [--scenario NAME] [--keep] \
-                     [--no-measure | --measure-only] [--conformance [--case PART]]";
+const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline|copilot|droid] \
+                     [--scenario NAME] [--keep] [--no-measure | --measure-only] [--conformance [--case PART]]";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -69,8 +70,8 @@ fn parse(args: &[String]) -> Result<Flags> {
 }
 
 /// Every agent, in the order they run.
-fn agents() -> [&'static dyn Agent; 6] {
-    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen, &cline::Cline, &copilot::Copilot]
+fn agents() -> [&'static dyn Agent; 7] {
+    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen, &cline::Cline, &copilot::Copilot, &droid::Droid]
 }
 
 /// Every scenario: the shared ones, then those of agents that have their own.
@@ -80,16 +81,9 @@ fn all_scenarios() -> impl Iterator<Item = &'static scenarios::Scenario> {
 
 /// The bridged agents of the agent table the suite does not run, each with exactly why; their behaviour is covered by
 /// recorded payloads from their published packages and documents instead (`crates/hook-cli/tests/more_agents.rs`,
-/// `crates/hook-agents/tests/import.rs`). A test checks this list and [`agents`] cover every bridged agent.
-const NOT_RUN: [(&str, &str); 1] = [(
-    "droid",
-    "the suite has no Droid driver yet, though Factory Droid 0.225.2 runs offline: `droid exec -m custom:Stub-0` \
-         with a `customModels` entry (provider generic-chat-completion-api, baseUrl on 127.0.0.1) in \
-         ~/.factory/settings.json, no `droid login` and no FACTORY_API_KEY answered from a stub, ran an Execute call \
-         and its SessionStart and PreToolUse hooks, logging only 'No authentication credentials available' and, \
-         unless FACTORY_AIRGAP_ENABLED=true, failed lookups of api.factory.ai and telemetry.factory.ai; covered by \
-         recorded payloads from its bundled JavaScript and hooks reference",
-)];
+/// `crates/hook-agents/tests/import.rs`). A test checks this list and [`agents`] cover every bridged agent. Empty
+/// since Factory Droid runs too.
+const NOT_RUN: [(&str, &str); 0] = [];
 
 /// `cargo xtask agents`.
 pub fn run(args: &[String], root: &Path) -> Result<()> {
@@ -119,7 +113,14 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
             let named = scenario.agents.contains(&agent.name());
             let applies = named || (scenario.agents.is_empty() && !agent.own_scenarios_only());
             let skipped = flags.measure_only || flags.conformance;
-            if !applies || skipped || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
+            if skipped || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
+                continue;
+            }
+            if let Some(why) = agent.skips(scenario.name) {
+                println!("{:<7} {:<20} skip  ({why})", agent.name(), scenario.name);
+                continue;
+            }
+            if !applies {
                 continue;
             }
             let dir = runs.join(agent.name()).join(scenario.name);

@@ -16,6 +16,10 @@ pub const PINNED: &[(&str, &str)] = &[
     // GitHub Copilot CLI's executable; its `@github/copilot` package only picks this platform package.
     ("@github/copilot-linux-x64", "1.0.102"),
     ("cline", "3.0.65"),
+    // Factory Droid: the wrapper exists only as 0.225.1; its platform package, pinned apart, carries the 0.225.2
+    // binary the agent table pins.
+    ("@factory/cli", "0.225.1"),
+    ("@factory/cli-linux-x64", "0.225.2"),
 ];
 
 /// The runnable program of each agent, once installed.
@@ -34,6 +38,8 @@ pub struct Installed {
     pub copilot: PathBuf,
     /// Cline's CLI binary from its platform package (`@cline/cli-linux-x64`; Bun compiled in).
     pub cline: PathBuf,
+    /// Factory Droid's native binary from its platform package (`@factory/cli-linux-x64`; Bun compiled in).
+    pub droid: PathBuf,
 }
 
 /// Installs the pinned packages under `prefix` unless every one is there at its version, then locates them.
@@ -66,10 +72,17 @@ pub fn ensure(prefix: &Path) -> Result<Installed> {
         qwen: modules.join("@qwen-code/qwen-code/cli-entry.js"),
         cline: modules.join("@cline/cli-linux-x64/bin/cline"),
         copilot: modules.join("@github/copilot-linux-x64/copilot"),
+        droid: modules.join("@factory/cli-linux-x64/bin/droid"),
     };
-    for path in
-        [&installed.claude, &installed.codex, &installed.gemini, &installed.qwen, &installed.cline, &installed.copilot]
-    {
+    for path in [
+        &installed.claude,
+        &installed.codex,
+        &installed.gemini,
+        &installed.qwen,
+        &installed.cline,
+        &installed.copilot,
+        &installed.droid,
+    ] {
         if !path.is_file() {
             bail!("{} is missing after npm install (only linux-x64 is supported)", path.display());
         }

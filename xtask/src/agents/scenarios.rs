@@ -34,6 +34,8 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "permission_allow", agents: &["claude", "codex"], run: permission_allow },
     Scenario { name: "permission_deny", agents: &["claude", "codex"], run: permission_deny },
     Scenario { name: "context", agents: &[], run: context },
+    // Factory Droid's exec mode fires no UserPromptSubmit (it skips `context`): its session_start context alone.
+    Scenario { name: "session_context", agents: &["droid"], run: session_context },
     Scenario { name: "continuation", agents: &[], run: continuation },
     Scenario { name: "continuation_cap", agents: &[], run: continuation_cap },
     Scenario { name: "post_tool_note", agents: &[], run: post_tool_note },
@@ -215,6 +217,23 @@ fn context(ctx: &Ctx<'_>) -> Result<Checks> {
             format!("it missing ({})", session.summary())
         });
     }
+    Ok(checks)
+}
+
+/// Native context at session_start alone reaches the model's first request.
+fn session_context(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: session-context\n    on: session_start\n    kind: prompt\n    \
+         message: \"SESSION-CTX-3391 remember the session rules\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(vec![Step::Text("done".into())], Approver::Preapproved)?;
+    let first = session.turns.first().map(|t| t.body.as_str()).unwrap_or("");
+    let mut checks = Checks::default();
+    checks.expect(first.contains("SESSION-CTX-3391"), "SESSION-CTX-3391 in the first model request", || {
+        format!("it missing ({})", session.summary())
+    });
     Ok(checks)
 }
 

@@ -478,8 +478,8 @@ static QWEN: Rules = Rules {
 /// JavaScript bundled into its `droid` binary: stdout that starts with `{` is parsed whatever the exit code (a parse
 /// failure is logged and the text ignored), Claude Code's fields (`decision` block or approve,
 /// `hookSpecificOutput.permissionDecision`, `continue`, `systemMessage`); exit 2 blocks with stderr; exit 3 aborts
-/// the agent with stderr; other codes are errors the agent carries on from. A deny in the JSON is read before the
-/// exit code, so exit 2 with a JSON allow lets the tool run there; this engine denies on the blocking code.
+/// the agent with stderr; other codes are errors the agent carries on from. Exit 2 with a JSON allow denies with stderr
+/// in the real `droid exec` (the real-agent suite's conformance case `pre_exit2_json_and_stderr`), as here.
 static DROID: Rules = Rules {
     context_continues_turn: false,
     halt_runs_the_tool: false,

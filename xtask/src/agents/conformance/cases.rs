@@ -31,8 +31,8 @@ const CODEX: &[&str] = &["codex"];
 const GEMINI: &[&str] = &["gemini"];
 const ALL: &[&str] = &["claude", "codex", "gemini"];
 const QWEN: &[&str] = &["qwen"];
-/// Claude Code, Codex and Qwen Code, whose answer has Claude Code's shape.
-const CCQ: &[&str] = &["claude", "codex", "qwen"];
+/// Claude Code, Codex, Qwen Code and Factory Droid, whose answer has Claude Code's shape.
+const CCQ: &[&str] = &["claude", "codex", "qwen", "droid"];
 
 const fn case(id: &'static str, agents: &'static [&'static str], point: Point, stdout: &'static str) -> Case {
     Case { id, agents, point, stdout, stderr: "", exit: 0, documented: None }
