@@ -58,10 +58,6 @@ impl Agent for Droid {
     /// What `droid exec` 0.225.2 cannot show, each found by running it here.
     fn skips(&self, scenario: &str) -> Option<&'static str> {
         match scenario {
-            "ask_user" => Some(
-                "droid exec --auto high (permission_mode auto-high) runs a tool whose PreToolUse hook answers \
-                 `permissionDecision: ask`, its own hooks' as well: exec mode has no approver to ask",
-            ),
             "context" => Some(
                 "droid exec fires no UserPromptSubmit, so no turn_start context can reach its model; \
                  session_context checks its SessionStart context alone",

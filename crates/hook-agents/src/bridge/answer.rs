@@ -176,10 +176,24 @@ fn joined(texts: &[String]) -> Option<String> {
     (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
+/// Whether the agent runs in a mode that approves tools by itself, where a hook's `ask` asks nobody and the tool runs:
+/// Factory Droid with an automatic permission mode (`droid exec --auto low|medium|high`, whose hook input says
+/// `permission_mode: "auto-high"`; 0.225.2 ran the tool on an `ask`, its own hooks' as well, in the real-agent suite).
+/// Modes that skip or bypass permissions count too. There an ask is a deny saying approval is required.
+fn approves_by_itself(read: &AgentInput) -> bool {
+    read.agent == Agent::Droid
+        && read
+            .input
+            .permission_mode
+            .as_deref()
+            .is_some_and(|mode| mode.starts_with("auto") || mode.contains("skip") || mode.contains("bypass"))
+}
+
 /// Claude Code's output, and Codex's where it takes the same fields; Codex rejects fields its event does not define,
 /// so each field is written only where Codex's schema has it.
 fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
     let codex = read.agent == Agent::Codex;
+    let cannot_ask = codex || approves_by_itself(read);
     let input = &read.input;
     let mut out = Map::new();
     let mut specific = Map::new();
@@ -188,7 +202,7 @@ fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
         Event::PreTool => {
             let (decision, reason) = match reply.verdict {
                 Some(Verdict::Deny) => (Some("deny"), Some(reply.deny_reason())),
-                Some(Verdict::Ask) if codex => (Some("deny"), Some(approval_required(reply.reason.as_deref()))),
+                Some(Verdict::Ask) if cannot_ask => (Some("deny"), Some(approval_required(reply.reason.as_deref()))),
                 Some(Verdict::Ask) => (Some("ask"), reply.reason.clone()),
                 Some(Verdict::Allow) if !codex => (Some("allow"), reply.reason.clone()),
                 _ => (None, None),

@@ -122,6 +122,42 @@ fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_requir
 }
 
 #[test]
+fn droid_in_an_automatic_permission_mode_gets_a_deny_for_an_ask() {
+    let dispatched = result(&Event::PreTool, Verdict::Ask, Some("touches prod"), vec![]);
+    for (mode, asks) in [
+        (None, true),
+        (Some("default"), true),
+        (Some("auto-high"), false),
+        (Some("auto-low"), false),
+        (Some("skip"), false),
+    ] {
+        let mut stdin = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": "/ws", "tool_name": "Execute",
+            "tool_input": {"command": "rm -rf build"}});
+        if let Some(mode) = mode {
+            stdin["permission_mode"] = mode.into();
+        }
+        let read = parse_input_as(Agent::Droid, None, stdin.to_string().as_bytes()).unwrap();
+        let out = answer(&read, &dispatched);
+        let back = interpret(
+            &HookRules::new("bridge", Agent::Droid, &Event::PreTool),
+            &read.input,
+            &RunResult {
+                exit: Some(Exit::Code(i32::from(out.exit_code))),
+                stdout: out.stdout.clone().into_bytes(),
+                stderr: out.stderr.clone().into_bytes(),
+                ..RunResult::default()
+            },
+        );
+        if asks {
+            assert_eq!(back.decision, Decision::Ask { reason: Some("touches prod".into()) }, "{mode:?}: {out:?}");
+        } else {
+            let Decision::Deny { reason } = &back.decision else { panic!("{mode:?}: {out:?}") };
+            assert!(reason.contains("approval is required") && reason.contains("touches prod"), "{reason}");
+        }
+    }
+}
+
+#[test]
 fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
     for agent in Agent::bridged() {
         let dispatched = result(&Event::PreTool, Verdict::Allow, Some("read-only"), vec![]);

@@ -105,13 +105,21 @@ pub const CASES: &[Case] = &[
         r#"{"continue":false,"stopReason":"CASE-POSTSTOP-STOP","reason":"CASE-POSTSTOP-REASON"}"#,
     ),
     // The end of a turn.
-    case(
-        "stop_additional_context",
-        CC,
-        Point::TurnEnd,
-        r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"CASE-STOPCTX-TEXT"}}"#,
-    ),
-    case("stop_block", CC, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-STOPBLOCK-GO-ON"}"#),
+    // A Stop hook that always continues goes on natively until the scripted model ends the session (5 turns); through
+    // the bridge the engine's cap of 3 continuations stops it first (4 turns), with a notice.
+    Case {
+        documented: Some("what-the-bridge-cannot-carry"),
+        ..case(
+            "stop_additional_context",
+            CC,
+            Point::TurnEnd,
+            r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"CASE-STOPCTX-TEXT"}}"#,
+        )
+    },
+    Case {
+        documented: Some("what-the-bridge-cannot-carry"),
+        ..case("stop_block", CC, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-STOPBLOCK-GO-ON"}"#)
+    },
     // Qwen Code continues for as long as a Stop hook blocks (up to its own cap of 8); through the bridge the engine's
     // cap of 3 continuations stops it first.
     Case {
@@ -178,7 +186,11 @@ pub const CASES: &[Case] = &[
     case("before_tool_invalid_json", GEMINI, Point::PreTool, r#"{"decision": CASE-GUNCLOSED"#),
     case("before_tool_deny_wrong_type", GEMINI, Point::PreTool, r#"{"decision":"deny","reason":["CASE-GTYPE-R"]}"#),
     case("before_agent_block", GEMINI, Point::TurnStart, r#"{"decision":"block","reason":"CASE-GBLOCK-REASON"}"#),
-    case("after_agent_block", GEMINI, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-GRETRY-REASON"}"#),
+    // The continuation cap, as for Claude Code's and Codex's `stop_block`.
+    Case {
+        documented: Some("what-the-bridge-cannot-carry"),
+        ..case("after_agent_block", GEMINI, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-GRETRY-REASON"}"#)
+    },
     case(
         "session_start_context",
         GEMINI,
