@@ -17,13 +17,14 @@
 use std::process::Command;
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::agent::{Agent, Approver, Point, Run};
+use super::chat::ChatCompletions;
 use super::npm::Installed;
 use super::process::Sandbox;
 use super::scenarios::Scenario;
-use super::server::{Reply, Route, Step, Wire};
+use super::server::{Step, Wire};
 use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
 
 /// Cline.
@@ -38,7 +39,12 @@ impl Agent for Cline {
     }
 
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
-        Box::new(ClineWire)
+        Box::new(ChatCompletions {
+            model: MODEL,
+            shell_tool: "run_commands",
+            shell_arguments: |command| json!({"commands": [command]}),
+            side_answer: super::chat::ok,
+        })
     }
 
     fn configure(&self, _sandbox: &Sandbox) -> Result<()> {
@@ -96,53 +102,6 @@ impl Agent for Cline {
             }
         }
         lines
-    }
-}
-
-/// The OpenAI Chat Completions API as Cline's `openai-compatible` provider calls it: streamed turns.
-struct ClineWire;
-
-impl Wire for ClineWire {
-    fn route(&self, method: &str, path: &str, body: &Value) -> Route {
-        if method == "GET" && path.contains("/models") {
-            return Route::Reply(Reply::json(&json!({"object": "list", "data": [{"id": MODEL, "object": "model"}]})));
-        }
-        if method != "POST" || !path.contains("/chat/completions") {
-            return Route::Reply(Reply::error(404, "not here"));
-        }
-        if body["stream"] == true {
-            return Route::Turn;
-        }
-        Route::Reply(Reply::json(&json!({
-            "id": "side", "object": "chat.completion", "created": 1, "model": MODEL,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        })))
-    }
-
-    fn turn(&self, step: &Step, turn: usize) -> Reply {
-        let (delta, finish) = match step {
-            Step::Shell(command) | Step::Escalated(command) => {
-                let arguments = json!({"commands": [command]}).to_string();
-                let call = json!({"index": 0, "id": format!("call_{turn}"), "type": "function",
-                                  "function": {"name": "run_commands", "arguments": arguments}});
-                (json!({"role": "assistant", "tool_calls": [call]}), "tool_calls")
-            }
-            Step::Text(text) => (json!({"role": "assistant", "content": text}), "stop"),
-        };
-        let chunk = |choice: Value, usage: Option<Value>| {
-            let mut chunk = json!({"id": format!("turn-{turn}"), "object": "chat.completion.chunk", "created": 1,
-                                   "model": MODEL, "choices": [choice]});
-            if let Some(usage) = usage {
-                chunk["usage"] = usage;
-            }
-            format!("data: {chunk}\n\n")
-        };
-        let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
-        let text = chunk(json!({"index": 0, "delta": delta, "finish_reason": null}), None)
-            + &chunk(json!({"index": 0, "delta": {}, "finish_reason": finish}), Some(usage))
-            + "data: [DONE]\n\n";
-        Reply::sse(text)
     }
 }
 

@@ -16,9 +16,10 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use super::agent::{Agent, Approver, Point, Run};
+use super::chat::ChatCompletions;
 use super::npm::Installed;
 use super::process::Sandbox;
-use super::server::{Reply, Route, Step, Wire};
+use super::server::Wire;
 
 /// GitHub Copilot CLI.
 pub struct Copilot;
@@ -32,7 +33,12 @@ impl Agent for Copilot {
     }
 
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
-        Box::new(CopilotWire)
+        Box::new(ChatCompletions {
+            model: MODEL,
+            shell_tool: "bash",
+            shell_arguments: |command| json!({"command": command, "description": "run it"}),
+            side_answer: super::chat::ok,
+        })
     }
 
     /// A git repository: Copilot reads `.github/hooks` at the repository root.
@@ -115,52 +121,5 @@ impl Agent for Copilot {
             .filter(|l| l.to_ascii_lowercase().contains("hook") || l.starts_with('!'))
             .map(str::to_owned)
             .collect()
-    }
-}
-
-/// The OpenAI Chat Completions API as Copilot calls it: streamed turns, its `bash` tool.
-struct CopilotWire;
-
-impl Wire for CopilotWire {
-    fn route(&self, method: &str, path: &str, body: &Value) -> Route {
-        if method == "GET" && path.contains("/models") {
-            return Route::Reply(Reply::json(&json!({"object": "list", "data": [{"id": MODEL, "object": "model"}]})));
-        }
-        if method != "POST" || !path.contains("/chat/completions") {
-            return Route::Reply(Reply::error(404, "not here"));
-        }
-        if body["stream"] == true {
-            return Route::Turn;
-        }
-        Route::Reply(Reply::json(&json!({
-            "id": "side", "object": "chat.completion", "created": 1, "model": MODEL,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        })))
-    }
-
-    fn turn(&self, step: &Step, turn: usize) -> Reply {
-        let (delta, finish) = match step {
-            Step::Shell(command) | Step::Escalated(command) => {
-                let arguments = json!({"command": command, "description": "run it"}).to_string();
-                let call = json!({"index": 0, "id": format!("call_{turn}"), "type": "function",
-                                  "function": {"name": "bash", "arguments": arguments}});
-                (json!({"role": "assistant", "tool_calls": [call]}), "tool_calls")
-            }
-            Step::Text(text) => (json!({"role": "assistant", "content": text}), "stop"),
-        };
-        let chunk = |choice: Value, usage: Option<Value>| {
-            let mut chunk = json!({"id": format!("turn-{turn}"), "object": "chat.completion.chunk", "created": 1,
-                                   "model": MODEL, "choices": [choice]});
-            if let Some(usage) = usage {
-                chunk["usage"] = usage;
-            }
-            format!("data: {chunk}\n\n")
-        };
-        let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
-        let text = chunk(json!({"index": 0, "delta": delta, "finish_reason": null}), None)
-            + &chunk(json!({"index": 0, "delta": {}, "finish_reason": finish}), Some(usage))
-            + "data: [DONE]\n\n";
-        Reply::sse(text)
     }
 }

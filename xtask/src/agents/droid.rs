@@ -9,12 +9,13 @@
 
 use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::agent::{Agent, Approver, Point, Run};
+use super::chat::ChatCompletions;
 use super::npm::Installed;
 use super::process::Sandbox;
-use super::server::{Reply, Route, Step, Wire};
+use super::server::Wire;
 
 /// Factory Droid.
 pub struct Droid;
@@ -28,7 +29,13 @@ impl Agent for Droid {
     }
 
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
-        Box::new(DroidWire)
+        Box::new(ChatCompletions {
+            model: MODEL,
+            shell_tool: "Execute",
+            // Droid rejects an Execute call without its risk classification.
+            shell_arguments: |command| json!({"command": command, "riskLevelReason": "it touches one file", "riskLevel": "low"}),
+            side_answer: super::chat::ok,
+        })
     }
 
     fn configure(&self, sandbox: &Sandbox) -> anyhow::Result<()> {
@@ -93,55 +100,5 @@ impl Agent for Droid {
     fn hook_status(&self, _sandbox: &Sandbox, finished: &super::process::Finished) -> Vec<String> {
         let lines = finished.stdout.iter().map(String::as_str).chain(finished.stderr.lines());
         lines.map(str::trim).filter(|l| l.to_ascii_lowercase().contains("hook")).map(str::to_owned).collect()
-    }
-}
-
-/// The OpenAI Chat Completions API as Droid calls it: streamed turns, its `Execute` tool.
-struct DroidWire;
-
-impl Wire for DroidWire {
-    fn route(&self, method: &str, path: &str, body: &Value) -> Route {
-        if method == "GET" && path.contains("/models") {
-            return Route::Reply(Reply::json(&json!({"object": "list", "data": [{"id": MODEL, "object": "model"}]})));
-        }
-        if method != "POST" || !path.contains("/chat/completions") {
-            return Route::Reply(Reply::error(404, "not here"));
-        }
-        if body["stream"] == true {
-            return Route::Turn;
-        }
-        Route::Reply(Reply::json(&json!({
-            "id": "side", "object": "chat.completion", "created": 1, "model": MODEL,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        })))
-    }
-
-    fn turn(&self, step: &Step, turn: usize) -> Reply {
-        let (delta, finish) = match step {
-            Step::Shell(command) | Step::Escalated(command) => {
-                // Droid rejects an Execute call without its risk classification.
-                let arguments =
-                    json!({"command": command, "riskLevelReason": "it touches one file", "riskLevel": "low"})
-                        .to_string();
-                let call = json!({"index": 0, "id": format!("call_{turn}"), "type": "function",
-                                  "function": {"name": "Execute", "arguments": arguments}});
-                (json!({"role": "assistant", "tool_calls": [call]}), "tool_calls")
-            }
-            Step::Text(text) => (json!({"role": "assistant", "content": text}), "stop"),
-        };
-        let chunk = |choice: Value, usage: Option<Value>| {
-            let mut chunk = json!({"id": format!("turn-{turn}"), "object": "chat.completion.chunk", "created": 1,
-                                   "model": MODEL, "choices": [choice]});
-            if let Some(usage) = usage {
-                chunk["usage"] = usage;
-            }
-            format!("data: {chunk}\n\n")
-        };
-        let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
-        let text = chunk(json!({"index": 0, "delta": delta, "finish_reason": null}), None)
-            + &chunk(json!({"index": 0, "delta": {}, "finish_reason": finish}), Some(usage))
-            + "data: [DONE]\n\n";
-        Reply::sse(text)
     }
 }

@@ -9,6 +9,7 @@
 //! after a pass unless `--keep`, kept after a failure.
 
 mod agent;
+mod chat;
 mod claude;
 mod cline;
 mod codex;

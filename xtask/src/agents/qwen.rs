@@ -12,9 +12,10 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use super::agent::{Agent, Approver, Point, Run};
+use super::chat::ChatCompletions;
 use super::npm::Installed;
 use super::process::Sandbox;
-use super::server::{Reply, Route, Step, Wire};
+use super::server::Wire;
 
 /// Qwen Code.
 pub struct Qwen;
@@ -28,7 +29,12 @@ impl Agent for Qwen {
     }
 
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
-        Box::new(ChatCompletionsWire)
+        Box::new(ChatCompletions {
+            model: MODEL,
+            shell_tool: "run_shell_command",
+            shell_arguments: |command| json!({"command": command, "is_background": false}),
+            side_answer: qwen_side_answer,
+        })
     }
 
     fn configure(&self, sandbox: &Sandbox) -> anyhow::Result<()> {
@@ -123,52 +129,7 @@ impl Agent for Qwen {
     }
 }
 
-/// The OpenAI Chat Completions API, streamed and not.
-struct ChatCompletionsWire;
-
-impl Wire for ChatCompletionsWire {
-    fn route(&self, method: &str, path: &str, body: &Value) -> Route {
-        if method == "GET" && path.contains("/models") {
-            return Route::Reply(Reply::json(&json!({"object": "list", "data": [{"id": MODEL, "object": "model"}]})));
-        }
-        if method != "POST" || !path.contains("/chat/completions") {
-            return Route::Reply(Reply::error(404, "not here"));
-        }
-        if body["stream"] == true {
-            return Route::Turn;
-        }
-        // One JSON text that every structured side call accepts (next speaker, loop detection).
-        let answer = json!({"next_speaker": "user", "reasoning": "the model answered", "confidence": 0.0});
-        Route::Reply(Reply::json(&json!({
-            "id": "side", "object": "chat.completion", "created": 1, "model": MODEL,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": answer.to_string()},
-                         "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        })))
-    }
-
-    fn turn(&self, step: &Step, turn: usize) -> Reply {
-        let (delta, finish) = match step {
-            Step::Shell(command) | Step::Escalated(command) => {
-                let arguments = json!({"command": command, "is_background": false}).to_string();
-                let call = json!({"index": 0, "id": format!("call_{turn}"), "type": "function",
-                                  "function": {"name": "run_shell_command", "arguments": arguments}});
-                (json!({"role": "assistant", "tool_calls": [call]}), "tool_calls")
-            }
-            Step::Text(text) => (json!({"role": "assistant", "content": text}), "stop"),
-        };
-        let chunk = |choice: Value, usage: Option<Value>| {
-            let mut chunk = json!({"id": format!("turn-{turn}"), "object": "chat.completion.chunk", "created": 1,
-                                   "model": MODEL, "choices": [choice]});
-            if let Some(usage) = usage {
-                chunk["usage"] = usage;
-            }
-            format!("data: {chunk}\n\n")
-        };
-        let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
-        let text = chunk(json!({"index": 0, "delta": delta, "finish_reason": null}), None)
-            + &chunk(json!({"index": 0, "delta": {}, "finish_reason": finish}), Some(usage))
-            + "data: [DONE]\n\n";
-        Reply::sse(text)
-    }
+/// One JSON text that every structured side call of Qwen Code accepts (next speaker, loop detection).
+fn qwen_side_answer() -> String {
+    json!({"next_speaker": "user", "reasoning": "the model answered", "confidence": 0.0}).to_string()
 }
