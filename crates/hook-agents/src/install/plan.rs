@@ -692,25 +692,8 @@ impl InstallPlan {
             return self.apply_executables(executables);
         }
         self.check_unchanged()?;
-        let mut native_change = None;
-        if let Some((text, block)) = &self.native_new {
-            let real = self.confines.1.resolve(&self.native_file)?;
-            let created_dirs = replace(&self.native_file, &real, self.native_original.as_deref(), text)?;
-            native_change = Some(NativeChange {
-                file: FileChange {
-                    path: self.native_file.clone(),
-                    original: self.native_original.clone(),
-                    written_sha256: sha256(text),
-                    created_dirs,
-                },
-                block: block.clone(),
-            });
-        }
-        let undo_native = |change: &Option<NativeChange>| {
-            if let Some(change) = change {
-                let _ = super::undo::restore_exactly(&change.file, &self.confines.1);
-            }
-        };
+        let native_change = self.write_native()?;
+        let undo_native = |change: &Option<NativeChange>| self.undo_native(change);
         let written = self
             .confines
             .0
@@ -811,6 +794,29 @@ impl InstallPlan {
     /// [`InstallPlan::apply`] for an agent of one executable per event: the native file first, then the agent's
     /// directory (its hook files moved aside, the bridge scripts written), then the trust of the moved hooks taken
     /// from the files where they now are, then the record; a failure undoes the steps before it.
+    /// Writes the native file's new text, if install moves hooks into it: the change, for the record and for undo.
+    fn write_native(&self) -> Result<Option<NativeChange>, InstallError> {
+        let Some((text, block)) = &self.native_new else { return Ok(None) };
+        let real = self.confines.1.resolve(&self.native_file)?;
+        let created_dirs = replace(&self.native_file, &real, self.native_original.as_deref(), text)?;
+        Ok(Some(NativeChange {
+            file: FileChange {
+                path: self.native_file.clone(),
+                original: self.native_original.clone(),
+                written_sha256: sha256(text),
+                created_dirs,
+            },
+            block: block.clone(),
+        }))
+    }
+
+    /// Puts the native file back as it was before [`Self::write_native`], when a later step failed.
+    fn undo_native(&self, change: &Option<NativeChange>) {
+        if let Some(change) = change {
+            let _ = super::undo::restore_exactly(&change.file, &self.confines.1);
+        }
+    }
+
     fn apply_executables(
         &self,
         executables: &super::executables::ExecutablesPlan,
@@ -819,25 +825,8 @@ impl InstallPlan {
             return Err(InstallError::Changed { path: self.native_file.clone() });
         }
         executables.check_unchanged()?;
-        let mut native_change = None;
-        if let Some((text, block)) = &self.native_new {
-            let real = self.confines.1.resolve(&self.native_file)?;
-            let created_dirs = replace(&self.native_file, &real, self.native_original.as_deref(), text)?;
-            native_change = Some(NativeChange {
-                file: FileChange {
-                    path: self.native_file.clone(),
-                    original: self.native_original.clone(),
-                    written_sha256: sha256(text),
-                    created_dirs,
-                },
-                block: block.clone(),
-            });
-        }
-        let undo_native = |change: &Option<NativeChange>| {
-            if let Some(change) = change {
-                let _ = super::undo::restore_exactly(&change.file, &self.confines.1);
-            }
-        };
+        let native_change = self.write_native()?;
+        let undo_native = |change: &Option<NativeChange>| self.undo_native(change);
         let change = match executables.apply() {
             Ok(change) => change,
             Err(err) => {
