@@ -23,9 +23,9 @@ use super::agent::{Agent, Approver, Point, Run};
 use super::chat::ChatCompletions;
 use super::npm::Installed;
 use super::process::Sandbox;
-use super::scenarios::Scenario;
-use super::server::{Step, Wire};
-use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
+use super::scenarios::{Scenario, tool_then_done};
+use super::server::Wire;
+use super::session::{Checks, Ctx, SENTINEL};
 
 /// Cline.
 pub struct Cline;
@@ -118,10 +118,6 @@ pub const SCENARIOS: &[Scenario] = &[
 /// Cline's own PreToolUse hook file that cancels, in its protocol (`cancel` with `errorMessage`).
 const OWN_CANCEL: &str = "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' \
                           '{\"cancel\":true,\"errorMessage\":\"BASELINE-7431 refused by the agent hook\"}'\n";
-
-fn tool_then_done() -> Vec<Step> {
-    vec![touch_sentinel(), Step::Text("done".into())]
-}
 
 /// How the run ended, from Cline's `run_result` line.
 fn finish_reason(session: &super::session::Session) -> String {

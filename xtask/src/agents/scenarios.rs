@@ -62,7 +62,8 @@ fn own_deny(ctx: &Ctx<'_>) -> &'static str {
     ctx.agent.own_deny().unwrap_or(OWN_DENY)
 }
 
-fn tool_then_done() -> Vec<Step> {
+/// The script most scenarios run: the shell call that touches the sentinel, then the end of the turn.
+pub fn tool_then_done() -> Vec<Step> {
     vec![touch_sentinel(), Step::Text("done".into())]
 }
 
