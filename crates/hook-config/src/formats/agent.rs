@@ -134,6 +134,25 @@ impl AgentEvents {
     }
 }
 
+/// The top-level object of a `{"version": 1, "hooks": {...}}` file (Cursor's, GitHub Copilot CLI's), each key not in
+/// `known` reported as the agent ignoring it; `None`, with an error, when the file is not an object.
+pub(super) fn versioned_top<'a>(
+    root: &'a Value,
+    known: &[&str],
+    agent: &str,
+    reporter: &mut Reporter<'_>,
+) -> Option<&'a serde_json::Map<String, Value>> {
+    let Value::Object(top) = root else {
+        let place = file_place("", NodePath::default(), Target::Node);
+        reporter.error(place, format!("expected `{{\"version\": 1, \"hooks\": {{...}}}}`, found {}", describe(root)));
+        return None;
+    };
+    for key in top.keys().filter(|k| !known.contains(&k.as_str())) {
+        unknown_key(reporter, file_place(key.clone(), NodePath::default().key(key), Target::Key), key, known, agent);
+    }
+    Some(top)
+}
+
 /// Warns about a key the agent does not read (it ignores it, so the hook still loads), suggesting the nearest known
 /// key.
 pub(super) fn unknown_key(reporter: &mut Reporter<'_>, place: Place, key: &str, known: &[&str], agent: &str) {

@@ -24,7 +24,7 @@
 use serde_json::Value;
 
 use super::WireFile;
-use super::agent::{AgentEvents, HookBuilder, file_place, hook_place, seconds_to_ms, unknown_key};
+use super::agent::{AgentEvents, HookBuilder, file_place, hook_place, seconds_to_ms, unknown_key, versioned_top};
 use crate::issues::{Reporter, describe};
 use crate::parse::{NodePath, Target};
 
@@ -53,20 +53,7 @@ const HOOK_KEYS: &[&str] = &[
 
 /// Reads one GitHub Copilot CLI hook file.
 pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
-    let Value::Object(top) = root else {
-        let place = file_place("", NodePath::default(), Target::Node);
-        reporter.error(place, format!("expected `{{\"version\": 1, \"hooks\": {{...}}}}`, found {}", describe(root)));
-        return None;
-    };
-    for key in top.keys().filter(|k| !FILE_KEYS.contains(&k.as_str())) {
-        unknown_key(
-            reporter,
-            file_place(key.clone(), NodePath::default().key(key), Target::Key),
-            key,
-            FILE_KEYS,
-            AGENT,
-        );
-    }
+    let top = versioned_top(root, FILE_KEYS, AGENT, reporter)?;
     // "Structural errors (invalid JSON, a bad `version`, or a non-array event list) still reject the entire file."
     match top.get("version") {
         Some(version) if version.as_u64() == Some(1) => {}

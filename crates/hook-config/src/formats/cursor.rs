@@ -29,7 +29,7 @@
 use serde_json::Value;
 
 use super::WireFile;
-use super::agent::{AgentEvents, HookBuilder, file_place, hook_place, seconds_to_ms, unknown_key};
+use super::agent::{AgentEvents, HookBuilder, file_place, hook_place, seconds_to_ms, unknown_key, versioned_top};
 use crate::issues::{Reporter, describe};
 use crate::model::Matcher;
 use crate::parse::{NodePath, Target};
@@ -55,20 +55,7 @@ const HOOK_KEYS: &[&str] = &["command", "type", "timeout", "failClosed", "matche
 
 /// Reads a Cursor hooks file.
 pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
-    let Value::Object(top) = root else {
-        let place = file_place("", NodePath::default(), Target::Node);
-        reporter.error(place, format!("expected `{{\"version\": 1, \"hooks\": {{...}}}}`, found {}", describe(root)));
-        return None;
-    };
-    for key in top.keys().filter(|k| !FILE_KEYS.contains(&k.as_str())) {
-        unknown_key(
-            reporter,
-            file_place(key.clone(), NodePath::default().key(key), Target::Key),
-            key,
-            FILE_KEYS,
-            AGENT,
-        );
-    }
+    let top = versioned_top(root, FILE_KEYS, AGENT, reporter)?;
     match top.get("version") {
         Some(version) if version.as_u64() == Some(1) => {}
         Some(other) => {
