@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 
 mod agents;
 mod bench;
+mod dist;
 mod inspect;
 
 const TASKS: &str = "\
@@ -19,8 +20,10 @@ tasks:
            npm under target/agents), offline against a scripted model server
            [--agent claude|codex|gemini] [--scenario NAME] [--keep] [--no-measure]
            [--conformance [--case PART]]: each protocol case natively and bridged, compared
+  dist     the release `hook` binary to install, in target/dist/hook: statically linked on Linux with glibc
+           (no dynamic loader at each start; docs/performance.md) [--out DIR]
   bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
-           medians; release build), then criterion's figures from target/criterion (BENCHMARKS.md)
+           medians; the build of `cargo xtask dist`), then criterion's figures from target/criterion (BENCHMARKS.md)
            [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
   bench-clio PATH
            clio-coder's own hook loader (a checkout at PATH, after `npm install`) beside ours on the same
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Some("agents") => agents::run(&args[1..], &workspace_root()),
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-clio") => bench::clio(&args[1..], &workspace_root()),
+        Some("dist") => dist::run(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {

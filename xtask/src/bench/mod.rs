@@ -95,10 +95,8 @@ impl Scratch {
         }
         let hook = match &options.hook {
             Some(path) => path.clone(),
-            None => {
-                crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli"], &[])?;
-                root.join("target/release/hook")
-            }
+            // What `cargo xtask dist` builds: the binary users install.
+            None => crate::dist::build(root)?,
         };
         if !options.per_event_only {
             crate::run(root, "cargo", &["build", "--release", "-p", "hook-config", "--example", "load"], &[])?;
