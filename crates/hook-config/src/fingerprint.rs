@@ -286,7 +286,8 @@ fn stat(meta: &fs::Metadata) -> Stat {
 fn sha256_file(path: &Path) -> io::Result<String> {
     let mut file = fs::File::open(path)?;
     let mut hasher = Sha256::new();
-    let mut buf = [0u8; 64 * 1024];
+    // Small enough not to fault in fresh stack pages on every load (a program is hashed on each bridge call).
+    let mut buf = [0u8; 8 * 1024];
     loop {
         let n = file.read(&mut buf)?;
         if n == 0 {

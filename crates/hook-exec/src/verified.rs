@@ -73,7 +73,8 @@ fn open_program(program: &OsString) -> Result<std::fs::File, SpawnError> {
 
 fn copy_hashing(from: &mut impl Read, to: &mut impl Write) -> io::Result<String> {
     let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
+    // Zeroed before use, so kept small: every page of it is touched at each spawn of a verified program.
+    let mut buf = vec![0u8; 16 * 1024];
     loop {
         let n = match from.read(&mut buf) {
             Ok(0) => break,

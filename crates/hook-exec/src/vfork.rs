@@ -69,10 +69,12 @@ pub(crate) fn spawn(plan: &Plan) -> io::Result<libc::pid_t> {
         cgroup_procs: plan.cgroup_procs.unwrap_or(-1),
         errno: 0,
     };
-    let mut stack = vec![0u8; STACK_BYTES];
+    // Left uninitialised: zeroing it would touch (and fault in) all of its pages, where the child touches one or
+    // two at its top. Nothing reads it as Rust data; the child writes before it reads, as any stack.
+    let mut stack: Vec<std::mem::MaybeUninit<u8>> = Vec::with_capacity(STACK_BYTES);
     // The stack grows down from its top, which must be 16-byte aligned.
     let top = {
-        let end = stack.as_mut_ptr().wrapping_add(STACK_BYTES) as usize;
+        let end = stack.spare_capacity_mut().as_mut_ptr().wrapping_add(STACK_BYTES) as usize;
         (end & !15) as *mut c_void
     };
     // SAFETY: `all` and `old` are plain C data initialised by sigfillset/pthread_sigmask before use. Blocking every

@@ -430,7 +430,9 @@ fn last_line(path: &Path) -> io::Result<(u64, u64, Option<Vec<u8>>)> {
         Err(e) => return Err(e),
     };
     let size = file.metadata()?.len();
-    let mut window = 64 * 1024u64;
+    // A receipt line is a few hundred bytes: start small (every append reads this), grow fourfold when the window
+    // holds no whole line.
+    let mut window = 4 * 1024u64;
     loop {
         let from = size.saturating_sub(window);
         let mut bytes = vec![0; (size - from) as usize];
