@@ -65,7 +65,7 @@ impl Context {
     /// [`Context::load`] with other options (`--trust-workspace`).
     pub fn load_with(&self, options: &LoadOptions) -> Result<Config> {
         let config = load(&self.layout, options)?;
-        if let Some(source) = config.sources.iter().find(|s| !s.found && s.path.exists()) {
+        if let Some(source) = config.sources.iter().find(|s| !s.found && s.present) {
             bail!(
                 "{} hook file `{}` is not a regular file (a directory?); expected a {} file of hooks",
                 source.origin,

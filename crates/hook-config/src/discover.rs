@@ -24,8 +24,13 @@ pub struct SourceFile {
     pub origin: Origin,
     /// The format it is read as.
     pub format: Format,
-    /// Whether it exists.
+    /// Whether it exists as what its format reads (a regular file; a directory for one-executable-per-event
+    /// formats).
     pub found: bool,
+    /// Whether anything exists at the path, of whatever kind: `present && !found` is a path that holds something
+    /// the format cannot read (a directory where a file should be), which closes its origin's gates.
+    #[serde(default)]
+    pub present: bool,
     /// Whether its hooks were read (`false` when missing, or when its format has no reader yet).
     pub read: bool,
 }

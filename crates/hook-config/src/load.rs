@@ -183,15 +183,25 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     for slot in discover::slots(layout, &workspace) {
         // An agent whose hooks are one executable per event (Cline) names a directory.
         let directory = slot.format.agent().handler == hook_types::HandlerShape::EventExecutables;
-        let found = if directory { slot.path.is_dir() } else { slot.path.is_file() };
-        let mut source =
-            SourceFile { path: slot.path.clone(), origin: slot.origin, format: slot.format, found, read: false };
+        // One look per slot (most slots of a workspace name nothing, and a bridge call looks at all of them).
+        let kind = std::fs::metadata(&slot.path).ok().map(|meta| meta.file_type());
+        let present = kind.is_some();
+        let is_dir = kind.is_some_and(|kind| kind.is_dir());
+        let found = if directory { is_dir } else { kind.is_some_and(|kind| kind.is_file()) };
+        let mut source = SourceFile {
+            path: slot.path.clone(),
+            origin: slot.origin,
+            format: slot.format,
+            found,
+            present,
+            read: false,
+        };
         if found && slot.origin == Origin::Managed {
             issues.extend(crate::trust::managed_file_issue(&slot.path));
         }
-        if !found && slot.path.exists() {
+        if !found && present {
             // An agent's directory of `.json` hook files listed itself: it held more files than discovery reads.
-            let json_dir = slot.path.is_dir()
+            let json_dir = is_dir
                 && hook_types::AGENTS.iter().any(|agent| {
                     agent
                         .files
