@@ -63,6 +63,17 @@ impl Engine {
     /// Loads the workspace and builds the pipeline: the loaded hooks as the user tier, the host's default limits,
     /// and a file sink at the default receipt path unless receipts are off.
     pub fn new(ctx: &Context, options: EngineOptions) -> Result<Engine> {
+        Engine::new_keeping(ctx, options, |_| true)
+    }
+
+    /// [`Engine::new`] with only the loaded hooks `keep` accepts in the pipeline: `hook bridge` drops the hooks the
+    /// invoking agent runs itself. Filtered before the pipeline is built, so it is built once. The closed gates stay
+    /// closed: a declaration that cannot be read runs nowhere, in the agent or here.
+    pub fn new_keeping(
+        ctx: &Context,
+        options: EngineOptions,
+        keep: impl FnMut(&hook_config::LoadedHook) -> bool,
+    ) -> Result<Engine> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -78,7 +89,8 @@ impl Engine {
         // only the files that changed since the last; a rehearsal that writes no receipts keeps no cache either.
         let cache_dir = if options.receipts { hook_config::default_load_cache_dir() } else { None };
         let load = LoadOptions { trust_workspace: options.trust_workspace, cache_dir, ..LoadOptions::default() };
-        let config = ctx.load_with(&load)?;
+        let mut config = ctx.load_with(&load)?;
+        config.hooks.retain(keep);
         let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
         if errors > 0 {
             // Lenient, as a host that runs what is valid: the dropped hooks do not run, the gates they were on deny,
@@ -181,14 +193,6 @@ impl Engine {
             }
         }
         report.cancelled
-    }
-
-    /// Keeps only the user hooks `keep` accepts and reloads the pipeline with them: `hook bridge` drops the hooks
-    /// the invoking agent runs itself. The closed gates stay closed: a declaration that cannot be read runs nowhere,
-    /// in the agent or here.
-    pub fn retain_hooks(&mut self, keep: impl FnMut(&hook_config::LoadedHook) -> bool) {
-        self.config.hooks.retain(keep);
-        self.pipeline.reload(&self.config);
     }
 
     /// One dispatch, its diagnostics reported on stderr, stopped by SIGINT, SIGTERM or SIGHUP as the

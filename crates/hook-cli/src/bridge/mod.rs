@@ -192,10 +192,9 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
         signals_from_start: true,
         async_wait: Some(ASYNC_WAIT),
     };
-    let mut engine = Engine::new(&ctx, options)?;
     // The bridge entries themselves never load as hooks (hook_config lists them as excluded); what the agent runs
     // itself must not run here too.
-    engine.retain_hooks(|hook| !agent_runs_it(read.agent, hook));
+    let engine = Engine::new_keeping(&ctx, options, |hook| !agent_runs_it(read.agent, hook))?;
     let mut result = match engine.dispatch_until_signal(&read.input) {
         Ok(result) => result,
         Err(signal) => {
