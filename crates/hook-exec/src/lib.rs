@@ -71,6 +71,7 @@ mod text;
 mod verified;
 #[cfg(target_os = "linux")]
 mod vfork;
+mod watchdog;
 
 pub use invocation::{EnvPolicy, Invocation, Program};
 pub use live::{

@@ -13,8 +13,9 @@
 //!     in the group of a run still going. An escape cannot be told apart by the run it came from, so one that a
 //!     still-running run left behind dies then too. Only for a process whose children are all this crate's runs: any other child the host spawns
 //!     would count as an orphan.
-//!   - `watchdog`: a small `/bin/sh` process in a group of its own, ignoring SIGINT, SIGTERM and SIGHUP, told each
-//!     group as it starts and ends; when the host dies, even by SIGKILL, its end of the pipe closes and the watchdog
+//!   - `watchdog`: a process in a group of its own, deaf to SIGINT, SIGTERM and SIGHUP, told each group as it
+//!     starts and ends (on Linux a clone that shares this process's memory and executes nothing, elsewhere a small
+//!     `/bin/sh` script; see `watchdog.rs`); when the host dies, even by SIGKILL, its end of the pipe closes and the watchdog
 //!     SIGKILLs every group still listed. A group's id cannot be reused while any member of it lives, so that kill
 //!     reaches the hook's own processes, not a stranger.
 //! - Each leader also gets `PR_SET_PDEATHSIG` = SIGKILL on Linux when [`RunOptions::kill_with_parent`] is set (the
@@ -29,13 +30,14 @@
 //! [`RunOptions::kill_with_parent`]: crate::RunOptions::kill_with_parent
 
 use std::collections::BTreeSet;
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal};
+
+use crate::watchdog::Watchdog;
 
 /// A signal a host forwards to its running hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,11 +92,6 @@ pub(crate) struct Registry {
     cgroup: Option<PathBuf>,
 }
 
-struct Watchdog {
-    child: Child,
-    stdin: ChildStdin,
-}
-
 static REGISTRY: Mutex<Registry> =
     Mutex::new(Registry { leaders: BTreeSet::new(), subreaper: false, watchdog: None, cgroup: None });
 
@@ -120,7 +117,7 @@ impl Registry {
 
     fn tell_watchdog(&mut self, op: char, pid: Pid) {
         if let Some(dog) = &mut self.watchdog
-            && writeln!(dog.stdin, "{op} {}", pid.as_raw_nonzero()).is_err()
+            && dog.tell(op, pid.as_raw_nonzero().get()).is_err()
         {
             // It died (someone killed it): nothing to tell any more; the other guards still hold.
             self.watchdog = None;
@@ -169,7 +166,7 @@ pub fn supervise(supervision: Supervision) -> io::Result<()> {
     }
     // A cgroup must go when this process goes, which only the watchdog outlives it to do.
     if (supervision.watchdog || registry.cgroup.is_some()) && registry.watchdog.is_none() {
-        let dog = start_watchdog(registry.cgroup.as_deref())?;
+        let dog = Watchdog::start(registry.cgroup.as_deref())?;
         registry.watchdog = Some(dog);
         // Groups already running when the watchdog arrived.
         let leaders: Vec<i32> = registry.leaders.iter().copied().collect();
@@ -205,47 +202,6 @@ fn set_subreaper() -> io::Result<()> {
     Ok(())
 }
 
-/// The watchdog: reads `+ pid` / `- pid` lines; at EOF (this process died, or closed the pipe) it SIGKILLs every
-/// group still listed and, given the runs' cgroup as `$1`, kills everything in it and removes it. It ignores the
-/// signals a terminal or `kill` would send the whole job.
-const WATCHDOG: &str = r#"trap '' INT TERM HUP
-live=' '
-while read -r op pid; do
-  case $op in
-    +) live="$live$pid " ;;
-    -) case $live in *" $pid "*) live="${live%% $pid *} ${live#* $pid }" ;; esac ;;
-  esac
-done
-for pid in $live; do kill -s KILL -- "-$pid" 2>/dev/null; done
-if [ -n "$1" ] && [ -d "$1" ]; then
-  echo 1 > "$1/cgroup.kill" 2>/dev/null
-  for try in 1 2 3 4 5 6 7 8 9 10; do
-    grep -q 'populated 1' "$1/cgroup.events" 2>/dev/null || break
-    sleep 0.1
-  done
-  for run in "$1"/run.*; do [ -d "$run" ] && rmdir "$run" 2>/dev/null; done
-  rmdir "$1" 2>/dev/null
-fi
-exit 0
-"#;
-
-fn start_watchdog(cgroup: Option<&std::path::Path>) -> io::Result<Watchdog> {
-    let mut child = Command::new(crate::invocation::SHELL)
-        .arg("-c")
-        .arg(WATCHDOG)
-        .arg("hook-exec-watchdog")
-        .arg(cgroup.map(|p| p.as_os_str()).unwrap_or_default())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()?;
-    let stdin = child.stdin.take().ok_or_else(|| io::Error::other("watchdog stdin missing"))?;
-    Ok(Watchdog { child, stdin })
-}
-
-use std::os::unix::process::CommandExt as _;
-
 /// Kills and reaps every process this one adopted as a subreaper (a descendant of a run that outlived its parent,
 /// typically after leaving its group with `setsid`), with its group when it leads one; returns how many. Does
 /// nothing unless [`supervise`] turned the subreaper on. Every run calls it when it ends; a host calls it once more
@@ -258,7 +214,7 @@ pub fn reap_orphans() -> usize {
     if !registry.subreaper {
         return 0;
     }
-    let watchdog = registry.watchdog.as_ref().map(|dog| dog.child.id() as i32);
+    let watchdog = registry.watchdog.as_ref().map(Watchdog::pid);
     let me = rustix::process::getpid().as_raw_nonzero().get();
     let deadline = Instant::now() + Duration::from_secs(2);
     let mut killed = 0;
@@ -305,20 +261,16 @@ fn reap_within(pid: Pid, deadline: Instant) -> bool {
     }
 }
 
-/// `(pid, pgid)` of every child of `parent` (this process): from each thread's `/proc/self/task/<tid>/children`,
-/// which costs in proportion to the children, else from a scan of every process.
+/// `(pid, pgid)` of every child of `parent` (this process) that an orphan sweep has to look at: the children of
+/// its main thread, from `/proc/self/task/<pid>/children` (one read, which costs in proportion to the children), else
+/// from a scan of every process. The kernel hands an adopted orphan to the first live thread of its reaper — the
+/// main thread, which lives as long as the process runs Rust's `main` — so the other threads' lists hold only the
+/// leaders they spawned, which the sweep leaves alone anyway.
 fn children_of(parent: i32) -> Vec<(i32, i32)> {
-    let listed = std::fs::read_dir("/proc/self/task").ok().map(|tasks| {
-        tasks
-            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok())
-            .flat_map(|text| text.split_whitespace().filter_map(|pid| pid.parse::<i32>().ok()).collect::<Vec<_>>())
-            .collect::<Vec<i32>>()
-    });
-    let candidates: Vec<i32> = match listed {
-        Some(pids) if std::path::Path::new("/proc/self/task").join(parent.to_string()).join("children").exists() => {
-            pids
-        }
-        _ => match std::fs::read_dir("/proc") {
+    let candidates: Vec<i32> = match std::fs::read_to_string(format!("/proc/self/task/{parent}/children")) {
+        Ok(text) => text.split_whitespace().filter_map(|pid| pid.parse::<i32>().ok()).collect(),
+        // No such file: a kernel built without it (CONFIG_PROC_CHILDREN).
+        Err(_) => match std::fs::read_dir("/proc") {
             Ok(entries) => entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok()).collect(),
             Err(_) => Vec::new(),
         },
