@@ -264,8 +264,9 @@ impl LoadCache {
         if entry.key != key {
             return None;
         }
-        let workspace = std::fs::canonicalize(cx.workspace).unwrap_or_else(|_| cx.workspace.to_path_buf());
-        if workspace != entry.workspace || !entry.probes.iter().all(|probe| probe.holds(&workspace)) {
+        // Canonical already (the load resolved it once for all its files).
+        let workspace = cx.workspace;
+        if workspace != entry.workspace || !entry.probes.iter().all(|probe| probe.holds(workspace)) {
             return None;
         }
         let mut matchers: HashMap<String, Option<Matcher>> = HashMap::new();

@@ -108,11 +108,18 @@ pub fn load_file(path: &Path, format: Format, cx: &FileContext<'_>) -> FileLoad 
 /// anything but a regular file (a FIFO, a directory, a device such as `/dev/zero`) is one issue without being read,
 /// so no file makes a load hang or grow without bound.
 pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
-    load_file_through(path, format, cx, limits, None)
+    let workspace = canonical(cx.workspace);
+    load_file_through(path, format, &FileContext { workspace: &workspace, ..*cx }, limits, None)
+}
+
+/// The workspace as every hook's `cwd` is resolved against it: canonical, or as given when it cannot be resolved.
+fn canonical(workspace: &Path) -> PathBuf {
+    std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_path_buf())
 }
 
 /// [`load_file_with`], through the load cache when one is given: the file is read (and so its bytes hashed) every
-/// time; only parsing and normalizing are skipped on a hit.
+/// time; only parsing and normalizing are skipped on a hit. `cx.workspace` is canonical already ([`crate::load`]
+/// resolved it once for every file; the public entry points resolve it before they get here).
 pub(crate) fn load_file_through(
     path: &Path,
     format: Format,
@@ -179,11 +186,13 @@ pub fn parse_str(text: &str, path: &Path, format: Format, cx: &FileContext<'_>) 
 /// [`parse_str`] within `limits`: nesting deeper than [`Limits::max_nesting_depth`] is one issue, found in one
 /// linear pass before parsing; past [`Limits::max_hooks_per_file`] hooks the rest are dropped with one issue.
 pub fn parse_str_with(text: &str, path: &Path, format: Format, cx: &FileContext<'_>, limits: &Limits) -> FileLoad {
-    parse_probed(text, path, format, cx, limits).0
+    let workspace = canonical(cx.workspace);
+    parse_probed(text, path, format, &FileContext { workspace: &workspace, ..*cx }, limits).0
 }
 
 /// [`parse_str_with`], and for a load that reached the normalizer, the canonical workspace it resolved against and
 /// every question it asked the filesystem with the answer (what the load cache re-checks before it serves a load).
+/// `cx.workspace` is canonical already.
 pub(crate) fn parse_probed(
     text: &str,
     path: &Path,
@@ -269,7 +278,7 @@ fn load_tree(
     let mut reporter = Reporter::new(path, text);
     let cx = NormalizeCx {
         origin: cx.origin,
-        workspace: std::fs::canonicalize(cx.workspace).unwrap_or_else(|_| cx.workspace.to_path_buf()),
+        workspace: cx.workspace.to_path_buf(),
         root: cx.root,
         source: path,
         format,
