@@ -1,5 +1,9 @@
 //! Whole-process measurements: wall time of a spawned command to its exit (stdout and stderr to /dev/null, stdin
 //! from memory), and from `wait4` its CPU time and peak RSS; medians of interleaved runs.
+//!
+//! The CPU time counts every process the command started, those it left running too (a watchdog that outlives it,
+//! what that one starts): the measuring process is a child subreaper ([`adopt_orphans`]), so they are re-parented to
+//! it and reaped, with their usage, after the command.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -89,11 +93,12 @@ impl Cmd {
         }
         let (code, usage) = wait4(child.id())?;
         let wall = start.elapsed();
+        let left_behind = reap_left_behind().with_context(|| format!("after `{}`", self.describe()))?;
         match code {
             Some(code) if self.ok_codes.contains(&code) => {}
             _ => bail!("`{}` failed (exit {code:?}); run it by hand to see why", self.describe()),
         }
-        Ok(Sample { wall, cpu: usage.0, max_rss_kib: usage.1 })
+        Ok(Sample { wall, cpu: usage.0 + left_behind, max_rss_kib: usage.1 })
     }
 }
 
@@ -129,12 +134,58 @@ fn wait4(pid: u32) -> Result<(Option<i32>, (Duration, u64))> {
     }
     // SAFETY: wait4 returned the pid, so it filled `usage` (and zeroed memory is a valid `rusage` anyway).
     let usage = unsafe { usage.assume_init() };
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    Ok((code, (cpu_time(&usage), u64::try_from(usage.ru_maxrss).unwrap_or(0))))
+}
+
+/// Makes this process a child subreaper: what a measured command leaves running when it exits is re-parented here,
+/// and [`Cmd::run`] waits for it and counts its CPU time (Linux; elsewhere such processes are not counted).
+#[allow(unsafe_code)]
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a plain prctl with integer arguments.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// Waits for every child left (orphans of the measured command, re-parented here) and returns their CPU time. Only
+/// measured commands run while measuring, so any child is theirs; one still running after ten seconds is an error.
+#[allow(unsafe_code)]
+fn reap_left_behind() -> Result<Duration> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut total = Duration::ZERO;
+    loop {
+        let mut status: libc::c_int = 0;
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: as in `wait4`.
+        let rc = unsafe { libc::wait4(-1, &mut status, libc::WNOHANG, usage.as_mut_ptr()) };
+        match rc {
+            0 if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(1)),
+            0 => bail!("a process it left behind still runs after 10 s"),
+            -1 => {
+                let err = std::io::Error::last_os_error();
+                match err.raw_os_error() {
+                    Some(libc::ECHILD) => return Ok(total),
+                    Some(libc::EINTR) => {}
+                    _ => return Err(err).context("wait4"),
+                }
+            }
+            _ => {
+                // SAFETY: wait4 reaped a child, so it filled `usage`.
+                let usage = unsafe { usage.assume_init() };
+                total += cpu_time(&usage);
+            }
+        }
+    }
+}
+
+fn cpu_time(usage: &libc::rusage) -> Duration {
     let time = |t: libc::timeval| {
         Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
             + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
     };
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    Ok((code, (time(usage.ru_utime) + time(usage.ru_stime), u64::try_from(usage.ru_maxrss).unwrap_or(0))))
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// The medians of one command's runs.
