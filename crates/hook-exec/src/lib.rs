@@ -20,7 +20,8 @@
 //! (`clone`, `execve`, `fexecve`) and `sha2`. Its `unsafe`, each block with a `// SAFETY:` comment: registering the
 //! pidfd with Tokio's reactor (its safe constructor is deprecated), and on Linux the leader's start with
 //! `clone(CLONE_VM | CLONE_VFORK)` (`vfork.rs`), whose child sets up the parent-death signal, joins the run's cgroup
-//! and executes the program (a verified program's sealed copy through `fexecve`) with system calls only.
+//! and executes the program (a verified program's sealed copy through `fexecve`) with system calls only; and the
+//! watchdog's `clone(CLONE_VM)` (`watchdog.rs`), which shares the host's memory and makes raw system calls only.
 //! It never knows what a hook, an event or an effect is, never interprets the output, and adds no environment
 //! variable of its own: the caller decides all of that.
 //!
