@@ -207,7 +207,9 @@ impl Engine {
     /// dispatch, whose hooks were signalled and, after the grace, killed with it; what is left is for
     /// [`signals::stop_hooks`].
     pub fn dispatch_until_signal(&self, input: &EventInput) -> Result<DispatchResult, hook_exec::GroupSignal> {
-        let outcome = self.runtime.block_on(async {
+        // Boxed: `block_on` keeps its future on this frame, which would make the frame ~40 KiB, every page of it
+        // touched (docs/performance.md#the-process-start).
+        let outcome = self.runtime.block_on(Box::pin(async {
             let taken = self.signals.borrow_mut().take();
             let mut listening = taken.or_else(|| {
                 Signals::new().map_err(|err| eprintln!("hook: warning: cannot listen for signals ({err})")).ok()
@@ -218,7 +220,7 @@ impl Engine {
             };
             *self.signals.borrow_mut() = listening;
             outcome
-        });
+        }));
         match outcome {
             Outcome::Finished(result) => {
                 self.report(&result);

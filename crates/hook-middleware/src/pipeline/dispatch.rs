@@ -79,7 +79,11 @@ impl Pipeline {
             started: (std::time::SystemTime::now(), started),
             background: Vec::new(),
         };
-        let mut result = dispatch.run().instrument(span.clone()).await;
+        // The dispatch's futures are boxed where they nest (here, the guards, the user hooks, each command run):
+        // built in place on the stack, a state machine of tens of kilobytes makes each frame that polls or moves it
+        // that large, and every page of such a frame is touched (faulted in) on entry; on the heap only what is
+        // written is.
+        let mut result = Box::pin(dispatch.run()).instrument(span.clone()).await;
         let elapsed = started.elapsed();
         spans::record_dispatch(&span, result.verdict, result.runs.len(), elapsed);
         if let Some(diagnostic) = inner.budgets.as_ref().and_then(|b| b.observe(&input.event, elapsed)) {
@@ -105,10 +109,10 @@ struct Dispatch<'a> {
 impl Dispatch<'_> {
     async fn run(mut self) -> DispatchResult {
         let event = &self.input.event;
-        let mut guards = self.run_guards(self.input, None).await;
+        let mut guards = Box::pin(self.run_guards(self.input, None)).await;
         let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.clone());
         let prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
-        let (mut users, background) = self.run_users(guard_denial.as_deref(), prior).await;
+        let (mut users, background) = Box::pin(self.run_users(guard_denial.as_deref(), prior)).await;
         self.background = background;
 
         let guard_count = guards.len();
@@ -126,7 +130,7 @@ impl Dispatch<'_> {
                 let mut rewritten = self.input.clone();
                 rewritten.tool_input = Some(serde_json::Value::Object(rewrite));
                 let writer_id = all[writer].meta.hook_id.clone();
-                rechecks = self.run_guards(&rewritten, Some(&writer_id)).await;
+                rechecks = Box::pin(self.run_guards(&rewritten, Some(&writer_id))).await;
                 if let Some(denial) = rechecks.iter().rev().find(|r| r.denies(event)) {
                     verdict = Verdict::Deny;
                     reason = match &denial.decision {
@@ -312,11 +316,11 @@ impl Dispatch<'_> {
                     }
                     Action::Command(action) => {
                         let prepared = command::prepare_guard(&cx, action, guard.registration.on_error);
-                        let run = hook_exec::run_cancellable(
+                        let run = Box::pin(hook_exec::run_cancellable(
                             &prepared.invocation,
                             &prepared.options,
                             tokio::time::sleep_until(self.deadline),
-                        )
+                        ))
                         .instrument(span.clone())
                         .await;
                         if run.cancelled {
@@ -593,9 +597,9 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
         }
     };
     let span = spans::hook_span(&decl.id, event);
-    let run = hook_exec::run_cancellable(&prepared.invocation, &prepared.options, async {
+    let run = Box::pin(hook_exec::run_cancellable(&prepared.invocation, &prepared.options, async {
         coordinator.cancelled(position).await;
-    })
+    }))
     .instrument(span.clone())
     .await;
     record.span = Some(span);
