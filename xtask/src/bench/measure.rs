@@ -102,6 +102,46 @@ impl Cmd {
     }
 }
 
+impl Cmd {
+    /// The command's peak resident set in KiB, from one more run under GNU time (`/usr/bin/time -f %M`), or `None`
+    /// when it is not installed. `wait4`'s own figure cannot be used for this: a child's peak includes the resident
+    /// set of the process it was spawned from (the address space it shared until its `exec`, or copied), so a child
+    /// of this process reads at least this process's size; GNU time is small.
+    pub fn peak_rss(&self) -> Result<Option<u64>> {
+        const TIME: &str = "/usr/bin/time";
+        if !Path::new(TIME).exists() {
+            return Ok(None);
+        }
+        if let Some(dir) = &self.fresh_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        let report = std::env::temp_dir().join(format!("xtask-peak-rss-{}", std::process::id()));
+        let command = self.command();
+        let program = command.get_program().to_owned();
+        let mut timed = Command::new(TIME);
+        timed.arg("-f").arg("%M").arg("-o").arg(&report).arg(program).args(command.get_args());
+        timed.envs(self.env.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &self.cwd {
+            timed.current_dir(dir);
+        }
+        timed.stdout(Stdio::null()).stderr(Stdio::null());
+        timed.stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+        let mut child = timed.spawn().with_context(|| format!("cannot start `{TIME} {}`", self.describe()))?;
+        if let (Some(bytes), Some(mut stdin)) = (&self.stdin, child.stdin.take()) {
+            let _ = stdin.write_all(bytes);
+        }
+        let status = child.wait()?;
+        reap_left_behind()?;
+        let text = std::fs::read_to_string(&report).unwrap_or_default();
+        let _ = std::fs::remove_file(&report);
+        if !status.code().is_some_and(|code| self.ok_codes.contains(&code)) {
+            bail!("`{TIME} {}` failed ({status}): {text}", self.describe());
+        }
+        let kib = text.lines().last().and_then(|line| line.trim().parse().ok());
+        Ok(Some(kib.with_context(|| format!("{TIME} printed no peak RSS: {text}"))?))
+    }
+}
+
 /// One run's figures.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Sample {
@@ -195,7 +235,8 @@ pub struct Medians {
     pub wall: Duration,
     /// CPU time.
     pub cpu: Duration,
-    /// Peak RSS (the largest of the runs), KiB.
+    /// Peak RSS, KiB: from GNU time where installed ([`Cmd::peak_rss`]), else the largest `wait4` figure of the
+    /// runs (which is at least this process's own size).
     pub max_rss_kib: u64,
 }
 
@@ -211,14 +252,19 @@ pub fn interleaved(cmds: &[&Cmd], runs: usize) -> Result<Vec<Medians>> {
             samples.push(cmd.run()?);
         }
     }
-    Ok(samples
-        .into_iter()
-        .map(|s| Medians {
+    let mut medians = Vec::with_capacity(cmds.len());
+    for (cmd, s) in cmds.iter().zip(samples) {
+        let max_rss_kib = match cmd.peak_rss()? {
+            Some(kib) => kib,
+            None => s.iter().map(|s| s.max_rss_kib).max().unwrap_or(0),
+        };
+        medians.push(Medians {
             wall: median(s.iter().map(|s| s.wall).collect()),
             cpu: median(s.iter().map(|s| s.cpu).collect()),
-            max_rss_kib: s.iter().map(|s| s.max_rss_kib).max().unwrap_or(0),
-        })
-        .collect())
+            max_rss_kib,
+        });
+    }
+    Ok(medians)
 }
 
 /// The median (the upper one of an even count).
