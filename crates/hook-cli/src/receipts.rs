@@ -14,7 +14,7 @@ use crate::render::{JSON_VERSION, Style, clean_line, duration, emit, emit_json};
 
 /// Runs `hook receipts`.
 pub fn run(ctx: &Context, args: &ReceiptsArgs) -> Result<u8> {
-    let workspace = std::fs::canonicalize(&ctx.layout.workspace)
+    let workspace = hook_config::canonicalize(&ctx.layout.workspace)
         .with_context(|| format!("workspace `{}` cannot be resolved", ctx.layout.workspace.display()))?;
     let Some(log) = default_receipt_path(&workspace) else {
         bail!("no receipt log is known: neither $XDG_STATE_HOME nor $HOME is set");

@@ -114,7 +114,7 @@ pub fn load_file_with(path: &Path, format: Format, cx: &FileContext<'_>, limits:
 
 /// The workspace as every hook's `cwd` is resolved against it: canonical, or as given when it cannot be resolved.
 fn canonical(workspace: &Path) -> PathBuf {
-    std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_path_buf())
+    crate::canonicalize(workspace).unwrap_or_else(|_| workspace.to_path_buf())
 }
 
 /// [`load_file_with`], through the load cache when one is given: the file is read (and so its bytes hashed) every

@@ -119,7 +119,7 @@ impl FingerprintCache {
         if let Some(known) = self.roots.get(&decl.root) {
             return known.clone();
         }
-        let root = fs::canonicalize(&decl.root).ok();
+        let root = crate::canonicalize(&decl.root).ok();
         self.roots.insert(decl.root.clone(), root.clone());
         root
     }
@@ -132,7 +132,7 @@ impl FingerprintCache {
                 // Most candidates are words that name nothing (`--strict`, `42`): one `stat` says so, where
                 // `canonicalize` walks every component first.
                 fs::metadata(candidate).ok().filter(fs::Metadata::is_file)?;
-                let path = fs::canonicalize(candidate).ok()?;
+                let path = crate::canonicalize(candidate).ok()?;
                 let meta = fs::metadata(&path).ok().filter(fs::Metadata::is_file)?;
                 Some((path, stat(&meta)))
             })
@@ -256,7 +256,7 @@ pub fn program_on_hook_path(spec: &CommandSpec) -> Option<PathBuf> {
         let dir = if dir.is_empty() { Path::new(".") } else { Path::new(dir) };
         let candidate = spec.resolved_cwd.join(dir).join(name);
         let meta = fs::metadata(&candidate).ok()?;
-        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then(|| fs::canonicalize(&candidate).ok())?
+        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then(|| crate::canonicalize(&candidate).ok())?
     })
 }
 

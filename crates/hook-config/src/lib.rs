@@ -65,6 +65,7 @@ mod model;
 mod normalize;
 mod parse;
 mod policy;
+mod realpath;
 mod remote;
 mod schema;
 mod trust;
@@ -95,6 +96,7 @@ pub use model::{
 };
 pub use normalize::id_prefix;
 pub use policy::{CompiledPolicy, PolicySpec};
+pub use realpath::canonicalize;
 pub use remote::{HttpFormat, HttpSpec, env_refs, expand_env_refs};
 pub use schema::{config_schema, effect_schema};
 pub use trust::{TrustError, TrustRecord, TrustStore, trust_status, trust_value};

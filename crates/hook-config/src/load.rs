@@ -142,7 +142,7 @@ impl Config {
 /// assert!(hook.runnable());
 /// ```
 pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError> {
-    let workspace = std::fs::canonicalize(&layout.workspace)
+    let workspace = crate::canonicalize(&layout.workspace)
         .map_err(|source| LoadError::Workspace { path: layout.workspace.clone(), source })?;
     if !workspace.is_dir() {
         return Err(LoadError::NotADirectory { path: layout.workspace.clone() });
@@ -416,7 +416,7 @@ fn resolve_lenient(path: &Path) -> PathBuf {
     let components: Vec<Component<'_>> = absolute.components().collect();
     for existing in (1..=components.len()).rev() {
         let prefix: PathBuf = components[..existing].iter().collect();
-        if let Ok(mut resolved) = std::fs::canonicalize(&prefix) {
+        if let Ok(mut resolved) = crate::canonicalize(&prefix) {
             for component in &components[existing..] {
                 match component {
                     Component::ParentDir => {

@@ -37,6 +37,12 @@ struct Options {
     against: Option<PathBuf>,
 }
 
+/// A binary named on the command line, made absolute: the measured commands run in the scratch directory, where a
+/// relative path would name nothing.
+fn binary(flag: &str, path: String) -> Result<PathBuf> {
+    fs::canonicalize(&path).with_context(|| format!("{flag} {path}: no such binary (give the path of a built `hook`)"))
+}
+
 fn parse(args: &[String], clio: bool) -> Result<Options> {
     let mut options = Options {
         hook: None,
@@ -52,7 +58,7 @@ fn parse(args: &[String], clio: bool) -> Result<Options> {
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().cloned().with_context(|| format!("{name} needs a value"));
         match arg.as_str() {
-            "--hook" => options.hook = Some(PathBuf::from(value("--hook")?)),
+            "--hook" => options.hook = Some(binary("--hook", value("--hook")?)?),
             "--runs" => options.runs = value("--runs")?.parse().context("--runs takes a number")?,
             "--load-runs" => {
                 options.load_runs = Some(value("--load-runs")?.parse().context("--load-runs takes a number")?)
@@ -65,7 +71,7 @@ fn parse(args: &[String], clio: bool) -> Result<Options> {
             }
             "--criterion" if !clio => options.criterion = true,
             "--per-event" if !clio => options.per_event_only = true,
-            "--against" if !clio => options.against = Some(PathBuf::from(value("--against")?)),
+            "--against" if !clio => options.against = Some(binary("--against", value("--against")?)?),
             path if clio && options.clio.is_none() && !path.starts_with("--") => {
                 options.clio = Some(PathBuf::from(path))
             }

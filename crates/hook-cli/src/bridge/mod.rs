@@ -306,7 +306,7 @@ pub fn run_parsed() -> u8 {
 /// The path of the running `hook`, as install writes it into the agent's configuration.
 pub fn current_exe() -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe()?;
-    Ok(std::fs::canonicalize(&exe).unwrap_or(exe))
+    Ok(hook_config::canonicalize(&exe).unwrap_or(exe))
 }
 
 #[cfg(test)]

@@ -259,7 +259,7 @@ fn clio_missing_cwd(cwd: &str, cx: &NormalizeCx<'_>) -> Option<PathBuf> {
 /// not exist, leads outside the workspace, or is not a directory.
 pub(super) fn resolve_cwd(cwd: &str, workspace: &Path) -> Result<PathBuf, String> {
     let joined = lexical_join(workspace, Path::new(cwd));
-    let resolved = match std::fs::canonicalize(&joined) {
+    let resolved = match crate::canonicalize(&joined) {
         Ok(resolved) => resolved,
         Err(err) if err.kind() == io::ErrorKind::NotFound => {
             return Err(format!("the directory `{cwd}` does not exist (resolved to `{}`)", joined.display()));

@@ -92,7 +92,7 @@ fn valid_query(query: &str) -> bool {
 
 /// Reads one Rego file: a regular file no larger than [`MAX_FILE_BYTES`], valid UTF-8, canonical path.
 fn read_rego(path: &Path) -> Result<(std::path::PathBuf, String), String> {
-    let canonical = std::fs::canonicalize(path).map_err(|e| format!("cannot be read: {e}"))?;
+    let canonical = crate::canonicalize(path).map_err(|e| format!("cannot be read: {e}"))?;
     let meta = std::fs::metadata(&canonical).map_err(|e| format!("cannot be read: {e}"))?;
     if !meta.is_file() {
         return Err("is not a regular file".into());

@@ -24,7 +24,6 @@
 //! [`Limits`](hook_types::Limits); a clamp leaves a Warning entry. The capture limit and the grace come from the
 //! `Limits` too.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -133,7 +132,7 @@ fn verified_digest(hook: &LoadedHook, program: &Path) -> Option<String> {
     if hook.origin_trusted {
         return None;
     }
-    let canonical = fs::canonicalize(program).ok()?;
+    let canonical = hook_config::canonicalize(program).ok()?;
     hook.fingerprint.as_ref()?.files.iter().find(|f| f.path == canonical).map(|f| f.sha256.clone())
 }
 
@@ -240,7 +239,7 @@ pub(crate) fn clamp(limits: &Limits, protocol: Protocol, declared: u64) -> (u64,
 
 /// Resolves the hook's `cwd` again and checks it is a directory inside the (canonical) workspace.
 fn confined_cwd(workspace: &Path, spec: &CommandSpec) -> Result<PathBuf, String> {
-    let resolved = fs::canonicalize(workspace.join(&spec.cwd))
+    let resolved = hook_config::canonicalize(workspace.join(&spec.cwd))
         .map_err(|e| format!("was refused: its cwd `{}` does not resolve: {e}", spec.cwd))?;
     if !resolved.starts_with(workspace) {
         return Err(format!(

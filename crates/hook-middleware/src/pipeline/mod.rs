@@ -425,7 +425,7 @@ impl PipelineBuilder {
     pub fn build(self) -> Result<Pipeline, BuildError> {
         let given = self.workspace.ok_or(BuildError::NoWorkspace)?;
         let workspace =
-            std::fs::canonicalize(&given).map_err(|source| BuildError::Workspace { path: given, source })?;
+            hook_config::canonicalize(&given).map_err(|source| BuildError::Workspace { path: given, source })?;
         if !workspace.is_dir() {
             return Err(BuildError::NotADirectory { path: workspace });
         }

@@ -211,7 +211,10 @@ impl FileSink {
         if size > 0 && log.read_at(&mut last, size - 1).is_ok_and(|n| n == 1) && last[0] != b'\n' {
             lines.insert(0, b'\n');
         }
-        if let Err(e) = log.set_len(size).and_then(|()| log.write_all_at(&lines, size)) {
+        // Cut only what is not ours past `size` (a writer that ignored the lock): on ext4 a `ftruncate`, even to the
+        // length the file has, costs more than the `fstat` that shows it is not needed.
+        let cut = log.metadata().and_then(|meta| if meta.len() == size { Ok(()) } else { log.set_len(size) });
+        if let Err(e) = cut.and_then(|()| log.write_all_at(&lines, size)) {
             // A short write (a full disk) must not leave half a line behind: take back what was written.
             let _ = log.set_len(size);
             return Err(self.io_error("appending to", &self.path, e));

@@ -16,7 +16,8 @@ use sha2::{Digest, Sha256};
 /// assert_eq!(id, "8a5edab282632443"); // sha256("/")
 /// ```
 pub fn workspace_id(workspace: &Path) -> String {
-    let canonical = workspace.canonicalize().unwrap_or_else(|_| std::path::absolute(workspace).unwrap_or_default());
+    let canonical =
+        hook_config::canonicalize(workspace).unwrap_or_else(|_| std::path::absolute(workspace).unwrap_or_default());
     let digest = Sha256::digest(canonical.as_os_str().as_bytes());
     hex::encode(&digest[..8])
 }
