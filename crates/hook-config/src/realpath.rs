@@ -56,8 +56,8 @@ fn through_proc(path: &Path) -> io::Result<Option<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::canonicalize;
-    use std::fs;
     use rustix::io::Errno;
+    use std::fs;
 
     /// Every answer is `std::fs::canonicalize`'s, on real files: links, `..`, relative paths, errors.
     #[test]
