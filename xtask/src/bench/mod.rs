@@ -240,7 +240,13 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
         );
         [version, bridge, run]
     };
-    let [version, bridge, run] = commands(&scratch.hook);
+    // Both binaries are measured from copies written now, one after the other: how a file's pages came into the
+    // page cache changes what a process start of it costs (the same `hook --version` read 1.00x and 1.15x from two
+    // files of equal code that had been read differently).
+    let measured = fresh_copy(&scratch.hook, &scratch.dir.join("bin/measured"))?;
+    let other =
+        options.against.as_deref().map(|path| fresh_copy(path, &scratch.dir.join("bin/against"))).transpose()?;
+    let [version, bridge, run] = commands(&measured);
     // The one matching hook really runs in both.
     let json = scratch.output(&scratch.hook(&[
         "--workspace",
@@ -260,7 +266,7 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
     }
     scratch.output(&bridge)?;
     eprintln!("xtask: per-event rows, {} interleaved runs each", options.runs);
-    let against = options.against.as_deref().map(commands);
+    let against = other.as_deref().map(commands);
     let mut cmds = vec![&truth, &version, &bridge, &run];
     if let Some(other) = &against {
         scratch.output(&other[1])?;
@@ -285,6 +291,15 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
         rows.push(Row::measured(&format!("`{name} run pre_tool`"), m[6], base, m[0], ""));
     }
     Ok(())
+}
+
+/// A copy of `binary` in `dir`, made now.
+fn fresh_copy(binary: &Path, dir: &Path) -> Result<PathBuf> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name = binary.file_name().context("a binary path names a file")?;
+    let copy = dir.join(name);
+    fs::copy(binary, &copy).with_context(|| format!("cannot copy {} to {}", binary.display(), copy.display()))?;
+    Ok(copy)
 }
 
 /// Whole-process loading of generated workspaces, with the load cache cold (the state directory emptied before each
