@@ -172,6 +172,15 @@ impl Engine {
         })
     }
 
+    /// [`Engine::finish`] for a process that exits right after: the configuration, the pipeline and the runtime
+    /// are then left to the operating system instead of being freed block by block (1.6 % of a bridge call's
+    /// samples and 3 % of a `hook run`'s in a profile). Returns the async hooks it had to cancel.
+    pub fn end(self) -> usize {
+        let cancelled = self.finish();
+        std::mem::forget(self);
+        cancelled
+    }
+
     /// What a process does before it exits: waits for its `async: true` hooks (up to
     /// [`EngineOptions::async_wait`], then cancels the rest, whose receipts say so) and sends its OpenTelemetry
     /// spans (up to [`OTEL_FLUSH`]). Returns the async hooks it had to cancel. Called again, it does nothing more.

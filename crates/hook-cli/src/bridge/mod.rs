@@ -222,13 +222,9 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
         }
     }
     // The agent waits for this process: its async hooks get a short while more, then are stopped (their receipts
-    // say so), and its spans are sent.
-    engine.finish();
-    let answer = answer(read, &result);
-    // Nothing runs any more and the process ends with this answer: the configuration, the pipeline and the runtime
-    // are left to the operating system instead of being freed block by block (2 % of a bridge call's CPU).
-    std::mem::forget(engine);
-    Ok(answer)
+    // say so), and its spans are sent; the process ends with this answer.
+    engine.end();
+    Ok(answer(read, &result))
 }
 
 /// How long the bridge waits, after the dispatch, for the `async: true` hooks it started before it stops them: the
