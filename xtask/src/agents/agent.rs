@@ -27,6 +27,26 @@ pub enum Point {
     TurnEnd,
 }
 
+impl Point {
+    /// The engine's event at this point.
+    pub fn event(self) -> hook_types::Event {
+        match self {
+            Point::SessionStart => hook_types::Event::SessionStart,
+            Point::TurnStart => hook_types::Event::TurnStart,
+            Point::PreTool => hook_types::Event::PreTool,
+            Point::PermissionRequest => hook_types::Event::PermissionRequest,
+            Point::PostTool => hook_types::Event::PostTool,
+            Point::TurnEnd => hook_types::Event::TurnEnd,
+        }
+    }
+
+    /// What `protocol`'s entry in the agent table names this point's event (for an agent whose names the suite
+    /// takes from the table rather than spelling them itself).
+    pub fn table_name(self, protocol: hook_types::Protocol) -> Option<&'static str> {
+        protocol.agent().event_name(&self.event(), false, false, None)
+    }
+}
+
 /// How the human approver is played in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Approver {

@@ -63,15 +63,7 @@ impl Agent for Copilot {
     }
 
     fn event(&self, point: Point) -> Option<&'static str> {
-        let event = match point {
-            Point::SessionStart => hook_types::Event::SessionStart,
-            Point::TurnStart => hook_types::Event::TurnStart,
-            Point::PreTool => hook_types::Event::PreTool,
-            Point::PermissionRequest => hook_types::Event::PermissionRequest,
-            Point::PostTool => hook_types::Event::PostTool,
-            Point::TurnEnd => hook_types::Event::TurnEnd,
-        };
-        hook_types::Protocol::Copilot.agent().event_name(&event, false, false, None)
+        point.table_name(hook_types::Protocol::Copilot)
     }
 
     fn shell_matcher(&self) -> &'static str {
