@@ -28,10 +28,40 @@ use std::path::{Path, PathBuf};
 pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
     let path = path.as_ref();
     #[cfg(target_os = "linux")]
-    if let Some(real) = through_proc(path)? {
-        return Ok(real);
+    {
+        if already_canonical(path) {
+            return Ok(path.to_path_buf());
+        }
+        if let Some(real) = through_proc(path)? {
+            return Ok(real);
+        }
     }
     std::fs::canonicalize(path)
+}
+
+/// Whether `path` is its own canonical form: it is spelled as one (absolute, no `.`, `..`, repeated or trailing
+/// `/`) and the kernel reaches it without following a single symbolic link (`openat2` with `RESOLVE_NO_SYMLINKS`).
+/// Any doubt (a link on the way, a missing name, a kernel without `openat2`) answers `false`, and the slower walk
+/// gives the answer and the error.
+#[cfg(target_os = "linux")]
+fn already_canonical(path: &Path) -> bool {
+    use rustix::fs::{Mode, OFlags, ResolveFlags};
+    use std::os::unix::ffi::OsStrExt;
+
+    let bytes = path.as_os_str().as_bytes();
+    let spelled_canonically = bytes == b"/"
+        || (bytes.starts_with(b"/")
+            && !bytes.ends_with(b"/")
+            && bytes[1..].split(|&b| b == b'/').all(|part| !matches!(part, b"" | b"." | b"..")));
+    spelled_canonically
+        && rustix::fs::openat2(
+            rustix::fs::CWD,
+            path,
+            OFlags::PATH | OFlags::CLOEXEC,
+            Mode::empty(),
+            ResolveFlags::NO_SYMLINKS,
+        )
+        .is_ok()
 }
 
 /// The name `/proc/self/fd/N` gives for `path` opened with `O_PATH`; `Ok(None)` when that name cannot be used.
@@ -55,7 +85,7 @@ fn through_proc(path: &Path) -> io::Result<Option<PathBuf>> {
 
 #[cfg(test)]
 mod tests {
-    use super::canonicalize;
+    use super::{already_canonical, canonicalize};
     use rustix::io::Errno;
     use std::fs;
 
@@ -79,6 +109,9 @@ mod tests {
             root.join("a/./b/../b/c/"),
             root.join("link"),
             root.join("link/c/.."),
+            root.join("link/c"),
+            root.join("a/b/c/"),
+            format!("{}//a/b", root.display()).into(),
             root.join("a/rel"),
             root.join("a/file"),
             root.join("fifo"),
@@ -99,6 +132,29 @@ mod tests {
             let std = fs::canonicalize(&case).unwrap_err().raw_os_error();
             let expected = Some(errno.raw_os_error());
             assert_eq!((ours, std), (expected, expected), "{}", case.display());
+        }
+    }
+
+    /// The fast answer is given only for a path spelled canonically that reaches its target through no link.
+    #[test]
+    fn only_a_canonical_spelling_without_links_is_taken_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir_all(root.join("a/b")).unwrap();
+        std::os::unix::fs::symlink(root.join("a"), root.join("link")).unwrap();
+        assert!(already_canonical(&root.join("a/b")));
+        assert!(already_canonical(std::path::Path::new("/")));
+        for not in [
+            root.join("link/b"),
+            root.join("link"),
+            root.join("a/./b"),
+            root.join("a/b/.."),
+            root.join("a/b/"),
+            format!("{}//a", root.display()).into(),
+            root.join("a/missing"),
+            "a/b".into(),
+        ] {
+            assert!(!already_canonical(&not), "{}", not.display());
         }
     }
 }
