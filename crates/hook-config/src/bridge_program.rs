@@ -6,33 +6,42 @@
 //! start another. So any command that invokes this program's `bridge` subcommand is never run as a hook.
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use crate::model::Program;
 
 /// The program names that mean "this engine's CLI": `hook`, plus whatever name the running binary has.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// The running binary's name costs a system call to learn, so [`BridgeProgram::default`] learns it the first time a
+/// command has a `bridge` word at all; most loads never ask.
+#[derive(Debug, Clone)]
 pub struct BridgeProgram {
     names: Vec<String>,
+    /// `Some` when the running executable's file name is one of the names; filled on first need.
+    running: Option<OnceLock<Option<String>>>,
 }
 
 impl Default for BridgeProgram {
     /// `hook` and the file name of the running executable.
     fn default() -> Self {
-        let mut names = vec!["hook".to_owned()];
-        let exe = std::env::current_exe().ok();
-        if let Some(name) = exe.and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            && !names.contains(&name)
-        {
-            names.push(name);
-        }
-        BridgeProgram { names }
+        BridgeProgram { names: vec!["hook".to_owned()], running: Some(OnceLock::new()) }
     }
 }
+
+impl PartialEq for BridgeProgram {
+    /// The same names, and the same choice of whether the running executable's name is one: whether that name has
+    /// been looked up yet does not matter.
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names && self.running.is_some() == other.running.is_some()
+    }
+}
+
+impl Eq for BridgeProgram {}
 
 impl BridgeProgram {
     /// Exactly these program names (a host that ships the CLI under its own name).
     pub fn named<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Self {
-        BridgeProgram { names: names.into_iter().map(Into::into).collect() }
+        BridgeProgram { names: names.into_iter().map(Into::into).collect(), running: None }
     }
 
     /// Whether `program` invokes the bridge: some word names this program (by file name, any directory) and a later
@@ -62,12 +71,22 @@ impl BridgeProgram {
     }
 
     fn words_invoke_bridge(&self, words: &[String]) -> bool {
+        if !words.iter().any(|w| w == "bridge") {
+            return false;
+        }
+        let running = self.running.as_ref().and_then(|name| name.get_or_init(running_executable_name).as_deref());
         let is_program = |word: &String| {
             let name = Path::new(word).file_name().map(|n| n.to_string_lossy());
-            name.is_some_and(|name| self.names.iter().any(|n| *n == name))
+            name.is_some_and(|name| self.names.iter().map(String::as_str).chain(running).any(|n| *n == name))
         };
         words.iter().position(is_program).is_some_and(|at| words[at + 1..].iter().any(|w| w == "bridge"))
     }
+}
+
+/// The file name of the running executable (symbolic links resolved), when the system can tell.
+fn running_executable_name() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    exe.file_name().map(|n| n.to_string_lossy().into_owned())
 }
 
 /// The simple commands of a shell line, each as its words: quotes and backslashes are resolved, and `;`, `&`, `|`,
@@ -145,6 +164,18 @@ mod tests {
             assert!(hook.invokes_bridge_line(line), "{line}");
         }
         assert!(!hook.invokes_bridge_line("hook run pre_tool --tool shell"));
+    }
+
+    #[test]
+    fn the_default_also_knows_the_running_executable_by_its_name() {
+        let running = running_executable_name().expect("a test binary has a name");
+        let default = BridgeProgram::default();
+        assert!(default.invokes_bridge_line(&format!("/opt/x/{running} bridge --protocol codex")));
+        assert!(default.invokes_bridge_line("hook bridge"));
+        assert!(!default.invokes_bridge_line(&format!("{running} run pre_tool")));
+        assert!(!BridgeProgram::named(["hook"]).invokes_bridge_line(&format!("{running} bridge")));
+        assert_eq!(default, BridgeProgram::default(), "a looked-up name does not change what the value is");
+        assert_ne!(default, BridgeProgram::named(["hook"]));
     }
 
     #[test]

@@ -163,6 +163,16 @@ enum CachedSpecRef<'a> {
     Effect(&'a Effect),
 }
 
+/// The metadata of the file this process runs. On Linux it is read through `/proc/self/exe`, which names the running
+/// file itself even if its path has since been replaced, in one system call; elsewhere through its path.
+fn running_executable_metadata() -> Option<std::fs::Metadata> {
+    #[cfg(target_os = "linux")]
+    if let Ok(meta) = std::fs::metadata("/proc/self/exe") {
+        return Some(meta);
+    }
+    std::env::current_exe().ok().and_then(|exe| std::fs::metadata(exe).ok())
+}
+
 /// The cache of one load: its directory and the engine's identity.
 pub(crate) struct LoadCache {
     dir: PathBuf,
@@ -173,7 +183,7 @@ impl LoadCache {
     /// The cache in `dir` (created when the first entry is written).
     pub(crate) fn new(dir: &Path) -> LoadCache {
         // The running executable's size and mtime: a rebuilt engine (same version, new code) misses.
-        let exe = std::env::current_exe().ok().and_then(|exe| std::fs::metadata(exe).ok());
+        let exe = running_executable_metadata();
         let exe = exe.map(|m| {
             use std::os::unix::fs::MetadataExt;
             format!("{}:{}.{}", m.len(), m.mtime(), m.mtime_nsec())
