@@ -1,8 +1,9 @@
 //! Link settings of the `hook` binary that shorten every process start (docs/performance.md#the-process-start).
 //!
-//! `hook` is started once per agent event, so what runs before `main` is paid on every tool call. The binary is a
-//! position-independent executable (ASLR kept), so the dynamic loader writes every absolute address in its tables
-//! at start: about 23 000 relative relocations, stored as 24-byte RELA records (560 KiB read at every start). With
+//! `hook` is started once per agent event, so what runs before `main` is paid on every tool call. A
+//! position-independent build (any but `cargo xtask dist`'s, which is at a fixed address) writes every absolute
+//! address in its tables at start: about 23 000 relative relocations, stored as 24-byte RELA records (560 KiB read
+//! at every start). With
 //! `-z pack-relative-relocs` the linker packs them as RELR bitmaps (7 KiB). It needs glibc 2.36 or later and GNU
 //! ld 2.38, lld 15 or mold; GNU ld leaves the table as it was when the C library does not support RELR, so the
 //! flag is asked for on Linux with glibc only, and only for the binary (never for tests, proc-macros or build

@@ -20,8 +20,9 @@ tasks:
            npm under target/agents), offline against a scripted model server
            [--agent claude|codex|gemini] [--scenario NAME] [--keep] [--no-measure]
            [--conformance [--case PART]]: each protocol case natively and bridged, compared
-  dist     the release `hook` binary to install, in target/dist/hook: statically linked on Linux with glibc
-           (no dynamic loader at each start; docs/performance.md) [--out DIR]
+  dist     the release `hook` binary to install, in target/dist/hook: on Linux with glibc static and at a fixed
+           address (nothing loaded or relocated at each start; docs/performance.md) [--out DIR]
+           [--pie: position-independent, the image's address random too]
   bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
            medians; the build of `cargo xtask dist`), then criterion's figures from target/criterion (BENCHMARKS.md)
            [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
