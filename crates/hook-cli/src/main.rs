@@ -89,13 +89,21 @@ fn run() -> ExitCode {
 }
 
 /// The command line, with the events and effect kinds after `hook --help` (they come from the vocabularies, so
-/// clap's derive cannot hold them).
+/// clap's derive cannot hold them). Only a request for help is parsed with them: writing them out costs more than
+/// the rest of the parse.
 fn parse_args() -> Result<Cli, clap::Error> {
-    let mut command = Cli::command()
-        .after_help("The events, their aliases and the effect kinds: hook --help")
-        .after_long_help(cli::vocabulary_help());
-    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
-    Cli::from_arg_matches(&matches).map_err(|err| err.format(&mut command))
+    let parse = |vocabulary: bool| {
+        let mut command = Cli::command().after_help("The events, their aliases and the effect kinds: hook --help");
+        if vocabulary {
+            command = command.after_long_help(cli::vocabulary_help());
+        }
+        let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+        Cli::from_arg_matches(&matches).map_err(|err| err.format(&mut command))
+    };
+    match parse(false) {
+        Err(err) if err.kind() == clap::error::ErrorKind::DisplayHelp => parse(true),
+        parsed => parsed,
+    }
 }
 
 fn dispatch(cli: &Cli) -> Result<u8> {
