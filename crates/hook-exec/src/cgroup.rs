@@ -46,12 +46,24 @@ fn remove_stale(own: &Path) {
 fn own_cgroup() -> Option<PathBuf> {
     let line = fs::read_to_string("/proc/self/cgroup").ok()?;
     let path = line.lines().find_map(|l| l.strip_prefix("0::"))?.trim().to_owned();
+    Some(cgroup2_mount()?.join(path.trim_start_matches('/')))
+}
+
+/// Where cgroup v2 is mounted: one of the two usual places when the file system there says it is cgroup2 (a
+/// `statfs` each), else the first cgroup2 mount of `/proc/self/mountinfo`, which the kernel writes out in full for
+/// every read.
+fn cgroup2_mount() -> Option<PathBuf> {
+    const CGROUP2_SUPER_MAGIC: u64 = 0x6367_7270;
+    for usual in ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"] {
+        if rustix::fs::statfs(usual).is_ok_and(|fs| fs.f_type as u64 == CGROUP2_SUPER_MAGIC) {
+            return Some(PathBuf::from(usual));
+        }
+    }
     let mounts = fs::read_to_string("/proc/self/mountinfo").ok()?;
-    let mount = mounts.lines().find_map(|l| {
+    mounts.lines().find_map(|l| {
         let (before, after) = l.split_once(" - ")?;
         after.starts_with("cgroup2 ").then(|| before.split_whitespace().nth(4).map(PathBuf::from))?
-    })?;
-    Some(mount.join(path.trim_start_matches('/')))
+    })
 }
 
 /// One run's cgroup: made before the spawn; the leader joins it through `procs` between fork and exec.
@@ -107,5 +119,29 @@ impl RunCgroup {
             std::thread::sleep(Duration::from_millis(1));
         }
         let _ = fs::remove_dir(&self.dir);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cgroup2_mount;
+    use std::path::PathBuf;
+
+    /// The quick answer is the one `/proc/self/mountinfo` gives when it lists a single cgroup2 mount.
+    #[test]
+    fn the_mount_found_by_statfs_is_the_one_mountinfo_names() {
+        let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+        let cgroup2: Vec<PathBuf> = mounts
+            .lines()
+            .filter_map(|l| {
+                let (before, after) = l.split_once(" - ")?;
+                after.starts_with("cgroup2 ").then(|| PathBuf::from(before.split_whitespace().nth(4).unwrap()))
+            })
+            .collect();
+        match cgroup2.as_slice() {
+            [] => assert_eq!(cgroup2_mount(), None),
+            [only] => assert_eq!(cgroup2_mount().as_ref(), Some(only)),
+            several => assert!(several.contains(&cgroup2_mount().unwrap()), "{several:?}"),
+        }
     }
 }

@@ -254,8 +254,12 @@ mod imp {
     }
 
     /// Kills everything in the runs' cgroup, waits up to a second for it to empty, then removes its run cgroups and
-    /// itself.
+    /// itself. The kernel removes only a cgroup that holds no process and no cgroup, so when the first `rmdir`
+    /// succeeds there was nothing to kill.
     fn remove_cgroup(dir: &CStr, kill: &CStr, events: &CStr) {
+        if rustix::fs::unlinkat(rustix::fs::CWD, dir, AtFlags::REMOVEDIR).is_ok() {
+            return;
+        }
         if let Some(file) = Fd::open(kill, OFlags::WRONLY) {
             let _ = rustix::io::write(file.borrow(), b"1");
         }
