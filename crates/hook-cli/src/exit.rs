@@ -1,7 +1,6 @@
 //! Exit codes (docs/output-protocol.md#exit-codes-of-hook-itself) and how an error reaches the user: one line on stderr, `hook: error: …`, exit 1.
 
 use std::io::{self, Write};
-use std::process::ExitCode;
 
 use hook_types::Verdict;
 
@@ -26,11 +25,11 @@ pub fn for_verdict(verdict: Verdict) -> u8 {
 /// Prints `err` as one line, `hook: error: <what>: <why>: …`, with line breaks of any part (a file name, a parser
 /// message) flattened so the line stays one line and control and bidirectional characters shown escaped
 /// ([`crate::render::safe`]), and returns exit code 1.
-pub fn report(err: &anyhow::Error) -> ExitCode {
+pub fn report(err: &anyhow::Error) -> u8 {
     let text = one_line(&format!("{err:#}"));
     // Nothing useful is left to do if stderr itself is gone.
     let _ = writeln!(io::stderr().lock(), "hook: error: {text}");
-    ExitCode::from(ERROR)
+    ERROR
 }
 
 /// What a panic says and where it happened (` at file:line`, or nothing), for a panic hook that turns a bug into a

@@ -10,13 +10,18 @@
 //!
 //! Exit codes: 0 success (and the verdicts allow, pass, none), 2 deny, 3 ask, 1 any error — usage errors included.
 //! An error is one line on stderr, `hook: error: …`, naming what and where.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+// On Linux with glibc the process starts at `entry::main`, without Rust's runtime start (src/entry.rs).
+// (Its unit tests keep the test harness's own `main`.)
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
 mod bridge;
 mod cases;
 mod cli;
 mod context;
 mod engine;
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+mod entry;
 mod exit;
 mod import;
 mod input;
@@ -32,8 +37,6 @@ mod trace;
 mod trust;
 mod validate;
 
-use std::process::ExitCode;
-
 use anyhow::Result;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, FromArgMatches};
@@ -41,7 +44,13 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use context::Context;
 
-fn main() -> ExitCode {
+#[cfg(any(test, not(all(target_os = "linux", target_env = "gnu"))))]
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::from(hook())
+}
+
+/// Everything `hook` does, from its command line to its exit code.
+fn hook() -> u8 {
     // `hook --version` is what scripts and health checks run: answered before anything else is set up (clap's
     // command tree alone costs more than starting the process).
     if let Some(code) = version_only() {
@@ -52,15 +61,12 @@ fn main() -> ExitCode {
         let (message, at) = exit::panic_parts(info);
         eprintln!("hook: error: internal error (a bug in hook; please report it): {}{at}", exit::one_line(&message));
     }));
-    match std::panic::catch_unwind(run) {
-        Ok(code) => code,
-        Err(_) => ExitCode::from(exit::ERROR),
-    }
+    std::panic::catch_unwind(run).unwrap_or(exit::ERROR)
 }
 
 /// `hook --version` or `hook -V` and nothing else: clap's answer (`hook <version>`), without building the command
 /// line. `None` for any other command line, which clap parses as usual.
-fn version_only() -> Option<ExitCode> {
+fn version_only() -> Option<u8> {
     let mut args = std::env::args_os().skip(1);
     let (Some(flag), None) = (args.next(), args.next()) else { return None };
     if flag != "--version" && flag != "-V" {
@@ -70,10 +76,10 @@ fn version_only() -> Option<ExitCode> {
     let mut out = std::io::stdout().lock();
     // A closed stdout is the caller's business, as clap's own `print` treats it.
     let _ = out.write_all(concat!("hook ", env!("CARGO_PKG_VERSION"), "\n").as_bytes()).and_then(|()| out.flush());
-    Some(ExitCode::from(exit::SUCCESS))
+    Some(exit::SUCCESS)
 }
 
-fn run() -> ExitCode {
+fn run() -> u8 {
     // The bridge answers every failure, bad flags included, in the agent's protocol: it parses its own arguments.
     if let Some(code) = bridge::intercept() {
         return code;
@@ -83,7 +89,7 @@ fn run() -> ExitCode {
         Err(err) => return usage_error(&err),
     };
     match dispatch(&cli) {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => code,
         Err(err) => exit::report(&err),
     }
 }
@@ -130,15 +136,15 @@ fn dispatch(cli: &Cli) -> Result<u8> {
 
 /// clap's errors as one line and exit 1 (never clap's own exit 2, which means "deny" here); `--help` and
 /// `--version` print as usual and exit 0.
-fn usage_error(err: &clap::Error) -> ExitCode {
+fn usage_error(err: &clap::Error) -> u8 {
     match err.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let _ = err.print();
-            return ExitCode::from(exit::SUCCESS);
+            return exit::SUCCESS;
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             let _ = err.print();
-            return ExitCode::from(exit::ERROR);
+            return exit::ERROR;
         }
         _ => {}
     }

@@ -24,7 +24,6 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Mutex;
 
 use clap::builder::TypedValueParser;
@@ -85,7 +84,7 @@ static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
 
 /// Runs the bridge when the command line asks for it (its first positional word is `bridge`), before clap: `None`
 /// otherwise.
-pub fn intercept() -> Option<ExitCode> {
+pub fn intercept() -> Option<u8> {
     let args: Vec<OsString> = std::env::args_os().collect();
     if !is_bridge(&args) {
         return None;
@@ -111,10 +110,10 @@ fn run(args: &[OsString]) -> Answer {
 }
 
 /// Writes the answer and gives the exit code. A closed stdout is the agent's business: nothing more can be said.
-fn deliver(answer: &Answer) -> ExitCode {
+fn deliver(answer: &Answer) -> u8 {
     let _ = io::stdout().lock().write_all(answer.stdout.as_bytes()).and_then(|()| io::stdout().flush());
     let _ = io::stderr().lock().write_all(answer.stderr.as_bytes());
-    ExitCode::from(answer.exit_code)
+    answer.exit_code
 }
 
 /// The bridge, start to end; every failure becomes the answer.
