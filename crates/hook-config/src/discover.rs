@@ -7,7 +7,9 @@
 //! its `.json` files are listed as they are on disk, in the byte order of their names; an empty or missing
 //! directory is listed as the pattern itself, not found.
 
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::{Component, Path, PathBuf};
 
 use hook_types::Origin;
 use serde::{Deserialize, Serialize};
@@ -166,4 +168,85 @@ fn json_files(dir: &Path, pattern: &Path) -> Vec<PathBuf> {
     }
     files.sort_by(|a, b| a.as_os_str().as_encoded_bytes().cmp(b.as_os_str().as_encoded_bytes()));
     files
+}
+
+/// The names in the directories most slots lie under (the home and the workspace), each listed once, when first
+/// asked about: a slot whose first name under one of them is not there does not exist, and costs no `statx` of its
+/// own. A bridge call looks at ~30 slots, nearly all absent; two listings answer for them. A directory that cannot
+/// be listed, or holds more than [`MAX_LISTED`] names, answers nothing and every slot under it is looked at.
+pub(crate) struct Listings<'a> {
+    /// Deepest first, so a slot of a workspace inside the home is answered by the workspace's listing.
+    dirs: Vec<(&'a Path, Option<Option<HashSet<OsString>>>)>,
+}
+
+/// The most names a directory may hold to be used by [`Listings`].
+pub(crate) const MAX_LISTED: usize = 4096;
+
+impl<'a> Listings<'a> {
+    pub(crate) fn new(dirs: impl IntoIterator<Item = &'a Path>) -> Listings<'a> {
+        let mut dirs: Vec<_> = dirs.into_iter().map(|dir| (dir, None)).collect();
+        dirs.sort_by_key(|(dir, _)| std::cmp::Reverse(dir.components().count()));
+        Listings { dirs }
+    }
+
+    /// Whether `path` may exist: `false` only when the deepest of the directories it lies under was listed and does
+    /// not hold its first name there.
+    pub(crate) fn may_exist(&mut self, path: &Path) -> bool {
+        for (dir, listing) in &mut self.dirs {
+            let Ok(rest) = path.strip_prefix(*dir) else { continue };
+            let Some(Component::Normal(first)) = rest.components().next() else { return true };
+            return match listing.get_or_insert_with(|| list(dir)) {
+                Some(names) => names.contains(first),
+                None => true,
+            };
+        }
+        true
+    }
+}
+
+/// The names in `dir`, or `None` when it cannot be listed or holds more than [`MAX_LISTED`].
+fn list(dir: &Path) -> Option<HashSet<OsString>> {
+    let mut names = HashSet::new();
+    for entry in std::fs::read_dir(dir).ok()? {
+        names.insert(entry.ok()?.file_name());
+        if names.len() > MAX_LISTED {
+            return None;
+        }
+    }
+    Some(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Listings, MAX_LISTED};
+    use std::fs;
+
+    #[test]
+    fn a_slot_whose_first_name_is_not_listed_is_absent_and_any_doubt_looks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let ws = home.join("ws");
+        fs::create_dir_all(ws.join(".claude")).unwrap();
+        fs::create_dir_all(home.join(".codex")).unwrap();
+        let file = tmp.path().join("file");
+        fs::write(&file, "").unwrap();
+        let mut listings = Listings::new([home.as_path(), ws.as_path(), file.as_path()]);
+        assert!(listings.may_exist(&ws.join(".claude/settings.json")));
+        assert!(!listings.may_exist(&ws.join(".codex/hooks.json")), "the workspace's own listing answers");
+        assert!(listings.may_exist(&home.join(".codex/hooks.json")));
+        assert!(!listings.may_exist(&home.join(".gemini/settings.json")));
+        assert!(listings.may_exist(&home), "a listed directory itself");
+        assert!(listings.may_exist(&tmp.path().join("elsewhere/x")), "under no listed directory");
+        assert!(listings.may_exist(&file.join("x")), "a directory that cannot be listed answers nothing");
+    }
+
+    #[test]
+    fn a_directory_with_more_names_than_the_bound_answers_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..=MAX_LISTED {
+            fs::write(tmp.path().join(i.to_string()), "").unwrap();
+        }
+        let mut listings = Listings::new([tmp.path()]);
+        assert!(listings.may_exist(&tmp.path().join(".claude/settings.json")));
+    }
 }

@@ -180,11 +180,16 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let mut only_managed = false;
     let mut per_file: Vec<(PathBuf, Vec<HookDecl>)> = Vec::new();
     let mut closed_gates: Vec<ClosedGate> = Vec::new();
+    let mut listings = discover::Listings::new(layout.home.as_deref().into_iter().chain([workspace.as_path()]));
     for slot in discover::slots(layout, &workspace) {
         // An agent whose hooks are one executable per event (Cline) names a directory.
         let directory = slot.format.agent().handler == hook_types::HandlerShape::EventExecutables;
-        // One look per slot (most slots of a workspace name nothing, and a bridge call looks at all of them).
-        let kind = std::fs::metadata(&slot.path).ok().map(|meta| meta.file_type());
+        // At most one look per slot (most slots of a workspace name nothing, and a bridge call looks at all of
+        // them): none when the listing of the home or the workspace already says it is not there.
+        let kind = match listings.may_exist(&slot.path) {
+            true => std::fs::metadata(&slot.path).ok().map(|meta| meta.file_type()),
+            false => None,
+        };
         let present = kind.is_some();
         let is_dir = kind.is_some_and(|kind| kind.is_dir());
         let found = if directory { is_dir } else { kind.is_some_and(|kind| kind.is_file()) };
