@@ -242,13 +242,118 @@ fn parse_event(name: &str) -> Result<ParsedEvent, String> {
     Event::parse(name).map_err(|err| err.to_string())
 }
 
+/// The plainest `hook run` command lines, read without building clap's parser, whose command tree costs more than
+/// the rest of a `hook run`'s start: the global flags `--workspace`, `--config-home`, `--managed-file` and `--json`
+/// anywhere, `run`, its event, and its own flags after it, each at most once, every value a separate word that is
+/// not empty and does not start with `-`. `None` for any other command line, which clap parses as before (a test
+/// compares the two on every form read here).
+pub fn plain_run(args: &[std::ffi::OsString]) -> Option<Cli> {
+    let mut words = args.iter().skip(1).map(|a| a.to_str());
+    let mut global = GlobalArgs::default();
+    let mut run: Option<RunArgs> = None;
+    let mut event: Option<ParsedEvent> = None;
+    let value = |words: &mut dyn Iterator<Item = Option<&str>>| -> Option<String> {
+        let word = words.next()??;
+        (!word.is_empty() && !word.starts_with('-')).then(|| word.to_owned())
+    };
+    fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+        slot.replace(value).is_none().then_some(())
+    }
+    fn flag(slot: &mut bool) -> Option<()> {
+        (!std::mem::replace(slot, true)).then_some(())
+    }
+    while let Some(word) = words.next() {
+        let word = word?;
+        match (word, run.as_mut()) {
+            ("--workspace", _) => once(&mut global.workspace, PathBuf::from(value(&mut words)?))?,
+            ("--config-home", _) => once(&mut global.config_home, PathBuf::from(value(&mut words)?))?,
+            ("--managed-file", _) => once(&mut global.managed_file, PathBuf::from(value(&mut words)?))?,
+            ("--json", _) => flag(&mut global.json)?,
+            ("run", None) => {
+                run = Some(RunArgs {
+                    event: ParsedEvent { event: Event::SessionStart, filters: Default::default() },
+                    tool: None,
+                    input: None,
+                    session_id: None,
+                    no_receipts: false,
+                    trust_workspace: false,
+                })
+            }
+            ("--tool", Some(args)) => once(&mut args.tool, value(&mut words)?)?,
+            ("--input", Some(args)) => once(&mut args.input, value(&mut words)?)?,
+            ("--session-id", Some(args)) => once(&mut args.session_id, value(&mut words)?)?,
+            ("--no-receipts", Some(args)) => flag(&mut args.no_receipts)?,
+            ("--trust-workspace", Some(args)) => flag(&mut args.trust_workspace)?,
+            (name, Some(_)) if !name.starts_with('-') => once(&mut event, parse_event(name).ok()?)?,
+            _ => return None,
+        }
+    }
+    let mut run = run?;
+    run.event = event?;
+    Some(Cli { global, command: Command::Run(run) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
+    use clap::{CommandFactory, FromArgMatches};
 
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// clap's reading of a command line, as text (the types hold no `PartialEq`).
+    fn by_clap(args: &[std::ffi::OsString]) -> Result<String, clap::error::ErrorKind> {
+        let matches = Cli::command().try_get_matches_from(args).map_err(|e| e.kind())?;
+        Cli::from_arg_matches(&matches).map(|cli| format!("{cli:?}")).map_err(|e| e.kind())
+    }
+
+    #[test]
+    fn a_plain_run_command_line_reads_as_clap_reads_it_and_anything_else_is_left_to_clap() {
+        let read_plainly = [
+            "run pre_tool",
+            "run pre_tool --tool shell --input {\"command\":\"ls\"}",
+            "--workspace /w run pre_tool --tool shell --input {}",
+            "run PreToolUse --input @in.json --session-id s1 --no-receipts --trust-workspace",
+            "--json run turn_end --workspace /w --config-home /c --managed-file /m",
+            "run SubagentStop --json",
+            "run foreign:Custom",
+            "--workspace run run session_start",
+        ];
+        let left_to_clap = [
+            "run",
+            "pre_tool",
+            "run pre_tool post_tool",
+            "run pre_tol",
+            "run pre_tool --tool",
+            "run pre_tool --tool -x",
+            "run pre_tool --tool ''",
+            "run pre_tool --tool a --tool b",
+            "run pre_tool --no-receipts --no-receipts",
+            "--json --json run pre_tool",
+            "--tool shell run pre_tool",
+            "run pre_tool --color never",
+            "run pre_tool --tool=shell",
+            "run pre_tool -h",
+            "run pre_tool --help",
+            "run pre_tool -- x",
+            "--version",
+            "inspect",
+            "run pre_tool --unknown",
+        ];
+        let args = |line: &str| -> Vec<std::ffi::OsString> {
+            std::iter::once("hook".into())
+                .chain(line.split(' ').map(|w| if w == "''" { "".into() } else { w.into() }))
+                .collect()
+        };
+        for line in read_plainly {
+            let args = args(line);
+            let plain = plain_run(&args).unwrap_or_else(|| panic!("not read plainly: {line}"));
+            assert_eq!(Ok(format!("{plain:?}")), by_clap(&args), "{line}");
+        }
+        for line in left_to_clap {
+            assert!(plain_run(&args(line)).is_none(), "read plainly: {line}");
+        }
     }
 }

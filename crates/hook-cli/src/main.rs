@@ -84,7 +84,8 @@ fn run() -> u8 {
     if let Some(code) = bridge::intercept() {
         return code;
     }
-    let cli = match parse_args() {
+    let plain = cli::plain_run(&std::env::args_os().collect::<Vec<_>>());
+    let cli = match plain.map_or_else(parse_args, Ok) {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
