@@ -219,7 +219,9 @@ pub fn reap_orphans() -> usize {
     let deadline = Instant::now() + Duration::from_secs(2);
     let mut killed = 0;
     loop {
-        let orphans: Vec<(i32, i32)> = children_of(me)
+        // The watchdog and the leaders are known by their pids: their `/proc/<pid>/stat` is not read.
+        let known = |pid: i32| registry.leaders.contains(&pid) || Some(pid) == watchdog;
+        let orphans: Vec<(i32, i32)> = children_of(me, known)
             .into_iter()
             // A leader is not adopted; a member of a running group stays with its run (its group's kill, or the
             // sweep after that run, deals with it).
@@ -265,8 +267,8 @@ fn reap_within(pid: Pid, deadline: Instant) -> bool {
 /// its main thread, from `/proc/self/task/<pid>/children` (one read, which costs in proportion to the children), else
 /// from a scan of every process. The kernel hands an adopted orphan to the first live thread of its reaper — the
 /// main thread, which lives as long as the process runs Rust's `main` — so the other threads' lists hold only the
-/// leaders they spawned, which the sweep leaves alone anyway.
-fn children_of(parent: i32) -> Vec<(i32, i32)> {
+/// leaders they spawned, which the sweep leaves alone anyway. The children `skip` names are left out unread.
+fn children_of(parent: i32, skip: impl Fn(i32) -> bool) -> Vec<(i32, i32)> {
     let candidates: Vec<i32> = match std::fs::read_to_string(format!("/proc/self/task/{parent}/children")) {
         Ok(text) => text.split_whitespace().filter_map(|pid| pid.parse::<i32>().ok()).collect(),
         // No such file: a kernel built without it (CONFIG_PROC_CHILDREN).
@@ -277,6 +279,7 @@ fn children_of(parent: i32) -> Vec<(i32, i32)> {
     };
     candidates
         .into_iter()
+        .filter(|&pid| !skip(pid))
         .filter_map(|pid| {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             // The command name is parenthesised and may hold anything: the fields after its last ')' are fixed.
