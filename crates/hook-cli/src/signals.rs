@@ -10,13 +10,22 @@
 
 use std::future::Future;
 use std::pin::pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use hook_exec::{GroupSignal, Supervision};
-use tokio::signal::unix::{Signal, SignalKind, signal};
+use tokio::io::AsyncReadExt;
+use tokio::net::unix::pipe;
 
 /// How long the hooks have to end on a forwarded signal before they are killed.
 pub const GRACE: Duration = Duration::from_millis(500);
+
+/// The signals `hook` stops on.
+const STOP_SIGNALS: [(libc::c_int, GroupSignal); 3] = [
+    (libc::SIGINT, GroupSignal::Interrupt),
+    (libc::SIGTERM, GroupSignal::Terminate),
+    (libc::SIGHUP, GroupSignal::Hangup),
+];
 
 /// Turns on, for this process, what keeps hooks from outliving it: the child subreaper and the watchdog. A failure
 /// is a warning: the signal forwarding and the leaders' parent-death signal still hold.
@@ -26,29 +35,51 @@ pub fn supervise() {
     }
 }
 
-/// The signals `hook` stops on, listened to from the first dispatch on.
+/// The signals `hook` stops on, listened to from the first dispatch on. Each one's handler writes its number into
+/// a pipe the dispatch reads: one byte, by a raw `write(2)`, which is all a handler may safely do. (Tokio's own
+/// signal support would do the same through a registry of every signal, built with the runtime: more than this
+/// costs for the three `hook` needs, on every event.)
 pub struct Signals {
-    interrupt: Signal,
-    terminate: Signal,
-    hangup: Signal,
+    arrived: pipe::Receiver,
 }
 
 impl Signals {
     /// Installs the handlers. Must be called inside the runtime.
     pub fn new() -> std::io::Result<Signals> {
-        Ok(Signals {
-            interrupt: signal(SignalKind::interrupt())?,
-            terminate: signal(SignalKind::terminate())?,
-            hangup: signal(SignalKind::hangup())?,
-        })
+        use rustix::pipe::PipeFlags;
+        let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
+        let write = Arc::new(write);
+        for (number, _) in STOP_SIGNALS {
+            let write = Arc::clone(&write);
+            let byte = [u8::try_from(number).map_err(std::io::Error::other)?];
+            #[allow(unsafe_code)]
+            // SAFETY: the action is async-signal-safe: one write(2) through rustix's raw system call (no allocation,
+            // no lock, no errno) to a non-blocking pipe it keeps open; a full pipe drops the byte, and a signal
+            // already waiting there stops the dispatch just the same.
+            let registered = unsafe {
+                signal_hook_registry::register(number, move || {
+                    let _ = rustix::io::write(&*write, &byte);
+                })
+            };
+            registered?;
+        }
+        Ok(Signals { arrived: pipe::Receiver::from_owned_fd(read)? })
     }
 
     /// The next of the three signals to arrive.
     async fn next(&mut self) -> GroupSignal {
-        tokio::select! {
-            _ = self.interrupt.recv() => GroupSignal::Interrupt,
-            _ = self.terminate.recv() => GroupSignal::Terminate,
-            _ = self.hangup.recv() => GroupSignal::Hangup,
+        let mut byte = [0u8; 1];
+        loop {
+            match self.arrived.read(&mut byte).await {
+                Ok(1) => {
+                    if let Some((_, signal)) = STOP_SIGNALS.iter().find(|(n, _)| *n == libc::c_int::from(byte[0])) {
+                        return *signal;
+                    }
+                }
+                // The handlers hold the write end for as long as the process lives: no end of file, and no error
+                // a read of a pipe can give. Should one come, no signal is known to have arrived.
+                _ => std::future::pending::<()>().await,
+            }
         }
     }
 }
