@@ -88,6 +88,14 @@ const NOT_RUN: [(&str, &str); 0] = [];
 
 /// `cargo xtask agents`.
 pub fn run(args: &[String], root: &Path) -> Result<()> {
+    process::adopt_orphans();
+    let result = run_suite(args, root);
+    // What the measurements or the conformance runs left behind: this process's exit would hand it to init.
+    process::kill_left_behind();
+    result
+}
+
+fn run_suite(args: &[String], root: &Path) -> Result<()> {
     let flags = parse(args)?;
     let agents: Vec<&dyn Agent> =
         agents().into_iter().filter(|a| flags.agent.as_deref().is_none_or(|name| name == a.name())).collect();
@@ -130,6 +138,14 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
                 .and_then(|sandbox| Ctx::new(*agent, &installed, sandbox, SCENARIO_BUDGET))
                 .and_then(|ctx| (scenario.run)(&ctx));
             let seconds = began.elapsed().as_secs_f64();
+            let left = process::kill_left_behind();
+            if left > 0 {
+                println!(
+                    "{:<7} {:<20} note  ({left} process(es) left running in a session of their own, killed)",
+                    agent.name(),
+                    scenario.name
+                );
+            }
             let (ok, detail) = match outcome {
                 Ok(checks) if checks.passed() => (true, String::new()),
                 Ok(checks) => (false, checks.detail()),
