@@ -44,7 +44,7 @@ fn remove_stale(own: &Path) {
 
 /// This process's cgroup v2 directory: the `0::<path>` line of `/proc/self/cgroup` under the cgroup2 mount.
 fn own_cgroup() -> Option<PathBuf> {
-    let line = fs::read_to_string("/proc/self/cgroup").ok()?;
+    let line = crate::procfs::read("/proc/self/cgroup").ok()?;
     let path = line.lines().find_map(|l| l.strip_prefix("0::"))?.trim().to_owned();
     Some(cgroup2_mount()?.join(path.trim_start_matches('/')))
 }
@@ -100,7 +100,7 @@ impl RunCgroup {
             OpenOptions::new().write(true).open(self.dir.join("cgroup.kill")).and_then(|mut f| f.write_all(b"1"));
         if killed.is_err() {
             // No cgroup.kill (a kernel before 5.14): signal every process listed instead.
-            if let Ok(text) = fs::read_to_string(self.dir.join("cgroup.procs")) {
+            if let Ok(text) = crate::procfs::read(self.dir.join("cgroup.procs")) {
                 for pid in text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()) {
                     if let Some(pid) = rustix::process::Pid::from_raw(pid) {
                         let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
@@ -110,7 +110,7 @@ impl RunCgroup {
         }
         let deadline = Instant::now() + Duration::from_secs(2);
         while Instant::now() < deadline {
-            let populated = fs::read_to_string(self.dir.join("cgroup.events"))
+            let populated = crate::procfs::read(self.dir.join("cgroup.events"))
                 .map(|events| events.lines().any(|l| l == "populated 1"))
                 .unwrap_or(false);
             if !populated {

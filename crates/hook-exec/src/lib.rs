@@ -65,6 +65,7 @@ mod cgroup;
 mod group;
 mod invocation;
 mod live;
+mod procfs;
 mod result;
 mod run;
 mod spawn;

@@ -269,7 +269,7 @@ fn reap_within(pid: Pid, deadline: Instant) -> bool {
 /// main thread, which lives as long as the process runs Rust's `main` — so the other threads' lists hold only the
 /// leaders they spawned, which the sweep leaves alone anyway. The children `skip` names are left out unread.
 fn children_of(parent: i32, skip: impl Fn(i32) -> bool) -> Vec<(i32, i32)> {
-    let candidates: Vec<i32> = match std::fs::read_to_string(format!("/proc/self/task/{parent}/children")) {
+    let candidates: Vec<i32> = match crate::procfs::read(format!("/proc/self/task/{parent}/children")) {
         Ok(text) => text.split_whitespace().filter_map(|pid| pid.parse::<i32>().ok()).collect(),
         // No such file: a kernel built without it (CONFIG_PROC_CHILDREN).
         Err(_) => match std::fs::read_dir("/proc") {
@@ -281,7 +281,7 @@ fn children_of(parent: i32, skip: impl Fn(i32) -> bool) -> Vec<(i32, i32)> {
         .into_iter()
         .filter(|&pid| !skip(pid))
         .filter_map(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let stat = crate::procfs::read(format!("/proc/{pid}/stat")).ok()?;
             // The command name is parenthesised and may hold anything: the fields after its last ')' are fixed.
             let mut fields = stat[stat.rfind(')')? + 2..].split_whitespace();
             let _state = fields.next()?;
