@@ -8,7 +8,6 @@
 //! directory is listed as the pattern itself, not found.
 
 use std::collections::HashSet;
-use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -175,9 +174,13 @@ fn json_files(dir: &Path, pattern: &Path) -> Vec<PathBuf> {
 /// asked about: a slot whose first name under one of them is not there does not exist, and costs no `statx` of its
 /// own. A bridge call looks at ~30 slots, nearly all absent; two listings answer for them. A directory that cannot
 /// be listed, or holds more than [`MAX_LISTED`] names, answers nothing and every slot under it is looked at.
+///
+/// Names are compared ignoring ASCII case, and a directory holding any name that is not ASCII answers nothing: on a
+/// file system that folds case (vfat, a casefolded ext4 directory, a Windows drive under WSL) `.Claude` is found by
+/// a look for `.claude`, and a listing must never call absent what a look would find.
 pub(crate) struct Listings<'a> {
     /// Deepest first, so a slot of a workspace inside the home is answered by the workspace's listing.
-    dirs: Vec<(&'a Path, Option<Option<HashSet<OsString>>>)>,
+    dirs: Vec<(&'a Path, Option<Option<HashSet<Vec<u8>>>>)>,
 }
 
 /// The most names a directory may hold to be used by [`Listings`].
@@ -203,7 +206,7 @@ impl<'a> Listings<'a> {
                 return true;
             }
             return match listing.get_or_insert_with(|| list(dir)) {
-                Some(names) => names.contains(OsStr::from_bytes(first)),
+                Some(names) => !first.is_ascii() || names.contains(&first.to_ascii_lowercase()),
                 None => true,
             };
         }
@@ -211,14 +214,17 @@ impl<'a> Listings<'a> {
     }
 }
 
-/// The names in `dir`, or `None` when it cannot be listed or holds more than [`MAX_LISTED`].
-fn list(dir: &Path) -> Option<HashSet<OsString>> {
+/// The names in `dir`, in ASCII lower case, or `None` when it cannot be listed, holds a name that is not ASCII or
+/// holds more than [`MAX_LISTED`].
+fn list(dir: &Path) -> Option<HashSet<Vec<u8>>> {
     let mut names = HashSet::new();
     for entry in std::fs::read_dir(dir).ok()? {
-        names.insert(entry.ok()?.file_name());
-        if names.len() > MAX_LISTED {
+        let name = entry.ok()?.file_name();
+        let name = name.as_bytes();
+        if !name.is_ascii() || names.len() >= MAX_LISTED {
             return None;
         }
+        names.insert(name.to_ascii_lowercase());
     }
     Some(names)
 }
@@ -249,6 +255,19 @@ mod tests {
         let spelled_with_a_slash = format!("{}/", ws.display());
         let mut other = Listings::new([std::path::Path::new(&spelled_with_a_slash)]);
         assert!(other.may_exist(&ws.join(".codex/hooks.json")), "a directory spelled unlike its slots answers nothing");
+    }
+
+    #[test]
+    fn a_name_in_another_case_may_be_the_slot_and_a_name_not_ascii_stops_the_listing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = tmp.path().join("ws");
+        fs::create_dir_all(ws.join(".Claude")).unwrap();
+        let mut listings = Listings::new([ws.as_path()]);
+        assert!(listings.may_exist(&ws.join(".claude/settings.json")), "found by a look on a case-folding system");
+        assert!(!listings.may_exist(&ws.join(".codex/hooks.json")));
+        fs::create_dir(ws.join("Документы")).unwrap();
+        let mut listings = Listings::new([ws.as_path()]);
+        assert!(listings.may_exist(&ws.join(".codex/hooks.json")), "a name that is not ASCII could fold to any");
     }
 
     #[test]
