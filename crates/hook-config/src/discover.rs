@@ -179,9 +179,13 @@ fn json_files(dir: &Path, pattern: &Path) -> Vec<PathBuf> {
 /// file system that folds case (vfat, a casefolded ext4 directory, a Windows drive under WSL) `.Claude` is found by
 /// a look for `.claude`, and a listing must never call absent what a look would find.
 pub(crate) struct Listings<'a> {
-    /// Deepest first, so a slot of a workspace inside the home is answered by the workspace's listing.
-    dirs: Vec<(&'a Path, Option<Option<HashSet<Vec<u8>>>>)>,
+    /// Deepest first, so a slot of a workspace inside the home is answered by the workspace's listing; each with its
+    /// listing once it was asked for.
+    dirs: Vec<(&'a Path, Option<Listing>)>,
 }
+
+/// A directory's names in ASCII lower case, or `None` when it answers nothing ([`list`]).
+type Listing = Option<HashSet<Vec<u8>>>;
 
 /// The most names a directory may hold to be used by [`Listings`].
 pub(crate) const MAX_LISTED: usize = 4096;
@@ -216,7 +220,7 @@ impl<'a> Listings<'a> {
 
 /// The names in `dir`, in ASCII lower case, or `None` when it cannot be listed, holds a name that is not ASCII or
 /// holds more than [`MAX_LISTED`].
-fn list(dir: &Path) -> Option<HashSet<Vec<u8>>> {
+fn list(dir: &Path) -> Listing {
     let mut names = HashSet::new();
     for entry in std::fs::read_dir(dir).ok()? {
         let name = entry.ok()?.file_name();
