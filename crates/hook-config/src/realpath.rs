@@ -5,7 +5,10 @@
 //! workspace, the hook's working directory and its program several times over. On Linux the kernel already knows the
 //! answer after one walk: the path is opened without being read (`O_PATH`) and the link `/proc/self/fd/N` names what
 //! it reached. Where that cannot be trusted (no `/proc`, a name the kernel marks as deleted, anything but an
-//! absolute path) the answer is `std::fs::canonicalize`'s, so the result is the same in every case.
+//! absolute path) the answer is `std::fs::canonicalize`'s, so the result is the same in every case. Two cheaper ways
+//! come first: a path spelled canonically that the kernel reaches without a link is its own answer, and a link met
+//! on the way is replaced by what it names, by hand, while the result stays spelled canonically (a fresh process
+//! has never looked into `/proc/self/fd`, which makes its first name there the dearest of the three).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -32,11 +35,80 @@ pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
         if already_canonical(path) {
             return Ok(path.to_path_buf());
         }
+        if let Some(real) = through_links(path) {
+            return Ok(real);
+        }
         if let Some(real) = through_proc(path)? {
             return Ok(real);
         }
     }
     std::fs::canonicalize(path)
+}
+
+/// How many links [`through_links`] follows, and how many components it reads, before it leaves the path to the
+/// other ways.
+#[cfg(target_os = "linux")]
+const MAX_LINKS: usize = 8;
+#[cfg(target_os = "linux")]
+const MAX_COMPONENTS: usize = 64;
+
+/// For a path spelled canonically whose walk meets a symbolic link (`/bin/true` on a merged-`/usr` system): the link
+/// replaced by what it names, as the kernel's walk replaces it, one link at a time, for as long as the result is
+/// spelled canonically; the answer once the kernel reaches it without a link. Cheaper than the name in
+/// `/proc/self/fd`, whose directory a fresh process has never looked at. `None` at any doubt (a target with `.` or
+/// `..`, a missing name, too many links): the other ways answer then, errors included.
+#[cfg(target_os = "linux")]
+fn through_links(path: &Path) -> Option<PathBuf> {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+    let mut current = path.as_os_str().as_bytes().to_vec();
+    for _ in 0..MAX_LINKS {
+        let (end, target) = first_link(&current)?;
+        let mut next = match target.first() {
+            Some(b'/') => target,
+            _ => {
+                // Relative to the directory holding the link (the root's is the empty prefix).
+                let dir = current[..end].iter().rposition(|&b| b == b'/')?;
+                [&current[..dir], b"/", &target].concat()
+            }
+        };
+        next.extend_from_slice(&current[end..]);
+        current = next;
+        let candidate = PathBuf::from(OsString::from_vec(current.clone()));
+        if already_canonical(&candidate) {
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+/// Where the first symbolic link of a path spelled canonically ends (the length of its prefix), and what it names.
+#[cfg(target_os = "linux")]
+fn first_link(path: &[u8]) -> Option<(usize, Vec<u8>)> {
+    if !spelled_canonically(path) || path.len() == 1 {
+        return None;
+    }
+    let ends = (1..path.len()).filter(|&i| path[i] == b'/').chain([path.len()]);
+    for end in ends.take(MAX_COMPONENTS) {
+        match rustix::fs::readlink(&path[..end], Vec::new()) {
+            Ok(target) => return Some((end, target.into_bytes())),
+            // Not a link: the walk goes on. Anything else (a missing name, a file in the middle) is for the other
+            // ways to report.
+            Err(rustix::io::Errno::INVAL) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// Absolute, and no `.`, `..`, repeated or trailing `/`.
+#[cfg(target_os = "linux")]
+fn spelled_canonically(bytes: &[u8]) -> bool {
+    bytes == b"/"
+        || (bytes.starts_with(b"/")
+            && !bytes.ends_with(b"/")
+            && bytes[1..].split(|&b| b == b'/').all(|part| !matches!(part, b"" | b"." | b"..")))
 }
 
 /// Whether `path` is its own canonical form: it is spelled as one (absolute, no `.`, `..`, repeated or trailing
@@ -48,12 +120,7 @@ fn already_canonical(path: &Path) -> bool {
     use rustix::fs::{Mode, OFlags, ResolveFlags};
     use std::os::unix::ffi::OsStrExt;
 
-    let bytes = path.as_os_str().as_bytes();
-    let spelled_canonically = bytes == b"/"
-        || (bytes.starts_with(b"/")
-            && !bytes.ends_with(b"/")
-            && bytes[1..].split(|&b| b == b'/').all(|part| !matches!(part, b"" | b"." | b"..")));
-    spelled_canonically
+    spelled_canonically(path.as_os_str().as_bytes())
         && rustix::fs::openat2(
             rustix::fs::CWD,
             path,
@@ -100,6 +167,10 @@ mod tests {
         std::os::unix::fs::symlink("b/c", root.join("a/rel")).unwrap();
         std::os::unix::fs::symlink(root.join("missing"), root.join("dangling")).unwrap();
         std::os::unix::fs::symlink("loop", root.join("loop")).unwrap();
+        // A link to a link, a relative link with `..` in its target, a link whose target is a file.
+        std::os::unix::fs::symlink(root.join("link"), root.join("link2")).unwrap();
+        std::os::unix::fs::symlink("../a/b", root.join("a/up")).unwrap();
+        std::os::unix::fs::symlink("file", root.join("a/to-file")).unwrap();
         fs::create_dir(root.join("name (deleted)")).unwrap();
         let fifo = root.join("fifo");
         rustix::fs::mknodat(rustix::fs::CWD, &fifo, rustix::fs::FileType::Fifo, 0o600.into(), 0).unwrap();
@@ -110,6 +181,10 @@ mod tests {
             root.join("link"),
             root.join("link/c/.."),
             root.join("link/c"),
+            root.join("link2/c"),
+            root.join("a/up/c"),
+            root.join("a/rel/"),
+            root.join("a/to-file"),
             root.join("a/b/c/"),
             format!("{}//a/b", root.display()).into(),
             root.join("a/rel"),
@@ -126,6 +201,9 @@ mod tests {
             (root.join("dangling"), Errno::NOENT),
             (root.join("a/file/x"), Errno::NOTDIR),
             (root.join("loop"), Errno::LOOP),
+            (root.join("loop/x"), Errno::LOOP),
+            (root.join("a/to-file/x"), Errno::NOTDIR),
+            (root.join("link2/missing"), Errno::NOENT),
             ("".into(), Errno::NOENT),
         ] {
             let ours = canonicalize(&case).unwrap_err().raw_os_error();
@@ -156,5 +234,19 @@ mod tests {
         ] {
             assert!(!already_canonical(&not), "{}", not.display());
         }
+    }
+
+    /// A link met on the way is followed by hand when what it names is spelled canonically; not otherwise.
+    #[test]
+    fn links_are_followed_by_hand_only_into_canonical_spellings() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir_all(root.join("usr/bin")).unwrap();
+        fs::write(root.join("usr/bin/tool"), "").unwrap();
+        std::os::unix::fs::symlink("usr/bin", root.join("bin")).unwrap();
+        std::os::unix::fs::symlink("./usr/bin", root.join("dotted")).unwrap();
+        assert_eq!(super::through_links(&root.join("bin/tool")), Some(root.join("usr/bin/tool")));
+        assert_eq!(super::through_links(&root.join("dotted/tool")), None);
+        assert_eq!(canonicalize(root.join("dotted/tool")).unwrap(), root.join("usr/bin/tool"));
     }
 }
