@@ -74,6 +74,13 @@ fn ci() -> Result<()> {
     Ok(())
 }
 
+/// Makes this process a child subreaper (Linux): what a command it starts leaves running, even in a session of its
+/// own, is re-parented here, where the bench waits for it and counts its CPU time, and the agent suite kills it.
+pub(crate) fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+}
+
 fn run(dir: &std::path::Path, program: &str, args: &[&str], env: &[(&str, &str)]) -> Result<()> {
     eprintln!("xtask: $ {program} {}", args.join(" "));
     let status = Command::new(program)

@@ -88,7 +88,7 @@ const NOT_RUN: [(&str, &str); 0] = [];
 
 /// `cargo xtask agents`.
 pub fn run(args: &[String], root: &Path) -> Result<()> {
-    process::adopt_orphans();
+    crate::adopt_orphans();
     let result = run_suite(args, root);
     // What the measurements or the conformance runs left behind: this process's exit would hand it to init.
     process::kill_left_behind();

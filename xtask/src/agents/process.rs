@@ -309,19 +309,9 @@ pub fn kill_group(leader: u32) {
     }
 }
 
-/// Makes this process a child subreaper (Linux): what an agent leaves running in a session of its own, out of the
-/// group [`kill_group`] kills (Cline's hub daemon), is re-parented here, where [`kill_left_behind`] ends it.
-#[allow(unsafe_code)]
-pub fn adopt_orphans() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: a plain prctl with integer arguments.
-    unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    }
-}
-
 /// Kills and reaps every child this process has: between scenarios, which run one at a time, only what the last
-/// one left running. Returns how many there were.
+/// one left running (in a session of its own, out of the group [`kill_group`] kills, as Cline's hub daemon; the suite
+/// is a child subreaper, [`crate::adopt_orphans`], so it is re-parented here). Returns how many there were.
 pub fn kill_left_behind() -> usize {
     let me = std::process::id();
     let Ok(list) = std::fs::read_to_string(format!("/proc/self/task/{me}/children")) else { return 0 };

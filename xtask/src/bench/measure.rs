@@ -2,8 +2,8 @@
 //! from memory), and from `wait4` its CPU time and peak RSS; medians of interleaved runs.
 //!
 //! The CPU time counts every process the command started, those it left running too (a watchdog that outlives it,
-//! what that one starts): the measuring process is a child subreaper ([`adopt_orphans`]), so they are re-parented to
-//! it and reaped, with their usage, after the command.
+//! what that one starts): the measuring process is a child subreaper ([`crate::adopt_orphans`]), so they are
+//! re-parented to it and reaped, with their usage, after the command.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -176,17 +176,6 @@ fn wait4(pid: u32) -> Result<(Option<i32>, (Duration, u64))> {
     let usage = unsafe { usage.assume_init() };
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     Ok((code, (cpu_time(&usage), u64::try_from(usage.ru_maxrss).unwrap_or(0))))
-}
-
-/// Makes this process a child subreaper: what a measured command leaves running when it exits is re-parented here,
-/// and [`Cmd::run`] waits for it and counts its CPU time (Linux; elsewhere such processes are not counted).
-#[allow(unsafe_code)]
-pub fn adopt_orphans() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: a plain prctl with integer arguments.
-    unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    }
 }
 
 /// Waits for every child left (orphans of the measured command, re-parented here) and returns their CPU time. Only

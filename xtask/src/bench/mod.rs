@@ -196,7 +196,7 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     let options = parse(args, false)?;
     let scratch = Scratch::new(root, &options, "table")?;
     // From here on, what a measured command leaves running is counted with it (its orphans come to us).
-    measure::adopt_orphans();
+    crate::adopt_orphans();
     let mut rows = Vec::new();
     per_event(&scratch, &options, &mut rows)?;
     if options.per_event_only {
@@ -438,6 +438,6 @@ pub fn clio(args: &[String], root: &Path) -> Result<()> {
     };
     let scratch = Scratch::new(root, &options, "clio")?;
     // From here on, what a measured command leaves running is counted with it (its orphans come to us).
-    measure::adopt_orphans();
+    crate::adopt_orphans();
     clio::compare(&scratch, &options, &checkout)
 }
