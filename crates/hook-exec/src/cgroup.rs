@@ -59,8 +59,12 @@ fn cgroup2_mount() -> Option<PathBuf> {
             return Some(PathBuf::from(usual));
         }
     }
-    let mounts = fs::read_to_string("/proc/self/mountinfo").ok()?;
-    mounts.lines().find_map(|l| {
+    cgroup2_mounts(&crate::procfs::read("/proc/self/mountinfo").ok()?).next()
+}
+
+/// The mount points of the cgroup2 file systems `mountinfo` (`/proc/self/mountinfo`'s text) lists, in its order.
+fn cgroup2_mounts(mountinfo: &str) -> impl Iterator<Item = PathBuf> + '_ {
+    mountinfo.lines().filter_map(|l| {
         let (before, after) = l.split_once(" - ")?;
         after.starts_with("cgroup2 ").then(|| before.split_whitespace().nth(4).map(PathBuf::from))?
     })
@@ -124,20 +128,17 @@ impl RunCgroup {
 
 #[cfg(test)]
 mod tests {
-    use super::cgroup2_mount;
+    use super::{cgroup2_mount, cgroup2_mounts};
     use std::path::PathBuf;
 
     /// The quick answer is the one `/proc/self/mountinfo` gives when it lists a single cgroup2 mount.
     #[test]
     fn the_mount_found_by_statfs_is_the_one_mountinfo_names() {
         let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
-        let cgroup2: Vec<PathBuf> = mounts
-            .lines()
-            .filter_map(|l| {
-                let (before, after) = l.split_once(" - ")?;
-                after.starts_with("cgroup2 ").then(|| PathBuf::from(before.split_whitespace().nth(4).unwrap()))
-            })
-            .collect();
+        let sample = "36 25 0:31 / /sys/fs/cgroup/unified rw,nosuid shared:9 - cgroup2 cgroup2 rw\n\
+                      37 25 0:32 / /sys/fs/cgroup/memory rw,nosuid shared:10 - cgroup cgroup rw,memory\n";
+        assert_eq!(cgroup2_mounts(sample).collect::<Vec<_>>(), [PathBuf::from("/sys/fs/cgroup/unified")]);
+        let cgroup2: Vec<PathBuf> = cgroup2_mounts(&mounts).collect();
         match cgroup2.as_slice() {
             [] => assert_eq!(cgroup2_mount(), None),
             [only] => assert_eq!(cgroup2_mount().as_ref(), Some(only)),
