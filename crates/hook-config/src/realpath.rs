@@ -32,11 +32,15 @@ pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
     let path = path.as_ref();
     #[cfg(target_os = "linux")]
     {
-        if already_canonical(path) {
-            return Ok(path.to_path_buf());
-        }
-        if let Some(real) = through_links(path) {
-            return Ok(real);
+        match walk_without_links(path) {
+            Some(Ok(())) => return Ok(path.to_path_buf()),
+            // Only a link on the way is worth following by hand; any other failure is the other ways' to report.
+            Some(Err(rustix::io::Errno::LOOP)) => {
+                if let Some(real) = through_links(path) {
+                    return Ok(real);
+                }
+            }
+            _ => {}
         }
         if let Some(real) = through_proc(path)? {
             return Ok(real);
@@ -76,8 +80,10 @@ fn through_links(path: &Path) -> Option<PathBuf> {
         next.extend_from_slice(&current[end..]);
         current = next;
         let candidate = PathBuf::from(OsString::from_vec(current.clone()));
-        if already_canonical(&candidate) {
-            return Some(candidate);
+        match walk_without_links(&candidate)? {
+            Ok(()) => return Some(candidate),
+            Err(rustix::io::Errno::LOOP) => {}
+            Err(_) => return None,
         }
     }
     None
@@ -111,24 +117,19 @@ fn spelled_canonically(bytes: &[u8]) -> bool {
             && bytes[1..].split(|&b| b == b'/').all(|part| !matches!(part, b"" | b"." | b"..")))
 }
 
-/// Whether `path` is its own canonical form: it is spelled as one (absolute, no `.`, `..`, repeated or trailing
-/// `/`) and the kernel reaches it without following a single symbolic link (`openat2` with `RESOLVE_NO_SYMLINKS`).
-/// Any doubt (a link on the way, a missing name, a kernel without `openat2`) answers `false`, and the slower walk
-/// gives the answer and the error.
+/// For a path spelled canonically (absolute, no `.`, `..`, repeated or trailing `/`): how the kernel's walk of it
+/// ends when it may follow no symbolic link (`openat2` with `RESOLVE_NO_SYMLINKS`). `Ok` means the path is its own
+/// canonical form; `ELOOP`, that a link is on the way; anything else (a missing name, a kernel without `openat2`)
+/// leaves the answer and the error to the slower walk. `None` for a path spelled otherwise.
 #[cfg(target_os = "linux")]
-fn already_canonical(path: &Path) -> bool {
+fn walk_without_links(path: &Path) -> Option<rustix::io::Result<()>> {
     use rustix::fs::{Mode, OFlags, ResolveFlags};
     use std::os::unix::ffi::OsStrExt;
 
-    spelled_canonically(path.as_os_str().as_bytes())
-        && rustix::fs::openat2(
-            rustix::fs::CWD,
-            path,
-            OFlags::PATH | OFlags::CLOEXEC,
-            Mode::empty(),
-            ResolveFlags::NO_SYMLINKS,
-        )
-        .is_ok()
+    spelled_canonically(path.as_os_str().as_bytes()).then(|| {
+        let how = OFlags::PATH | OFlags::CLOEXEC;
+        rustix::fs::openat2(rustix::fs::CWD, path, how, Mode::empty(), ResolveFlags::NO_SYMLINKS).map(drop)
+    })
 }
 
 /// The name `/proc/self/fd/N` gives for `path` opened with `O_PATH`; `Ok(None)` when that name cannot be used.
@@ -152,7 +153,7 @@ fn through_proc(path: &Path) -> io::Result<Option<PathBuf>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{already_canonical, canonicalize};
+    use super::{canonicalize, walk_without_links};
     use rustix::io::Errno;
     use std::fs;
 
@@ -216,6 +217,7 @@ mod tests {
     /// The fast answer is given only for a path spelled canonically that reaches its target through no link.
     #[test]
     fn only_a_canonical_spelling_without_links_is_taken_as_it_is() {
+        let already_canonical = |path: &std::path::Path| matches!(walk_without_links(path), Some(Ok(())));
         let dir = tempfile::tempdir().unwrap();
         let root = fs::canonicalize(dir.path()).unwrap();
         fs::create_dir_all(root.join("a/b")).unwrap();
@@ -234,6 +236,10 @@ mod tests {
         ] {
             assert!(!already_canonical(&not), "{}", not.display());
         }
+        // Only a link on the way reads as one: that is when the path is followed by hand.
+        assert!(matches!(walk_without_links(&root.join("link/b")), Some(Err(Errno::LOOP))));
+        assert!(matches!(walk_without_links(&root.join("a/missing")), Some(Err(Errno::NOENT))));
+        assert!(walk_without_links(std::path::Path::new("a/b")).is_none());
     }
 
     /// A link met on the way is followed by hand when what it names is spelled canonically; not otherwise.
