@@ -5,8 +5,9 @@
 //! workspace, the hook's working directory and its program several times over. On Linux the kernel already knows the
 //! answer after one walk: the path is opened without being read (`O_PATH`) and the link `/proc/self/fd/N` names what
 //! it reached. Where that cannot be trusted (no `/proc`, a name the kernel marks as deleted, anything but an
-//! absolute path) the answer is `std::fs::canonicalize`'s, so the result is the same in every case. Two cheaper ways
-//! come first: a path spelled canonically that the kernel reaches without a link is its own answer, and a link met
+//! absolute path) the answer is `std::fs::canonicalize`'s, so the result is the same in every case. Cheaper ways
+//! come first: a path spelled canonically that the kernel reaches without a link is its own answer, so is one whose
+//! spelling only needs tidying (`.`, a repeated or trailing `/`, relative to the working directory), and a link met
 //! on the way is replaced by what it names, by hand, while the result stays spelled canonically (a fresh process
 //! has never looked into `/proc/self/fd`, which makes its first name there the dearest of the three).
 
@@ -32,6 +33,9 @@ pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
     let path = path.as_ref();
     #[cfg(target_os = "linux")]
     {
+        if let Some(real) = lexically(path) {
+            return Ok(real);
+        }
         match walk_without_links(path) {
             Some(Ok(())) => return Ok(path.to_path_buf()),
             // Only a link on the way is worth following by hand; any other failure is the other ways' to report.
@@ -106,6 +110,53 @@ fn first_link(path: &[u8]) -> Option<(usize, Vec<u8>)> {
         }
     }
     None
+}
+
+/// For a path that only its spelling keeps from being canonical — relative, or with `.`, repeated or trailing `/`,
+/// but no `..` — whose walk the kernel finishes without meeting a symbolic link: that spelling tidied, which is then
+/// its canonical form. A relative path is taken from the working directory, whose name the kernel gives canonically
+/// (`getcwd`). The walk is of the path as given, so `file/.` and `file/` still fail as a path through a file must;
+/// `None` leaves everything else, errors included, to the other ways.
+#[cfg(target_os = "linux")]
+fn lexically(path: &Path) -> Option<PathBuf> {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+    let given = path.as_os_str().as_bytes();
+    if given.is_empty() || spelled_canonically(given) {
+        return None;
+    }
+    let absolute = match given.first() {
+        Some(b'/') => given.to_vec(),
+        _ => {
+            // The kernel names a working directory outside this process's root `(unreachable)/…`: not a path.
+            let cwd = rustix::process::getcwd(Vec::new()).ok().filter(|cwd| cwd.to_bytes().starts_with(b"/"))?;
+            [cwd.to_bytes(), b"/", given].concat()
+        }
+    };
+    let parts: Vec<&[u8]> = absolute.split(|&b| b == b'/').filter(|part| !matches!(*part, b"" | b".")).collect();
+    if parts.iter().any(|part| *part == b"..".as_slice()) {
+        return None;
+    }
+    let mut tidy = Vec::with_capacity(absolute.len());
+    for part in &parts {
+        tidy.push(b'/');
+        tidy.extend_from_slice(part);
+    }
+    if tidy.is_empty() {
+        tidy.push(b'/');
+    }
+    // The tidied form is canonical only when it names what the given walk reaches: every name on the way a
+    // directory (a `.` or a trailing `/` after a file fails here) and none of them a link.
+    let how = rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC;
+    let walked = rustix::fs::openat2(
+        rustix::fs::CWD,
+        absolute.as_slice(),
+        how,
+        rustix::fs::Mode::empty(),
+        rustix::fs::ResolveFlags::NO_SYMLINKS,
+    );
+    walked.ok().map(|_| PathBuf::from(OsString::from_vec(tidy)))
 }
 
 /// Absolute, and no `.`, `..`, repeated or trailing `/`.
@@ -194,6 +245,13 @@ mod tests {
             root.join("name (deleted)"),
             "/".into(),
             ".".into(),
+            "./".into(),
+            root.join("a/b/./c"),
+            root.join("a/b/c/."),
+            root.join("a/b/c/./"),
+            root.join("link/."),
+            root.join("a/rel/."),
+            root.join("."),
         ] {
             assert_eq!(canonicalize(&case).unwrap(), fs::canonicalize(&case).unwrap(), "{}", case.display());
         }
@@ -206,6 +264,10 @@ mod tests {
             (root.join("a/to-file/x"), Errno::NOTDIR),
             (root.join("link2/missing"), Errno::NOENT),
             ("".into(), Errno::NOENT),
+            (root.join("a/file/."), Errno::NOTDIR),
+            (root.join("a/file/"), Errno::NOTDIR),
+            (root.join("a/./missing"), Errno::NOENT),
+            (root.join("a/to-file/."), Errno::NOTDIR),
         ] {
             let ours = canonicalize(&case).unwrap_err().raw_os_error();
             let std = fs::canonicalize(&case).unwrap_err().raw_os_error();
@@ -240,6 +302,31 @@ mod tests {
         assert!(matches!(walk_without_links(&root.join("link/b")), Some(Err(Errno::LOOP))));
         assert!(matches!(walk_without_links(&root.join("a/missing")), Some(Err(Errno::NOENT))));
         assert!(walk_without_links(std::path::Path::new("a/b")).is_none());
+    }
+
+    /// A spelling that only `.`, repeated or trailing `/` or being relative keeps from canonical is tidied by hand,
+    /// and only when the walk as given reaches a directory without a link.
+    #[test]
+    fn only_a_tidied_spelling_without_links_is_answered_lexically() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir_all(root.join("a/b")).unwrap();
+        fs::write(root.join("a/file"), "").unwrap();
+        std::os::unix::fs::symlink(root.join("a"), root.join("link")).unwrap();
+        assert_eq!(super::lexically(&root.join("a/./b/.")), Some(root.join("a/b")));
+        assert_eq!(super::lexically(&root.join("a//b/")), Some(root.join("a/b")));
+        assert_eq!(super::lexically(std::path::Path::new("/.")), Some("/".into()));
+        assert_eq!(super::lexically(std::path::Path::new(".")), Some(std::env::current_dir().unwrap()));
+        for not in [
+            root.join("a/b"),
+            root.join("link/."),
+            root.join("a/b/../b"),
+            root.join("a/file/."),
+            root.join("a/missing/."),
+            "".into(),
+        ] {
+            assert_eq!(super::lexically(&not), None, "{}", not.display());
+        }
     }
 
     /// A link met on the way is followed by hand when what it names is spelled canonically; not otherwise.

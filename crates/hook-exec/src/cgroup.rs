@@ -1,45 +1,31 @@
 //! Linux cgroup v2, where the host may create cgroups below its own (a delegated cgroup, or root): every run gets a
-//! cgroup of its own, `<host's cgroup>/hook-exec.<host pid>/run.<n>`, which its leader joins before it executes.
+//! cgroup of its own, `<host's cgroup>/hook-exec.<host pid>.<n>`, which its leader joins before it executes.
 //! Whatever the run starts stays in it, whatever group or session it moves to, so `cgroup.kill` at the end of the
-//! run reaches even what left with `setsid`; and the watchdog kills the host's whole `hook-exec.<pid>` cgroup when the
-//! host dies, even by SIGKILL, then removes it.
+//! run reaches even what left with `setsid`; and when the host dies, even by SIGKILL, the watchdog kills and removes
+//! every run cgroup of the host's still there, and removes the empty ones of hosts that are gone (a host whose
+//! watchdog was killed too).
+//!
+//! The run cgroups sit directly in the host's cgroup, with no cgroup of the host's own around them: making and
+//! removing a cgroup is the dearest system call of a run (the kernel creates and deletes its dozen interface
+//! files), so a `hook run` of one hook pays it once, not twice.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// The host's cgroup for runs, `…/hook-exec.<pid>`, when one could be made.
-pub(crate) fn create_root() -> Option<PathBuf> {
-    let own = own_cgroup()?;
-    remove_stale(&own);
-    let root = own.join(format!("hook-exec.{}", std::process::id()));
-    match fs::create_dir(&root) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(_) => return None,
-    }
-    // Proven usable only when a process can be moved into it: make a run cgroup and check its files are there.
-    root.join("cgroup.procs").exists().then_some(root)
-}
+/// The prefix of every run cgroup's name; the host's pid and the run's number follow it.
+pub(crate) const PREFIX: &str = "hook-exec.";
 
-/// Removes the empty `hook-exec.<pid>` cgroups of processes that are gone (one whose watchdog was killed too).
-fn remove_stale(own: &Path) {
-    let Ok(entries) = fs::read_dir(own) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("hook-exec.")) else { continue };
-        if Path::new("/proc").join(pid).exists() {
-            continue;
-        }
-        if let Ok(runs) = fs::read_dir(entry.path()) {
-            for run in runs.flatten().filter(|r| r.path().is_dir()) {
-                let _ = fs::remove_dir(run.path());
-            }
-        }
-        let _ = fs::remove_dir(entry.path());
-    }
+/// The host's own cgroup, where runs' cgroups are made, when it can be written to (a read-only cgroup2 mount, as in
+/// most containers, or one not delegated to this user, cannot). A run whose cgroup still cannot be made goes
+/// without, and tells [`crate::live`] so.
+pub(crate) fn home() -> Option<PathBuf> {
+    let own = own_cgroup()?;
+    let access = rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK;
+    rustix::fs::access(&own, access).ok()?;
+    Some(own)
 }
 
 /// This process's cgroup v2 directory: the `0::<path>` line of `/proc/self/cgroup` under the cgroup2 mount.
@@ -79,16 +65,21 @@ pub(crate) struct RunCgroup {
 }
 
 impl RunCgroup {
-    /// A fresh run cgroup under `root`, or `None` when it cannot be made (the run then goes without).
-    pub(crate) fn new(root: &Path) -> Option<RunCgroup> {
+    /// A fresh run cgroup in `home`, `hook-exec.<pid>.<n>`.
+    ///
+    /// # Errors
+    ///
+    /// Why it could not be made or opened (nothing is left behind).
+    pub(crate) fn new(home: &Path) -> io::Result<RunCgroup> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let dir = root.join(format!("run.{}", NEXT.fetch_add(1, Ordering::Relaxed)));
-        fs::create_dir(&dir).ok()?;
+        let name = format!("{PREFIX}{}.{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let dir = home.join(name);
+        fs::create_dir(&dir)?;
         match OpenOptions::new().write(true).open(dir.join("cgroup.procs")) {
-            Ok(procs) => Some(RunCgroup { dir, procs }),
-            Err(_) => {
+            Ok(procs) => Ok(RunCgroup { dir, procs }),
+            Err(e) => {
                 let _ = fs::remove_dir(&dir);
-                None
+                Err(e)
             }
         }
     }

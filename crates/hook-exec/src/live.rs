@@ -77,8 +77,8 @@ pub struct Supervision {
     pub watchdog: bool,
     /// Linux, where this process may create cgroups below its own (cgroup v2, delegated or as root): run each hook
     /// in a cgroup of its own and `cgroup.kill` it when the run ends, so nothing a run started survives it, whatever
-    /// group or session it moved to. It starts the watchdog too, which kills everything in the cgroup and removes it
-    /// when this process ends, however it ends. Silently not used where no such cgroup can be made
+    /// group or session it moved to. It starts the watchdog too, which kills what is left in the runs' cgroups and
+    /// removes them when this process ends, however it ends. Silently not used where no such cgroup can be made
     /// ([`cgroup_in_use`] tells).
     pub cgroup: bool,
 }
@@ -88,7 +88,7 @@ pub(crate) struct Registry {
     leaders: BTreeSet<i32>,
     subreaper: bool,
     watchdog: Option<Watchdog>,
-    /// The cgroup runs go in (`…/hook-exec.<pid>`), when [`Supervision::cgroup`] found one.
+    /// The cgroup runs get cgroups of their own in (this process's), when [`Supervision::cgroup`] found it usable.
     cgroup: Option<PathBuf>,
 }
 
@@ -162,7 +162,7 @@ pub fn supervise(supervision: Supervision) -> io::Result<()> {
         registry.subreaper = true;
     }
     if supervision.cgroup && registry.cgroup.is_none() {
-        registry.cgroup = create_cgroup_root();
+        registry.cgroup = cgroup_home();
     }
     // A cgroup must go when this process goes, which only the watchdog outlives it to do.
     if (supervision.watchdog || registry.cgroup.is_some()) && registry.watchdog.is_none() {
@@ -177,18 +177,42 @@ pub fn supervise(supervision: Supervision) -> io::Result<()> {
     Ok(())
 }
 
-/// The cgroup runs go in, when [`Supervision::cgroup`] is on and one could be made.
+/// The cgroup in which each run gets a cgroup of its own (`hook-exec.<pid>.<n>`, this process's pid), when
+/// [`Supervision::cgroup`] is on and it can be written to; `None` again once a run's cgroup could not be made there.
+///
+/// ```
+/// assert_eq!(hook_exec::cgroup_in_use(), None); // nothing asked for
+/// ```
 pub fn cgroup_in_use() -> Option<PathBuf> {
     lock().cgroup.clone()
 }
 
+/// A cgroup for a run about to start, when cgroups are in use. A cgroup that cannot be made for a reason that will
+/// not pass (no permission, a read-only or vanished cgroup) turns them off for the runs after it, so
+/// [`cgroup_in_use`] tells the truth; any other failure leaves only this run without.
 #[cfg(target_os = "linux")]
-fn create_cgroup_root() -> Option<PathBuf> {
-    crate::cgroup::create_root()
+pub(crate) fn run_cgroup() -> Option<crate::cgroup::RunCgroup> {
+    let home = lock().cgroup.clone()?;
+    match crate::cgroup::RunCgroup::new(&home) {
+        Ok(cgroup) => Some(cgroup),
+        Err(e) => {
+            use rustix::io::Errno;
+            let lasting = [Errno::ACCESS, Errno::PERM, Errno::ROFS, Errno::NOENT, Errno::NOTDIR, Errno::OPNOTSUPP];
+            if lasting.iter().any(|errno| e.raw_os_error() == Some(errno.raw_os_error())) {
+                lock().cgroup = None;
+            }
+            None
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn cgroup_home() -> Option<PathBuf> {
+    crate::cgroup::home()
 }
 
 #[cfg(not(target_os = "linux"))]
-fn create_cgroup_root() -> Option<PathBuf> {
+fn cgroup_home() -> Option<PathBuf> {
     None
 }
 

@@ -80,7 +80,7 @@ fn spawn_checked(
     let (stdout, stdout_child) = pipe()?;
     let (stderr, stderr_child) = pipe()?;
     // Made after every early return, so none leaves it behind; joined in the child before the exec.
-    let cgroup = live::cgroup_in_use().and_then(|root| crate::cgroup::RunCgroup::new(&root));
+    let cgroup = live::run_cgroup();
     let plan = crate::vfork::Plan {
         candidates,
         exec_fd: frozen.as_ref().map(|f| f.fd.as_raw_fd()),

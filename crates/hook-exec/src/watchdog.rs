@@ -2,10 +2,11 @@
 //! even by SIGKILL.
 //!
 //! The host tells it each group as the group starts and ends (`+ pid` / `- pid`) through a pipe whose write end
-//! only the host holds. When the host dies, however it dies, the kernel closes that end; the watchdog reads EOF,
-//! SIGKILLs every group still listed and, given the runs' cgroup (`…/hook-exec.<pid>`), kills everything in it,
-//! waits up to a second for it to empty, and removes it and its run cgroups. A group's id cannot be reused while
-//! any member of it lives, so that kill reaches the hook's own processes, not a stranger.
+//! only the host holds. When the host dies, however it dies, the kernel closes that end; the watchdog reads EOF and
+//! SIGKILLs every group still listed. A group's id cannot be reused while any member of it lives, so that kill
+//! reaches the hook's own processes, not a stranger. Given the cgroup the runs' cgroups are made in, it then looks
+//! there once: every run cgroup of the host's still there (`hook-exec.<host pid>.<n>`) is killed, waited for (a
+//! second at most) and removed, and the empty ones of hosts that are gone are removed too.
 //!
 //! On Linux the watchdog is not a program: it is a process made with `clone(CLONE_VM)` that shares the host's
 //! memory and never executes anything, so starting it costs a clone instead of the start of a shell (and, at the
@@ -46,7 +47,8 @@ impl Watchdog {
         imp::tell(&mut self.tell, op, pid)
     }
 
-    /// Starts the watchdog; `cgroup` is the runs' cgroup, which it kills and removes when this process dies.
+    /// Starts the watchdog; `cgroup` is where the runs' cgroups are made, which it kills and removes when this
+    /// process dies.
     pub(crate) fn start(cgroup: Option<&Path>) -> io::Result<Watchdog> {
         imp::start(cgroup)
     }
@@ -80,8 +82,11 @@ mod imp {
     struct Plan {
         /// Its end of the pipe.
         listen: RawFd,
-        /// The runs' cgroup directory, and its `cgroup.kill` and `cgroup.events`.
-        cgroup: Option<[CString; 3]>,
+        /// The directory the runs' cgroups are made in.
+        cgroup: Option<CString>,
+        /// The host's pid, as the runs' cgroup names spell it.
+        host: [u8; 10],
+        host_len: usize,
         /// The groups listed so far: the first `len`.
         groups: &'static mut [MaybeUninit<i32>],
         len: usize,
@@ -97,18 +102,17 @@ mod imp {
     #[allow(unsafe_code)]
     pub(super) fn start(cgroup: Option<&Path>) -> io::Result<Watchdog> {
         let (listen, tell) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
-        let cgroup = match cgroup {
-            Some(dir) => {
-                let path = |name: &str| CString::new(dir.join(name).as_os_str().as_bytes()).map_err(io::Error::other);
-                Some([path("")?, path("cgroup.kill")?, path("cgroup.events")?])
-            }
-            None => None,
-        };
+        let cgroup =
+            cgroup.map(|dir| CString::new(dir.as_os_str().as_bytes()).map_err(io::Error::other)).transpose()?;
+        let digits = std::process::id().to_string();
+        let mut host = [0u8; 10];
+        host[..digits.len()].copy_from_slice(digits.as_bytes());
         // Never freed: the watchdog uses them for as long as it lives, which is longer than this process. Not
         // initialised, so the pages it does not touch are never faulted in.
         let stack: &'static mut [MaybeUninit<u8>] = Box::leak(Box::new_uninit_slice(STACK_BYTES));
         let groups: &'static mut [MaybeUninit<i32>] = Box::leak(Box::new_uninit_slice(MAX_GROUPS));
-        let plan: &'static mut Plan = Box::leak(Box::new(Plan { listen: listen.as_raw_fd(), cgroup, groups, len: 0 }));
+        let plan = Plan { listen: listen.as_raw_fd(), cgroup, host, host_len: digits.len(), groups, len: 0 };
+        let plan: &'static mut Plan = Box::leak(Box::new(plan));
         // The stack grows down from its top, which must be 16-byte aligned.
         let top = ((stack.as_mut_ptr().wrapping_add(STACK_BYTES) as usize) & !15) as *mut c_void;
         // SAFETY: see the module documentation. Every signal is blocked across the clone (plain C masks, set by
@@ -149,8 +153,8 @@ mod imp {
                 let _ = rustix::process::kill_process_group(pid, Signal::KILL);
             }
         }
-        if let Some([dir, kill, events]) = &plan.cgroup {
-            remove_cgroup(dir, kill, events);
+        if let Some(dir) = &plan.cgroup {
+            sweep(dir, &plan.host[..plan.host_len]);
         }
         0
     }
@@ -200,6 +204,11 @@ mod imp {
     impl Fd {
         fn open(path: &CStr, flags: OFlags) -> Option<Fd> {
             let fd = rustix::fs::open(path, flags | OFlags::CLOEXEC, Mode::empty()).ok()?;
+            Some(Fd(fd.into_raw_fd()))
+        }
+
+        fn open_at(dir: &Fd, name: &CStr, flags: OFlags) -> Option<Fd> {
+            let fd = rustix::fs::openat(dir.borrow(), name, flags | OFlags::CLOEXEC, Mode::empty()).ok()?;
             Some(Fd(fd.into_raw_fd()))
         }
 
@@ -308,37 +317,79 @@ mod imp {
         Some(name.iter().fold(0, |n, &d| n * 10 + RawFd::from(d - b'0')))
     }
 
-    /// Kills everything in the runs' cgroup, waits up to a second for it to empty, then removes its run cgroups and
-    /// itself. The kernel removes only a cgroup that holds no process and no cgroup, so when the first `rmdir`
-    /// succeeds there was nothing to kill.
-    fn remove_cgroup(dir: &CStr, kill: &CStr, events: &CStr) {
-        if rustix::fs::unlinkat(rustix::fs::CWD, dir, AtFlags::REMOVEDIR).is_ok() {
-            return;
-        }
-        if let Some(file) = Fd::open(kill, OFlags::WRONLY) {
-            let _ = rustix::io::write(file.borrow(), b"1");
-        }
-        for _ in 0..10 {
-            if !populated(events) {
-                break;
+    /// Looks once through the directory the runs' cgroups are made in: each of the host's run cgroups still there
+    /// is killed, waited for and removed; the cgroups of hosts that are gone are removed when empty (so is a
+    /// `hook-exec.<pid>` of an earlier version's layout, with its `run.<n>` cgroups).
+    fn sweep(dir: &CStr, host: &[u8]) {
+        let Some(home) = Fd::open(dir, OFlags::RDONLY | OFlags::DIRECTORY) else { return };
+        let proc = Fd::open(c"/proc", OFlags::RDONLY | OFlags::DIRECTORY);
+        // One second of waiting in all, however many cgroups are left.
+        let mut waits = 10;
+        let mut buf = [MaybeUninit::<u8>::uninit(); 4096];
+        let mut entries = RawDir::new(home.borrow(), &mut buf);
+        while let Some(Ok(entry)) = entries.next() {
+            let name = entry.file_name();
+            let Some(rest) = name.to_bytes().strip_prefix(crate::cgroup::PREFIX.as_bytes()) else { continue };
+            let (pid, run) = match rest.iter().position(|&b| b == b'.') {
+                Some(dot) => (&rest[..dot], Some(&rest[dot + 1..])),
+                None => (rest, None),
+            };
+            if pid.is_empty() || !pid.iter().all(u8::is_ascii_digit) {
+                continue;
             }
-            let _ = rustix::thread::nanosleep(&rustix::thread::Timespec { tv_sec: 0, tv_nsec: 100_000_000 });
-        }
-        if let Some(root) = Fd::open(dir, OFlags::RDONLY | OFlags::DIRECTORY) {
-            let mut buf = [MaybeUninit::<u8>::uninit(); 4096];
-            let mut entries = RawDir::new(root.borrow(), &mut buf);
-            while let Some(Ok(entry)) = entries.next() {
-                if entry.file_name().to_bytes().starts_with(b"run.") {
-                    let _ = rustix::fs::unlinkat(root.borrow(), entry.file_name(), AtFlags::REMOVEDIR);
+            if pid == host && run.is_some() {
+                kill_and_remove(&home, name, &mut waits);
+            } else if pid != host && !alive(proc.as_ref(), pid) {
+                if run.is_none() {
+                    remove_runs_in(&home, name);
                 }
+                let _ = rustix::fs::unlinkat(home.borrow(), name, AtFlags::REMOVEDIR);
             }
         }
-        let _ = rustix::fs::unlinkat(rustix::fs::CWD, dir, AtFlags::REMOVEDIR);
     }
 
-    /// Whether `cgroup.events` says the cgroup still holds a process.
-    fn populated(events: &CStr) -> bool {
-        let Some(file) = Fd::open(events, OFlags::RDONLY) else { return false };
+    /// Whether `/proc/<pid>` is there (`pid` in digits); `true` when that cannot be told.
+    fn alive(proc: Option<&Fd>, pid: &[u8]) -> bool {
+        let Some(proc) = proc else { return true };
+        !matches!(
+            rustix::fs::accessat(proc.borrow(), pid, rustix::fs::Access::EXISTS, AtFlags::empty()),
+            Err(rustix::io::Errno::NOENT)
+        )
+    }
+
+    /// Removes the run cgroup `name` in `home`, killing what is in it first when there is anything; waits for it
+    /// to empty, a tenth of a second at a time, only while `waits` lasts.
+    fn kill_and_remove(home: &Fd, name: &CStr, waits: &mut u32) {
+        // The kernel removes only a cgroup that holds no process: when this succeeds there was nothing to kill.
+        if rustix::fs::unlinkat(home.borrow(), name, AtFlags::REMOVEDIR).is_ok() {
+            return;
+        }
+        let Some(cgroup) = Fd::open_at(home, name, OFlags::RDONLY | OFlags::DIRECTORY) else { return };
+        if let Some(file) = Fd::open_at(&cgroup, c"cgroup.kill", OFlags::WRONLY) {
+            let _ = rustix::io::write(file.borrow(), b"1");
+        }
+        while *waits > 0 && populated(&cgroup) {
+            *waits -= 1;
+            let _ = rustix::thread::nanosleep(&rustix::thread::Timespec { tv_sec: 0, tv_nsec: 100_000_000 });
+        }
+        let _ = rustix::fs::unlinkat(home.borrow(), name, AtFlags::REMOVEDIR);
+    }
+
+    /// Removes the `run.<n>` cgroups in `home`'s `name` (the layout of an earlier version).
+    fn remove_runs_in(home: &Fd, name: &CStr) {
+        let Some(host) = Fd::open_at(home, name, OFlags::RDONLY | OFlags::DIRECTORY) else { return };
+        let mut buf = [MaybeUninit::<u8>::uninit(); 4096];
+        let mut entries = RawDir::new(host.borrow(), &mut buf);
+        while let Some(Ok(entry)) = entries.next() {
+            if entry.file_name().to_bytes().starts_with(b"run.") {
+                let _ = rustix::fs::unlinkat(host.borrow(), entry.file_name(), AtFlags::REMOVEDIR);
+            }
+        }
+    }
+
+    /// Whether the cgroup's `cgroup.events` says it still holds a process.
+    fn populated(cgroup: &Fd) -> bool {
+        let Some(file) = Fd::open_at(cgroup, c"cgroup.events", OFlags::RDONLY) else { return false };
         let mut buf = [0u8; 512];
         let n = rustix::io::read(file.borrow(), &mut buf).unwrap_or(0);
         buf[..n].windows(11).any(|w| w == b"populated 1")

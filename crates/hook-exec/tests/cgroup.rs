@@ -26,9 +26,13 @@ async fn a_setsid_escape_dies_with_its_runs_cgroup() {
                 common::kill(escaped);
             }
             assert!(dead, "the setsid escape {escaped} outlived its run's cgroup");
-            let runs: Vec<_> =
-                std::fs::read_dir(&root).unwrap().filter_map(|e| e.ok()).filter(|e| e.path().is_dir()).collect();
-            assert!(runs.is_empty(), "run cgroups left behind: {runs:?}");
+            let ours = format!("hook-exec.{}.", std::process::id());
+            let runs: Vec<_> = std::fs::read_dir(&root)
+                .unwrap()
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|name| name.starts_with(&ours))
+                .collect();
+            assert!(runs.is_empty(), "run cgroups left behind in {}: {runs:?}", root.display());
         }
         None => {
             // No cgroup to be had here: the run still ran; the escape is out of reach, as documented.

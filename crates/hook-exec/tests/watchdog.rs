@@ -1,7 +1,8 @@
 //! The watchdog, seen from outside: a host (this test binary, started again as `watchdog_host`) runs a hook whose
 //! group holds a process that is not the leader, and is SIGKILLed. The leader dies with its parent (parent-death
 //! signal); the other member only by the watchdog's kill of the group, since no subreaper or cgroup reaches it here.
-//! With a cgroup, the watchdog also removes the host's `hook-exec.<pid>` cgroup.
+//! With a cgroup, the watchdog also removes the host's run cgroups (`hook-exec.<pid>.<n>`), and those that hosts
+//! gone before it left behind.
 #![cfg(target_os = "linux")]
 
 mod common;
@@ -62,6 +63,22 @@ async fn sigkilled_host_leaves_nothing(cgroup: bool) {
     let alone = eventually(Duration::from_secs(10), || open_fds(watchdog).len() == 1).await;
     assert!(alone, "the watchdog {watchdog} has {:?} open", open_fds(watchdog));
     let cgroup_dir = std::fs::read_to_string(s.path("cgroup")).unwrap();
+    // What hosts that are gone left there (their watchdogs killed too): a run cgroup, and a host cgroup of the
+    // layout before with a run cgroup in it.
+    let stale = if cgroup_dir.is_empty() {
+        Vec::new()
+    } else {
+        let gone = || {
+            let mut child = Command::new("true").spawn().unwrap();
+            child.wait().unwrap();
+            child.id()
+        };
+        let run = Path::new(&cgroup_dir).join(format!("hook-exec.{}.0", gone()));
+        let old = Path::new(&cgroup_dir).join(format!("hook-exec.{}", gone()));
+        std::fs::create_dir(&run).unwrap();
+        std::fs::create_dir_all(old.join("run.3")).unwrap();
+        vec![run, old]
+    };
     common::kill(host_pid);
     host.wait().unwrap();
     let dead = eventually(Duration::from_secs(10), || is_dead(leader) && is_dead(member)).await;
@@ -79,8 +96,19 @@ async fn sigkilled_host_leaves_nothing(cgroup: bool) {
         if cgroup_dir.is_empty() {
             eprintln!("no cgroup could be made here: the cgroup's removal is not checked");
         } else {
-            let gone = eventually(Duration::from_secs(10), || !Path::new(&cgroup_dir).exists()).await;
-            assert!(gone, "the host's cgroup {cgroup_dir} was not removed");
+            let prefix = format!("hook-exec.{host_pid}.");
+            let left = || -> Vec<String> {
+                std::fs::read_dir(&cgroup_dir)
+                    .unwrap()
+                    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|name| name.starts_with(&prefix))
+                    .collect()
+            };
+            let gone = eventually(Duration::from_secs(10), || left().is_empty()).await;
+            assert!(gone, "the host's run cgroups {:?} were not removed from {cgroup_dir}", left());
+            for dir in &stale {
+                assert!(!dir.exists(), "the stale cgroup {} was not removed", dir.display());
+            }
         }
     }
 }
