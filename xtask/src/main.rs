@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 mod agents;
 mod bench;
 mod dist;
+mod elf;
 mod inspect;
 
 const TASKS: &str = "\
@@ -23,6 +24,8 @@ tasks:
   dist     the release `hook` binary to install, in target/dist/hook: on Linux with glibc static and at a fixed
            address (nothing loaded or relocated at each start; docs/performance.md) [--out DIR]
            [--pie: position-independent, the image's address random too]
+  layout   which functions of `hook` run on every event, in the order they first run (traced: the per-event
+           commands of bench), into xtask/hot-symbols.txt, which dist hands the linker [--hook PATH]
   bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
            medians; the build of `cargo xtask dist`), then criterion's figures from target/criterion (BENCHMARKS.md)
            [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-clio") => bench::clio(&args[1..], &workspace_root()),
         Some("dist") => dist::run(&args[1..], &workspace_root()),
+        Some("layout") => bench::layout(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {

@@ -63,7 +63,7 @@ impl Cmd {
         self
     }
 
-    fn command(&self) -> Command {
+    pub(super) fn command(&self) -> Command {
         let mut command = Command::new(&self.program);
         command.args(&self.args);
         command.envs(self.env.iter().map(|(k, v)| (k, v)));
@@ -75,7 +75,7 @@ impl Cmd {
         command
     }
 
-    fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         format!("{} {}", self.program.display(), self.args.join(" "))
     }
 

@@ -17,7 +17,10 @@ use anyhow::{Context, Result, bail};
 mod clio;
 mod criterion;
 mod generate;
+mod layout;
 mod measure;
+
+pub use layout::run as layout;
 
 use generate::Shape;
 use measure::{Cmd, Medians, interleaved, ms};
@@ -221,25 +224,10 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
 /// `/bin/true`, `hook --version`, and one bridge call and one `hook run` of a `PreToolUse` on the 20-hook
 /// workspace, interleaved.
 fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<()> {
-    let ws = scratch.dir.join("event-ws");
-    generate::event_workspace(&ws)?;
+    let ws = event_workspace(scratch)?;
     let ws_arg = ws.display().to_string();
-    // Trusted as a user would trust it, so the matching hook really runs.
-    scratch.output(&scratch.hook(&["--workspace", &ws_arg, "trust", "--all", "--yes"]))?;
     let truth = Cmd::new("/bin/true", &[]);
-    // The three `hook` commands, of this binary or of another one (`--against`).
-    let commands = |binary: &Path| {
-        let with = |cmd: Cmd| Cmd { program: binary.to_path_buf(), ..cmd };
-        let version = with(scratch.hook(&["--version"]));
-        let bridge =
-            with(scratch.hook(&["bridge", "--protocol", "claude"]).cwd(&ws).stdin(generate::claude_pre_tool(&ws)));
-        let run = with(
-            scratch
-                .hook(&["--workspace", &ws_arg, "run", "pre_tool", "--tool", "shell", "--input", r#"{"command":"ls"}"#])
-                .cwd(&ws),
-        );
-        [version, bridge, run]
-    };
+    let commands = |binary: &Path| event_commands(scratch, &ws, binary);
     // Both binaries are measured from copies written now, one after the other: how a file's pages came into the
     // page cache changes what a process start of it costs (the same `hook --version` read 1.00x and 1.15x from two
     // files of equal code that had been read differently).
@@ -291,6 +279,30 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
         rows.push(Row::measured(&format!("`{name} run pre_tool`"), m[6], base, m[0], ""));
     }
     Ok(())
+}
+
+/// The 20-hook workspace of the per-event rows, generated and trusted as a user would trust it (so the matching
+/// hook really runs).
+fn event_workspace(scratch: &Scratch) -> Result<PathBuf> {
+    let ws = scratch.dir.join("event-ws");
+    generate::event_workspace(&ws)?;
+    let ws_arg = ws.display().to_string();
+    scratch.output(&scratch.hook(&["--workspace", &ws_arg, "trust", "--all", "--yes"]))?;
+    Ok(ws)
+}
+
+/// The three measured `hook` commands on that workspace, of `binary`: `--version`, a bridge call and a `hook run`.
+fn event_commands(scratch: &Scratch, ws: &Path, binary: &Path) -> [Cmd; 3] {
+    let ws_arg = ws.display().to_string();
+    let with = |cmd: Cmd| Cmd { program: binary.to_path_buf(), ..cmd };
+    let version = with(scratch.hook(&["--version"]));
+    let bridge = with(scratch.hook(&["bridge", "--protocol", "claude"]).cwd(ws).stdin(generate::claude_pre_tool(ws)));
+    let run = with(
+        scratch
+            .hook(&["--workspace", &ws_arg, "run", "pre_tool", "--tool", "shell", "--input", r#"{"command":"ls"}"#])
+            .cwd(ws),
+    );
+    [version, bridge, run]
 }
 
 /// A copy of `binary` in `dir`, made now.
