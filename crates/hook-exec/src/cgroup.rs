@@ -30,17 +30,23 @@ pub(crate) fn home() -> Option<PathBuf> {
 
 /// This process's cgroup v2 directory: the `0::<path>` line of `/proc/self/cgroup` under the cgroup2 mount.
 fn own_cgroup() -> Option<PathBuf> {
-    let line = crate::procfs::read("/proc/self/cgroup").ok()?;
-    let path = line.lines().find_map(|l| l.strip_prefix("0::"))?.trim().to_owned();
-    Some(cgroup2_mount()?.join(path.trim_start_matches('/')))
+    let text = crate::procfs::read("/proc/self/cgroup").ok()?;
+    let path = text.lines().find_map(|l| l.strip_prefix("0::"))?.trim().to_owned();
+    // Other lines are cgroup v1 hierarchies: a hybrid system, whose cgroup2 is most likely at `…/unified`.
+    let hybrid = text.lines().any(|l| !l.starts_with("0::"));
+    Some(cgroup2_mount(hybrid)?.join(path.trim_start_matches('/')))
 }
 
 /// Where cgroup v2 is mounted: one of the two usual places when the file system there says it is cgroup2 (a
-/// `statfs` each), else the first cgroup2 mount of `/proc/self/mountinfo`, which the kernel writes out in full for
-/// every read.
-fn cgroup2_mount() -> Option<PathBuf> {
+/// `statfs` each, the likelier first), else the first cgroup2 mount of `/proc/self/mountinfo`, which the kernel
+/// writes out in full for every read.
+fn cgroup2_mount(hybrid: bool) -> Option<PathBuf> {
     const CGROUP2_SUPER_MAGIC: u64 = 0x6367_7270;
-    for usual in ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"] {
+    let usual = match hybrid {
+        true => ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"],
+        false => ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"],
+    };
+    for usual in usual {
         if rustix::fs::statfs(usual).is_ok_and(|fs| fs.f_type as u64 == CGROUP2_SUPER_MAGIC) {
             return Some(PathBuf::from(usual));
         }
@@ -62,6 +68,9 @@ pub(crate) struct RunCgroup {
     pub(crate) dir: PathBuf,
     /// `cgroup.procs`, open for the child's write of `0` (itself).
     pub(crate) procs: File,
+    /// Whether the kernel has `cgroup.kill` (Linux 5.14): then the watchdog kills the run through its cgroup when
+    /// the host dies, and need not be told its group.
+    pub(crate) killable: bool,
 }
 
 impl RunCgroup {
@@ -75,8 +84,10 @@ impl RunCgroup {
         let name = format!("{PREFIX}{}.{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
         let dir = home.join(name);
         fs::create_dir(&dir)?;
+        static KILLABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let killable = *KILLABLE.get_or_init(|| dir.join("cgroup.kill").exists());
         match OpenOptions::new().write(true).open(dir.join("cgroup.procs")) {
-            Ok(procs) => Ok(RunCgroup { dir, procs }),
+            Ok(procs) => Ok(RunCgroup { dir, procs, killable }),
             Err(e) => {
                 let _ = fs::remove_dir(&dir);
                 Err(e)
@@ -131,9 +142,15 @@ mod tests {
         assert_eq!(cgroup2_mounts(sample).collect::<Vec<_>>(), [PathBuf::from("/sys/fs/cgroup/unified")]);
         let cgroup2: Vec<PathBuf> = cgroup2_mounts(&mounts).collect();
         match cgroup2.as_slice() {
-            [] => assert_eq!(cgroup2_mount(), None),
-            [only] => assert_eq!(cgroup2_mount().as_ref(), Some(only)),
-            several => assert!(several.contains(&cgroup2_mount().unwrap()), "{several:?}"),
+            [] => assert_eq!((cgroup2_mount(false), cgroup2_mount(true)), (None, None)),
+            [only] => {
+                assert_eq!(cgroup2_mount(false).as_ref(), Some(only));
+                assert_eq!(cgroup2_mount(true).as_ref(), Some(only));
+            }
+            several => {
+                assert!(several.contains(&cgroup2_mount(false).unwrap()), "{several:?}");
+                assert!(several.contains(&cgroup2_mount(true).unwrap()), "{several:?}");
+            }
         }
     }
 }

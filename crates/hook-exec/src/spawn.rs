@@ -105,7 +105,7 @@ fn spawn_checked(
         }
     };
     let pid = rustix::process::Pid::from_raw(pid).ok_or_else(|| io_error(io::Error::other("clone returned pid 0")))?;
-    registry.add(pid);
+    registry.add(pid, cgroup.as_ref().is_some_and(|c| c.killable));
     drop(registry);
     drop((stdin_child, stdout_child, stderr_child, frozen));
     // From here on the leader's drop kills the group, so a failed setup leaves nothing running.
@@ -141,7 +141,7 @@ fn spawn_checked(
         Ok(child) => child,
         Err(e) => return Err(classify(inv, program.clone(), &e)),
     };
-    registry.add(rustix::process::Pid::from_child(&child));
+    registry.add(rustix::process::Pid::from_child(&child), false);
     drop(registry);
 
     let stdin = child.stdin.take();

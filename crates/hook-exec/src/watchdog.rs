@@ -2,7 +2,7 @@
 //! even by SIGKILL.
 //!
 //! The host tells it each group as the group starts and ends (`+ pid` / `- pid`) through a pipe whose write end
-//! only the host holds. When the host dies, however it dies, the kernel closes that end; the watchdog reads EOF and
+//! only the host holds — each group, that is, that no cgroup of the runs' holds: the cgroups it reaches anyway. When the host dies, however it dies, the kernel closes that end; the watchdog reads EOF and
 //! SIGKILLs every group still listed. A group's id cannot be reused while any member of it lives, so that kill
 //! reaches the hook's own processes, not a stranger. Given the cgroup the runs' cgroups are made in, it then looks
 //! there once: every run cgroup of the host's still there (`hook-exec.<host pid>.<n>`) is killed, waited for (a
