@@ -64,7 +64,7 @@ pub fn build(
     if let Some(id) = session_id {
         fields.insert("session_id".to_owned(), Value::String(id.to_owned()));
     }
-    let known = known_fields(event);
+    let known = FIELDS;
     for key in fields.keys().filter(|k| !known.contains(&k.as_str())) {
         let hint =
             did_you_mean(key, known.iter().copied()).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
@@ -89,16 +89,8 @@ pub fn build(
     Ok(input)
 }
 
-/// The fields an input may carry: every field of [`EventInput`] but the event itself.
-fn known_fields(event: &ParsedEvent) -> Vec<&'static str> {
-    let empty = serde_json::to_value(EventInput::new(event.event.clone())).unwrap_or_default();
-    let names: Vec<String> = empty.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
-    // `EventInput`'s field names are 'static in the type; keep them so without leaking: match against a fixed list.
-    FIELDS.iter().copied().filter(|f| names.iter().any(|n| n == f)).collect()
-}
-
-/// [`EventInput`]'s fields (checked against its serialized form by `known_fields`, so a renamed field drops out
-/// instead of being accepted silently).
+/// The fields an input may carry: every field of [`EventInput`] but the event itself (a test checks the list against
+/// the type's serialized form, so a field renamed or added there cannot be accepted or refused silently).
 const FIELDS: &[&str] = &[
     "session_id",
     "turn_id",
@@ -177,4 +169,21 @@ fn read_capped(reader: impl Read, what: &str) -> Result<String> {
         bail!("{what} is larger than {} MiB (the limit); nothing was dispatched", MAX_INPUT_BYTES / (1024 * 1024));
     }
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{what} is not valid UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FIELDS;
+    use hook_middleware::EventInput;
+
+    #[test]
+    fn the_field_list_is_every_field_of_an_event_input_but_the_event() {
+        let empty = serde_json::to_value(EventInput::new(hook_types::Event::PreTool)).unwrap();
+        let mut names: Vec<&str> =
+            empty.as_object().unwrap().keys().map(String::as_str).filter(|k| *k != "event").collect();
+        let mut fields = FIELDS.to_vec();
+        names.sort_unstable();
+        fields.sort_unstable();
+        assert_eq!(names, fields);
+    }
 }
