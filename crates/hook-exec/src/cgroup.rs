@@ -95,12 +95,13 @@ impl RunCgroup {
         }
     }
 
-    /// Kills everything left in the run's cgroup, waits (boundedly) until it is empty, and removes it.
-    pub(crate) fn kill_and_remove(&self) {
+    /// Kills everything left in the run's cgroup, waits (boundedly) until it is empty, and removes it. Returns
+    /// whether it was removed: then every process the run started has exited (some may be zombies to reap).
+    pub(crate) fn kill_and_remove(&self) -> bool {
         // The kernel removes only an empty cgroup (`EBUSY` while a process is in it): when the run left nothing
         // behind, as most do, that one call is all, without the kill file's write and the events file's read.
         if fs::remove_dir(&self.dir).is_ok() {
-            return;
+            return true;
         }
         let killed =
             OpenOptions::new().write(true).open(self.dir.join("cgroup.kill")).and_then(|mut f| f.write_all(b"1"));
@@ -124,7 +125,7 @@ impl RunCgroup {
             }
             std::thread::sleep(Duration::from_millis(1));
         }
-        let _ = fs::remove_dir(&self.dir);
+        fs::remove_dir(&self.dir).is_ok()
     }
 }
 

@@ -32,7 +32,9 @@ use crate::cgroup::RunCgroup;
 pub(crate) struct RunCgroup;
 #[cfg(not(target_os = "linux"))]
 impl RunCgroup {
-    pub(crate) fn kill_and_remove(&self) {}
+    pub(crate) fn kill_and_remove(&self) -> bool {
+        false
+    }
 }
 
 /// How to learn that the leader exited.
@@ -188,11 +190,10 @@ impl Leader {
     }
 
     /// Kills whatever is left in the run's cgroup (what left the group or the session included) and removes it;
-    /// nothing without one. Called when the run is over.
-    pub(crate) fn end_cgroup(&mut self) {
-        if let Some(cgroup) = self.cgroup.take() {
-            cgroup.kill_and_remove();
-        }
+    /// nothing without one. Called when the run is over. Returns whether the cgroup was there and is gone, which
+    /// means every process of the run has exited.
+    pub(crate) fn end_cgroup(&mut self) -> bool {
+        self.cgroup.take().is_some_and(|cgroup| cgroup.kill_and_remove())
     }
 
     /// Gives up waiting for a leader that did not die after SIGKILL (uninterruptible sleep): a thread reaps it later.

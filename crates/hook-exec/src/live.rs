@@ -293,6 +293,68 @@ pub fn reap_orphans() -> usize {
     }
 }
 
+/// After a run whose every process has exited (its cgroup emptied and removed): reaps the adopted zombies among its
+/// processes, by asking the kernel for an exited child (`waitid` without reaping it) one at a time, rather than
+/// reading every child's `/proc` entry as [`reap_orphans`] does, which it falls back to when an exited child is a
+/// leader or the watchdog (theirs to reap) or the kernel cannot be asked. A live process adopted from this run
+/// cannot exist: it would still be in the run's cgroup, which was empty. Returns how many it reaped.
+#[cfg(target_os = "linux")]
+pub(crate) fn reap_exited_orphans() -> usize {
+    let registry = lock();
+    if !registry.subreaper {
+        return 0;
+    }
+    let watchdog = registry.watchdog.as_ref().map(Watchdog::pid);
+    let mut reaped = 0;
+    // Bounded: each turn reaps one child, and a host has few.
+    for _ in 0..4096 {
+        let Some(pid) = exited_child() else { return reaped };
+        if pid == 0 {
+            return reaped;
+        }
+        if registry.leaders.contains(&pid) || Some(pid) == watchdog {
+            drop(registry);
+            return reaped + reap_orphans();
+        }
+        let Some(id) = Pid::from_raw(pid) else { return reaped };
+        if let Ok(Some(_)) = rustix::process::waitid(
+            rustix::process::WaitId::Pid(id),
+            rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOHANG,
+        ) {
+            reaped += 1;
+        }
+    }
+    reaped
+}
+
+/// Elsewhere there are no cgroups, and this is never called for them.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn reap_exited_orphans() -> usize {
+    reap_orphans()
+}
+
+/// The pid of a child of this process that exited and is not reaped yet, left unreaped (`waitid` with `WNOWAIT`);
+/// `Some(0)` when there is none (or no child at all), `None` when the kernel cannot be asked.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn exited_child() -> Option<i32> {
+    loop {
+        // SAFETY: `info` is plain data the kernel fills (zeroed first: with WNOHANG and no exited child it writes
+        // nothing, and a pid of 0 then says so).
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let rc = unsafe { libc::waitid(libc::P_ALL, 0, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT) };
+        if rc == 0 {
+            // SAFETY: filled by a successful waitid (or left zeroed).
+            return Some(unsafe { info.si_pid() });
+        }
+        match std::io::Error::last_os_error().raw_os_error() {
+            Some(libc::EINTR) => continue,
+            Some(libc::ECHILD) => return Some(0),
+            _ => return None,
+        }
+    }
+}
+
 /// Reaps `pid` (a child of ours that was SIGKILLed), waiting until `deadline` at most.
 fn reap_within(pid: Pid, deadline: Instant) -> bool {
     use rustix::process::{WaitId, WaitIdOptions};

@@ -153,12 +153,17 @@ pub(crate) async fn run_with(
         None
     };
     // Under cgroup supervision: whatever the run started and left behind dies with its cgroup.
-    leader.end_cgroup();
+    let all_exited = leader.end_cgroup();
     if crate::live::sweeps_orphans() {
         // Whatever this (subreaper) process adopted dies now — a descendant that left its group with `setsid`, or a
         // group member (perhaps already a zombie) whose parent died. Silently: most are the remains of a group
-        // that was just killed, and the count would depend on timing.
-        crate::live::reap_orphans();
+        // that was just killed, and the count would depend on timing. When the run's cgroup is gone, everything it
+        // started has exited: what is left to do is reaping the zombies among them that were adopted.
+        if all_exited {
+            crate::live::reap_exited_orphans();
+        } else {
+            crate::live::reap_orphans();
+        }
     }
     for (name, capture) in [("stdout", &mut out), ("stderr", &mut err)] {
         if let Some(e) = capture.error.take() {

@@ -99,7 +99,7 @@ fn spawn_checked(
         Err(e) => {
             drop(registry);
             if let Some(cgroup) = &cgroup {
-                cgroup.kill_and_remove();
+                let _ = cgroup.kill_and_remove();
             }
             return Err(classify(inv, program.clone(), &e));
         }
