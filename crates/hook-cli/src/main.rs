@@ -15,6 +15,7 @@
 // (Its unit tests keep the test harness's own `main`.)
 #![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
+mod arena;
 mod bridge;
 mod cases;
 mod cli;
@@ -27,6 +28,8 @@ mod import;
 mod input;
 mod inspect;
 mod install;
+#[cfg(target_os = "linux")]
+mod prefault;
 mod preview;
 mod receipts;
 mod render;
@@ -44,6 +47,10 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use context::Context;
 
+/// Small allocations from a size-class arena in `.bss`: `hook` lives for one event (src/arena.rs).
+#[global_allocator]
+static ALLOCATOR: arena::Arena<{ arena::ARENA_BYTES }> = arena::Arena::new();
+
 #[cfg(any(test, not(all(target_os = "linux", target_env = "gnu"))))]
 fn main() -> std::process::ExitCode {
     std::process::ExitCode::from(hook())
@@ -56,6 +63,8 @@ fn hook() -> u8 {
     if let Some(code) = version_only() {
         return code;
     }
+    #[cfg(target_os = "linux")]
+    prefault::prefault(ALLOCATOR.start());
     // A bug must still end as one line and exit 1, never as a backtrace.
     std::panic::set_hook(Box::new(|info| {
         let (message, at) = exit::panic_parts(info);
