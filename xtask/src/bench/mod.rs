@@ -314,25 +314,39 @@ fn fresh_copy(binary: &Path, dir: &Path) -> Result<PathBuf> {
     Ok(copy)
 }
 
+/// How many times a round of a larger size runs the first size's cold load: its process is short and noisy, and it
+/// is what the flatness ratio divides by.
+const FIRST_SIZE_REPEATS: usize = 3;
+
 /// Whole-process loading of generated workspaces, with the load cache cold (the state directory emptied before each
-/// run) and warm.
+/// run) and warm. The flatness row of each size divides by the first size's cold load measured in the same rounds,
+/// so a drift of the machine's speed between sizes does not enter the ratio.
 fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<()> {
     let empty = scratch.dir.join("empty-ws");
     fs::create_dir_all(empty.join(".git"))?;
     let floor_cmd = loader(scratch, &empty, &scratch.dir.join("state"));
-    let mut first_cost: Vec<(Shape, Medians)> = Vec::new();
+    let first = options.sizes[0];
     for &size in &options.sizes {
         for shape in [Shape::Native, Shape::Clio] {
-            let ws = scratch.dir.join(format!("load-{}-{size}", shape.label()));
-            generate::workspace(&ws, size, shape)?;
-            let cold_state = scratch.dir.join(format!("cold-state-{}-{size}", shape.label()));
+            let cold_at = |size: usize| -> Result<(PathBuf, Cmd)> {
+                let ws = scratch.dir.join(format!("load-{}-{size}", shape.label()));
+                generate::workspace(&ws, size, shape)?;
+                check_loaded(scratch, &ws, size)?;
+                let cold_state = scratch.dir.join(format!("cold-state-{}-{size}", shape.label()));
+                let mut cold = loader(scratch, &ws, &cold_state);
+                cold.fresh_dir = Some(cold_state);
+                Ok((ws, cold))
+            };
+            let (ws, cold) = cold_at(size)?;
             let warm = loader(scratch, &ws, &scratch.dir.join("state"));
-            let mut cold = loader(scratch, &ws, &cold_state);
-            cold.fresh_dir = Some(cold_state);
-            check_loaded(scratch, &ws, size)?;
-            let runs = options.load_runs.unwrap_or(if size >= 100_000 { 3 } else { 7 });
+            let mut cmds = vec![&floor_cmd, &cold, &warm];
+            let first_cold = if size == first { None } else { Some(cold_at(first)?.1) };
+            if let Some(first_cold) = &first_cold {
+                cmds.extend(std::iter::repeat_n(first_cold, FIRST_SIZE_REPEATS));
+            }
+            let runs = options.load_runs.unwrap_or(if size >= 100_000 { 5 } else { 7 });
             eprintln!("xtask: loading {size} {} hooks, {runs} interleaved runs", shape.label());
-            let m = interleaved(&[&floor_cmd, &cold, &warm], runs)?;
+            let m = interleaved(&cmds, runs)?;
             let (floor, cold_m, warm_m) = (m[0], m[1], m[2]);
             // The load's own cost: the run less the same process on an empty workspace.
             let own = |x: Medians| Medians {
@@ -340,20 +354,13 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
                 cpu: x.cpu.saturating_sub(floor.cpu),
                 max_rss_kib: x.max_rss_kib,
             };
-            let first = options.sizes[0];
-            let base = match first_cost.iter().find(|(s, _)| *s == shape) {
-                Some(&(_, base)) => base,
-                None => {
-                    first_cost.push((shape, own(cold_m)));
-                    own(cold_m)
-                }
-            };
+            let base = if first_cold.is_some() { own(median_of(&m[3..])) } else { own(cold_m) };
             let scale = size as f64 / first as f64;
             let scaled = Medians { wall: base.wall.mul_f64(scale), cpu: base.cpu.mul_f64(scale), max_rss_kib: 0 };
             let mut row = Row::measured(
                 &format!("load {size} {} hooks, cold (less the same process on an empty workspace)", shape.label()),
                 own(cold_m),
-                &format!("{first} hooks, cold, ×{scale}"),
+                &format!("{first} hooks, cold, same rounds, ×{scale}"),
                 scaled,
                 "≤ 1.3× (flat per hook)",
             );
@@ -375,6 +382,19 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
         }
     }
     Ok(())
+}
+
+/// The median of several commands' medians, field by field (the same command measured more than once per round).
+fn median_of(medians: &[Medians]) -> Medians {
+    let mut wall: Vec<Duration> = medians.iter().map(|m| m.wall).collect();
+    let mut cpu: Vec<Duration> = medians.iter().map(|m| m.cpu).collect();
+    wall.sort();
+    cpu.sort();
+    Medians {
+        wall: wall[wall.len() / 2],
+        cpu: cpu[cpu.len() / 2],
+        max_rss_kib: medians.iter().map(|m| m.max_rss_kib).max().unwrap_or(0),
+    }
 }
 
 /// The loading process at a workspace's size: hook-config's `load` example (a host's load — discovery of every
