@@ -23,7 +23,7 @@ mod measure;
 pub use layout::run as layout;
 
 use generate::Shape;
-use measure::{Cmd, Medians, interleaved, ms};
+use measure::{Cmd, Medians, interleaved, median, ms};
 
 /// Options shared by both tasks.
 #[derive(Debug)]
@@ -326,22 +326,15 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
     fs::create_dir_all(empty.join(".git"))?;
     let floor_cmd = loader(scratch, &empty, &scratch.dir.join("state"));
     let first = options.sizes[0];
+    // The first size's cold load of each shape, made with its workspace and run again in every larger size's rounds.
+    let mut first_colds: Vec<(Shape, Cmd)> = Vec::new();
     for &size in &options.sizes {
         for shape in [Shape::Native, Shape::Clio] {
-            let cold_at = |size: usize| -> Result<(PathBuf, Cmd)> {
-                let ws = scratch.dir.join(format!("load-{}-{size}", shape.label()));
-                generate::workspace(&ws, size, shape)?;
-                check_loaded(scratch, &ws, size)?;
-                let cold_state = scratch.dir.join(format!("cold-state-{}-{size}", shape.label()));
-                let mut cold = loader(scratch, &ws, &cold_state);
-                cold.fresh_dir = Some(cold_state);
-                Ok((ws, cold))
-            };
-            let (ws, cold) = cold_at(size)?;
+            let (ws, cold) = cold_load(scratch, shape, size)?;
             let warm = loader(scratch, &ws, &scratch.dir.join("state"));
             let mut cmds = vec![&floor_cmd, &cold, &warm];
-            let first_cold = if size == first { None } else { Some(cold_at(first)?.1) };
-            if let Some(first_cold) = &first_cold {
+            let first_cold = first_colds.iter().find(|(s, _)| *s == shape).map(|(_, cmd)| cmd);
+            if let Some(first_cold) = first_cold {
                 cmds.extend(std::iter::repeat_n(first_cold, FIRST_SIZE_REPEATS));
             }
             let runs = options.load_runs.unwrap_or(if size >= 100_000 { 5 } else { 7 });
@@ -354,7 +347,17 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
                 cpu: x.cpu.saturating_sub(floor.cpu),
                 max_rss_kib: x.max_rss_kib,
             };
-            let base = if first_cold.is_some() { own(median_of(&m[3..])) } else { own(cold_m) };
+            let base = if first_cold.is_some() {
+                // The first size's runs of these rounds, pooled: several medians of one command, their median.
+                let repeats = &m[3..];
+                own(Medians {
+                    wall: median(repeats.iter().map(|r| r.wall).collect()),
+                    cpu: median(repeats.iter().map(|r| r.cpu).collect()),
+                    max_rss_kib: 0,
+                })
+            } else {
+                own(cold_m)
+            };
             let scale = size as f64 / first as f64;
             let scaled = Medians { wall: base.wall.mul_f64(scale), cpu: base.cpu.mul_f64(scale), max_rss_kib: 0 };
             let mut row = Row::measured(
@@ -379,22 +382,24 @@ fn loading(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<
             );
             row.note = format!("peak {} MiB", warm_m.max_rss_kib / 1024);
             rows.push(row);
+            if size == first {
+                first_colds.push((shape, cold));
+            }
         }
     }
     Ok(())
 }
 
-/// The median of several commands' medians, field by field (the same command measured more than once per round).
-fn median_of(medians: &[Medians]) -> Medians {
-    let mut wall: Vec<Duration> = medians.iter().map(|m| m.wall).collect();
-    let mut cpu: Vec<Duration> = medians.iter().map(|m| m.cpu).collect();
-    wall.sort();
-    cpu.sort();
-    Medians {
-        wall: wall[wall.len() / 2],
-        cpu: cpu[cpu.len() / 2],
-        max_rss_kib: medians.iter().map(|m| m.max_rss_kib).max().unwrap_or(0),
-    }
+/// Generates the workspace of `size` hooks of `shape`, checks that it loads whole, and returns it with its cold
+/// load (the state directory emptied before each run).
+fn cold_load(scratch: &Scratch, shape: Shape, size: usize) -> Result<(PathBuf, Cmd)> {
+    let ws = scratch.dir.join(format!("load-{}-{size}", shape.label()));
+    generate::workspace(&ws, size, shape)?;
+    check_loaded(scratch, &ws, size)?;
+    let cold_state = scratch.dir.join(format!("cold-state-{}-{size}", shape.label()));
+    let mut cold = loader(scratch, &ws, &cold_state);
+    cold.fresh_dir = Some(cold_state);
+    Ok((ws, cold))
 }
 
 /// The loading process at a workspace's size: hook-config's `load` example (a host's load — discovery of every
