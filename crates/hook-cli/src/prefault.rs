@@ -8,19 +8,19 @@
 //! is not mapped as expected, the call fails and nothing changes: the pages fault in as before.
 
 /// How much of the arena to map: a little more than one event uses.
-const ARENA_BYTES: usize = 96 << 10;
+const ARENA_MAPPED: usize = 96 << 10;
 
 /// How much of the stack below the current frame to map: what one event's dispatch reaches.
-const STACK_BYTES: usize = 56 << 10;
+const STACK_MAPPED: usize = 56 << 10;
 
 const PAGE: usize = 4096;
 
-/// Maps the first [`ARENA_BYTES`] of `arena` and [`STACK_BYTES`] of stack below the caller.
+/// Maps the first [`ARENA_MAPPED`] of `arena` and [`STACK_MAPPED`] of stack below the caller.
 pub fn prefault(arena: *const u8) {
-    populate(arena as usize, ARENA_BYTES);
+    populate(arena as usize, ARENA_MAPPED);
     let here = 0u8;
-    let below = (std::ptr::from_ref(&here) as usize & !(PAGE - 1)).saturating_sub(STACK_BYTES);
-    populate(below, STACK_BYTES);
+    let below = (std::ptr::from_ref(&here) as usize & !(PAGE - 1)).saturating_sub(STACK_MAPPED);
+    populate(below, STACK_MAPPED);
 }
 
 fn populate(start: usize, len: usize) {
