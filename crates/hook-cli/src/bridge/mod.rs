@@ -17,8 +17,14 @@
 //! The workspace is `--workspace`, else the one the agent names or whose project root holds the payload's `cwd`
 //! ([`AgentInput::workspace`]).
 //!
+//! Whatever is stuck inside it, the bridge answers by its answer deadline: a watchdog thread with its own clock writes
+//! the failure answer then, and a grace after a stop signal the bridge's own handling did not answer
+//! ([`watchdog`]).
+//!
 //! Test-only: when the environment variable `HOOK_BRIDGE_TEST_PANIC` is set to a non-empty value, the bridge panics
-//! right after reading its input, so tests can prove a panic answers with the blocking form. Nothing else reads it.
+//! right after reading its input, so tests can prove a panic answers with the blocking form; `HOOK_BRIDGE_TEST_HANG`
+//! makes it wait forever there instead, as a dispatch stuck in a call that never returns would, so tests can prove
+//! the watchdog answers. Nothing else reads them; neither can let a call through.
 
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Read, Write};
@@ -50,6 +56,9 @@ use watchdog::Watchdog;
 
 /// The variable that makes the bridge panic on purpose (tests only; see the module docs).
 pub const TEST_PANIC_VAR: &str = "HOOK_BRIDGE_TEST_PANIC";
+
+/// The variable that makes the bridge hang on purpose (tests only; see the module docs).
+pub const TEST_HANG_VAR: &str = "HOOK_BRIDGE_TEST_HANG";
 
 /// The most stdin the bridge reads: an agent's hook input is a few kilobytes; a tool response can be large.
 const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
@@ -182,6 +191,11 @@ fn bridge(args: &[OsString], known: &mut Known<'_>) -> Answer {
     known.read(agent, Some(&read.event_name));
     if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| !v.is_empty()) {
         panic!("{TEST_PANIC_VAR} is set: panicking on purpose");
+    }
+    if std::env::var_os(TEST_HANG_VAR).is_some_and(|v| !v.is_empty()) {
+        loop {
+            std::thread::park();
+        }
     }
     // A hook of an engine: that engine already dispatches this event, and this bridge must start nothing.
     if is_nested(std::env::var_os(BRIDGE_DEPTH_VAR).as_deref()) {
