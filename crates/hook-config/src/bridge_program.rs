@@ -93,6 +93,13 @@ impl BridgeProgram {
     }
 }
 
+/// Whether `line` is one simple command and nothing else (no list, pipe or `sh -c` script around it).
+pub(crate) fn lone_command(line: &str) -> bool {
+    let commands = shell_commands(line);
+    commands.iter().filter(|words| !words.is_empty()).count() == 1
+        && commands.iter().all(|words| shell_script(words).is_none())
+}
+
 /// How many `sh -c` scripts deep a command line is looked into for the bridge.
 const MAX_SHELL_NESTING: u8 = 2;
 
