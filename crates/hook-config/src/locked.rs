@@ -65,7 +65,7 @@ impl std::fmt::Display for Held {
         let path = self.path.display();
         write!(
             f,
-            "another process holds the lock on `{path}` and kept it for more than {} ms; `fuser -v {path}` or `lsof \
+            "`{path}` is locked by another process, which kept it for more than {} ms; `fuser -v {path}` or `lsof \
              {path}` names that process: end it, or retry once it is done",
             self.waited.as_millis()
         )
@@ -87,7 +87,7 @@ impl std::error::Error for Held {}
 /// let other = std::fs::File::open(&path).unwrap();
 /// let err = locked::flock_within(&other, &path, LockKind::Shared, Duration::from_millis(20)).unwrap_err();
 /// assert_eq!(locked::held(&err).unwrap().path, path);
-/// assert!(err.to_string().contains("another process holds the lock"));
+/// assert!(err.to_string().contains("is locked by another process"));
 /// ```
 pub fn held(error: &io::Error) -> Option<&Held> {
     error.get_ref().and_then(|inner| inner.downcast_ref::<Held>())
@@ -287,7 +287,7 @@ mod tests {
         assert!(started.elapsed() < DEFAULT_WAIT, "{:?}", started.elapsed());
         let LockedError::Io { source, .. } = &err else { panic!("{err}") };
         assert_eq!(held(source).unwrap().path, lock_path(&path));
-        assert!(err.to_string().contains("another process holds the lock on"), "{err}");
+        assert!(err.to_string().contains("is locked by another process"), "{err}");
         assert!(!path.exists(), "nothing was written");
         drop(holder);
         update(&path, DEFAULT_WAIT, |_| Ok::<_, std::convert::Infallible>(Some(b"x".to_vec()))).unwrap();

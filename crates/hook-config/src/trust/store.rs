@@ -29,7 +29,7 @@ pub enum TrustError {
     NoPath,
     /// Another process held the store's lock past [`locked::DEFAULT_WAIT`]: nothing was written (the source says
     /// which lock file and how to find the holder).
-    #[error("the trust store `{}` is locked by another process", .path.display())]
+    #[error("the trust store is in use")]
     Locked {
         /// The store.
         path: PathBuf,

@@ -77,7 +77,9 @@ impl Admission {
             Admission::Granted(_) => None,
             Admission::Refused(cap) => Some((
                 format!("its request_continuation was refused: the session already continued {cap} times in a row"),
-                format!("a hook asked to keep going after {cap} continuations in a row; the cap of {cap} stopped it here"),
+                format!(
+                    "a hook asked to keep going after {cap} continuations in a row; the cap of {cap} stopped it here"
+                ),
             )),
             Admission::Uncounted(held) => Some((
                 "its request_continuation was refused: the session's continuation count could not be read".to_owned(),
@@ -270,9 +272,9 @@ impl Sessions {
                         access.held = Some(held.clone());
                         access.problems.push(format!("session state: {err}; kept in memory for this call"));
                     }
-                    None => access
-                        .problems
-                        .push(format!("session state `{}`: {err}; counted in memory", path.display())),
+                    None => {
+                        access.problems.push(format!("session state `{}`: {err}; counted in memory", path.display()))
+                    }
                 }
                 return self.update_memory(key, change);
             }
@@ -583,7 +585,7 @@ mod tests {
         assert_eq!(admission, Some(Admission::Uncounted(held.clone())));
         assert_eq!(fs::read_to_string(&held.path).unwrap(), "{}");
         let (entry, notice) = admission.unwrap().refusal().unwrap();
-        assert!(entry.contains("could not be read") && notice.contains("another process holds the lock"), "{notice}");
+        assert!(entry.contains("could not be read") && notice.contains("is locked by another process"), "{notice}");
         let denial = access.gate_denial(&Event::PreTool).expect("a gate denies");
         assert!(denial.contains(&held.path.display().to_string()) && denial.contains("fuser"), "{denial}");
         assert_eq!(access.gate_denial(&Event::PostTool), None);
