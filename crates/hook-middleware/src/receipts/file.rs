@@ -58,7 +58,7 @@ impl Default for FileSinkOptions {
 /// - `<log>.1` … `<log>.N`: rotated segments, `.1` the newest. When `<log>` would grow past
 ///   [`FileSinkOptions::max_bytes`] it becomes `.1` and the others shift up; the oldest beyond
 ///   [`FileSinkOptions::max_rotated`] is dropped. The chain runs on across rotation: the first line of a fresh
-///   `<log>` has the `prev` the head carried, so [`verify`](super::verify) reads `.N` … `.1`, `<log>` as one chain.
+///   `<log>` has the `prev` the head carried, so [`verify`](fn@super::verify) reads `.N` … `.1`, `<log>` as one chain.
 /// - `<log>.lock`: an empty file that is never renamed; appenders hold an exclusive `flock` on it.
 /// - `<log>.gaps`: receipts that could not be appended, one JSON line per lost batch (how many, the first and last
 ///   time, why), appended without the lock; [`verify`](super::verify) reports them as [`Missing`](super::Missing).

@@ -1,4 +1,4 @@
-//! Receipts a [`FileSink`](super::FileSink) could not write, marked so [`verify`](super::verify) can say the log is
+//! Receipts a [`FileSink`](super::FileSink) could not write, marked so [`verify`](fn@super::verify) can say the log is
 //! incomplete: `<log>.gaps`, one JSON line per lost batch.
 //!
 //! A receipt that cannot be appended (another process held the log's lock past
