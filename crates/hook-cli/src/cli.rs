@@ -218,7 +218,7 @@ pub enum ReceiptsAction {
         #[arg(short = 'n', long = "lines", value_name = "N", default_value_t = 20)]
         n: usize,
     },
-    /// Check the hash chain; exit 1 and name the first broken line if it is broken.
+    /// Check the hash chain and the receipts marked missing; exit 1 and name the first broken line or the gap.
     Verify,
 }
 

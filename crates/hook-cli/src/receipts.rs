@@ -74,17 +74,25 @@ fn show_tail(ctx: &Context, log: &Path, n: usize) -> Result<u8> {
     Ok(exit::SUCCESS)
 }
 
+/// `hook receipts verify`: exit 0 only for an intact log, one whose chain holds and from which no receipt is known
+/// to be missing; a broken chain or receipts marked missing (`<log>.gaps`) exit 1, each said on a line of its own.
 fn show_verify(ctx: &Context, log: &Path) -> Result<u8> {
     let report = match verify(log, None) {
         Ok(report) => report,
         Err(VerifyError::NotFound { .. }) => bail!("no receipt log at `{}`: nothing to verify yet", log.display()),
+        Err(err @ VerifyError::Locked { .. }) => bail!("{err}"),
         Err(err) => return Err(err).context("cannot verify the receipt log"),
     };
     let code = if report.is_intact() { exit::SUCCESS } else { exit::ERROR };
     if ctx.json {
-        emit_json(
-            &serde_json::json!({"version": JSON_VERSION, "log": log, "intact": report.is_intact(), "report": report}),
-        )?;
+        emit_json(&serde_json::json!({
+            "version": JSON_VERSION,
+            "log": log,
+            "intact": report.is_intact(),
+            "chain_intact": report.chain_intact(),
+            "missing": report.missing,
+            "report": report,
+        }))?;
         return Ok(code);
     }
     let segments: Vec<PathBuf> = report.segments.clone();
@@ -99,9 +107,10 @@ fn show_verify(ctx: &Context, log: &Path) -> Result<u8> {
             _ => String::new(),
         }
     );
-    let text = match &report.broken {
-        None => format!("{}: {summary}, {}\n", ctx.painter.paint(Style::Green, "intact"), log.display()),
-        Some(broken) => format!(
+    let mut text = match (&report.broken, &report.missing) {
+        (None, None) => format!("{}: {summary}, {}\n", ctx.painter.paint(Style::Green, "intact"), log.display()),
+        (None, Some(_)) => format!("the chain holds what was written: {summary}, {}\n", log.display()),
+        (Some(broken), _) => format!(
             "{}\n{}: the chain breaks at line {} of {} ({summary})\n",
             clean_line(&broken.to_string()),
             ctx.painter.paint(Style::Red, "BROKEN"),
@@ -109,6 +118,13 @@ fn show_verify(ctx: &Context, log: &Path) -> Result<u8> {
             broken.path.display()
         ),
     };
+    if let Some(missing) = &report.missing {
+        text.push_str(&format!(
+            "{}: {}\n",
+            ctx.painter.paint(Style::Red, "INCOMPLETE"),
+            clean_line(&missing.to_string())
+        ));
+    }
     emit(&text)?;
     Ok(code)
 }

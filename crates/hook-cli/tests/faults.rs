@@ -56,7 +56,10 @@ fn a_full_disk_under_the_receipt_log_keeps_the_verdict_and_forks_no_chain() {
 
     assert_eq!(env.hook(&run_args()).code, 0);
     let out = env.hook(&["receipts", "verify"]);
-    assert_eq!(out.code, 0, "the chain runs on unbroken: {out:#?}");
+    // The chain runs on unbroken, and the receipts the full disk cost are reported: the log is not intact.
+    assert_eq!(out.code, 1, "{out:#?}");
+    assert!(out.stdout.starts_with("the chain holds what was written: 8 lines"), "{out:#?}");
+    assert!(out.stdout.contains("INCOMPLETE: 2 receipts were not written"), "{out:#?}");
 }
 
 #[test]

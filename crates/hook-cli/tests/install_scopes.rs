@@ -224,3 +224,26 @@ fn an_install_into_a_committed_file_writes_no_absolute_path() {
         }
     }
 }
+
+/// Another process keeps the install records' lock: install fails within its wait with one line naming the records
+/// and the holder's lock file, and changes nothing.
+#[test]
+fn a_held_install_record_lock_makes_install_fail_in_one_line_and_change_nothing() {
+    let env = project();
+    let settings = read(&env.ws.join(".claude/settings.json"));
+    std::fs::create_dir_all(env.config_home()).unwrap();
+    let holder = common::LockHolder::new(&env.config_home().join("installs.json.lock"));
+    let install = env.command(&["install", "--agent", "claude", "--yes"]);
+    let out = env.finish_within(install, b"", std::time::Duration::from_secs(60));
+    assert_eq!(out.code, 1, "{out:#?}");
+    // The harness's --config-home draws a warning first; the error is one line.
+    let errors: Vec<&str> = out.stderr.lines().filter(|l| !l.starts_with("hook: warning: ")).collect();
+    assert_eq!(errors.len(), 1, "{out:#?}");
+    let expected =
+        "hook: error: another process is changing the install records `[HOME]/xdg-config/hooks/installs.json`";
+    assert!(errors[0].starts_with(expected), "{out:#?}");
+    assert!(errors[0].contains("installs.json.lock` is locked by another process"), "{out:#?}");
+    assert_eq!(read(&env.ws.join(".claude/settings.json")), settings, "nothing changed");
+    drop(holder);
+    assert_eq!(env.hook(&["install", "--agent", "claude", "--yes"]).code, 0);
+}

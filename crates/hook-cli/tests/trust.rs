@@ -220,3 +220,21 @@ fn concurrent_trust_runs_sharing_a_config_home_lost_entries() {
     let entries: usize = workspaces.values().map(|hooks| hooks.as_object().unwrap().len()).sum();
     assert_eq!((workspaces.len(), entries), (20, 40));
 }
+
+/// Another process (the agent's shell, say) keeps the trust store's lock: `hook trust` fails within its wait with
+/// one line naming the store, its lock file and how to find the holder, and writes nothing.
+#[test]
+fn a_held_trust_store_lock_makes_hook_trust_fail_in_one_line_instead_of_hanging() {
+    let env = Env::new("gates");
+    std::fs::create_dir_all(env.config_home()).unwrap();
+    let lock = env.config_home().join("trusted.json.lock");
+    let holder = common::LockHolder::new(&lock);
+    let out = env.finish_within(env.command(&["trust", "--all", "--yes"]), b"", Duration::from_secs(60));
+    assert_one_line_error(&out, "the store `[HOME]/xdg-config/hooks/trusted.json` could not be saved");
+    assert!(out.stderr.contains("`[HOME]/xdg-config/hooks/trusted.json.lock` is locked by another process"));
+    assert!(out.stderr.contains("fuser -v"), "{out:#?}");
+    assert!(!env.trust_store().exists(), "nothing was written");
+    drop(holder);
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    assert_eq!(trusted_ids(&env).len(), 2);
+}

@@ -7,6 +7,12 @@
 //! serialize and none is lost. Symlinks are never followed: a symlink planted at the file's place is an error,
 //! not a way to make the engine read or write elsewhere.
 //!
+//! **Every lock wait is bounded.** Any process of the same user can take an `flock` on these files and keep it (the
+//! agent's own shell tool can run `flock FILE sleep 1d`), so nothing here waits blindly: [`flock_within`], the one
+//! place the engine takes an `flock` on a file another process can reach, polls a non-blocking `flock` until its
+//! bound and then fails with an error [`held`] recognises, naming the file and how to find the holder. The session
+//! state, the receipt log and the install records lock through it too.
+//!
 //! ```
 //! use hook_config::locked;
 //! let dir = tempfile::tempdir().unwrap();
@@ -30,9 +36,89 @@ use std::time::{Duration, Instant};
 
 use rustix::fs::{FlockOperation, flock};
 
-/// How long [`update`] waits by default for another process's lock: long enough for any honest writer (they hold
-/// it for a read and a rename), short enough that a stopped process does not hang a command forever.
+/// How long a command (`hook trust`, `hook install`, `hook receipts verify`) waits by default for another
+/// process's lock: long enough for any honest writer (they hold it for a read and a rename, milliseconds, even with
+/// 40 of them queued), short enough that a stopped or hostile holder makes the command fail rather than hang.
 pub const DEFAULT_WAIT: Duration = Duration::from_secs(10);
+
+/// Which `flock` [`flock_within`] takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockKind {
+    /// One holder at a time: a writer.
+    Exclusive,
+    /// Any number of readers, no writer.
+    Shared,
+}
+
+/// Why a lock was not had: another process held it past the wait. The error inside the [`io::Error`] that
+/// [`flock_within`] returns then; find it with [`held`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    /// The locked file.
+    pub path: PathBuf,
+    /// How long it was waited for.
+    pub waited: Duration,
+}
+
+impl std::fmt::Display for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        write!(
+            f,
+            "`{path}` is locked by another process, which kept it for more than {} ms; `fuser -v {path}` or `lsof \
+             {path}` names that process: end it, or retry once it is done",
+            self.waited.as_millis()
+        )
+    }
+}
+
+impl std::error::Error for Held {}
+
+/// The [`Held`] inside `error`, when that is why a lock was not had.
+///
+/// ```
+/// use std::time::Duration;
+/// use hook_config::locked::{self, LockKind};
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("state");
+/// let holder = std::fs::File::create(&path).unwrap();
+/// locked::flock_within(&holder, &path, LockKind::Exclusive, Duration::ZERO).unwrap();
+/// // Another open file description of the same file: another holder, as another process would be.
+/// let other = std::fs::File::open(&path).unwrap();
+/// let err = locked::flock_within(&other, &path, LockKind::Shared, Duration::from_millis(20)).unwrap_err();
+/// assert_eq!(locked::held(&err).unwrap().path, path);
+/// assert!(err.to_string().contains("is locked by another process"));
+/// ```
+pub fn held(error: &io::Error) -> Option<&Held> {
+    error.get_ref().and_then(|inner| inner.downcast_ref::<Held>())
+}
+
+/// Takes a `kind` `flock` on `file` (open at `path`, which the error names), polling a non-blocking `flock` until
+/// `wait` has passed: never a blocking `flock`, which another process could make wait forever. The pause between
+/// tries grows from 20 µs to 5 ms, so an honest holder (milliseconds) costs little and a stuck one at most `wait`
+/// plus 5 ms. A lock not had in time is an [`io::ErrorKind::TimedOut`] error holding a [`Held`]; an `flock` that
+/// fails otherwise (a file system without locks) is that error.
+pub fn flock_within(file: &File, path: &Path, kind: LockKind, wait: Duration) -> io::Result<()> {
+    let operation = match kind {
+        LockKind::Exclusive => FlockOperation::NonBlockingLockExclusive,
+        LockKind::Shared => FlockOperation::NonBlockingLockShared,
+    };
+    let deadline = Instant::now() + wait;
+    let mut pause = Duration::from_micros(20);
+    loop {
+        match flock(file, operation) {
+            Ok(()) => return Ok(()),
+            Err(e) if e == rustix::io::Errno::WOULDBLOCK || e == rustix::io::Errno::INTR => {}
+            Err(e) => return Err(e.into()),
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, Held { path: path.to_owned(), waited: wait }));
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(5));
+    }
+}
 
 /// The error returned by [`update`] and [`lock`].
 #[derive(Debug, thiserror::Error)]
@@ -66,7 +152,8 @@ pub fn lock_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Takes the exclusive lock of `path` (creating its directory and `<path>.lock` as needed), polling until `wait`.
+/// Takes the exclusive lock of `path` (creating its directory and `<path>.lock` as needed), polling until `wait`
+/// ([`flock_within`]): a lock another process keeps longer is an error [`held`] recognises.
 pub fn lock(path: &Path, wait: Duration) -> io::Result<FileLock> {
     let lock_path = lock_path(path);
     let open = || {
@@ -88,23 +175,8 @@ pub fn lock(path: &Path, wait: Duration) -> io::Result<FileLock> {
         }
         Err(e) => return Err(e),
     };
-    let deadline = Instant::now() + wait;
-    let mut pause = Duration::from_micros(50);
-    loop {
-        match flock(&file, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Ok(FileLock { _file: file }),
-            Err(e) if e == rustix::io::Errno::WOULDBLOCK || e == rustix::io::Errno::INTR => {}
-            Err(e) => return Err(e.into()),
-        }
-        if Instant::now() >= deadline {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!("another process held `{}` for more than {} ms", lock_path.display(), wait.as_millis()),
-            ));
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(5));
-    }
+    flock_within(&file, &lock_path, LockKind::Exclusive, wait)?;
+    Ok(FileLock { _file: file })
 }
 
 /// Reads `path` without following a symlink at its place: `Ok(None)` when it does not exist.
@@ -202,6 +274,23 @@ mod tests {
             }
         });
         assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 16);
+    }
+
+    #[test]
+    fn an_update_facing_a_lock_another_holder_keeps_fails_within_its_wait_naming_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state");
+        let holder = lock(&path, DEFAULT_WAIT).unwrap();
+        let started = Instant::now();
+        let err = update(&path, Duration::from_millis(50), |_| Ok::<_, std::convert::Infallible>(Some(b"x".to_vec())))
+            .unwrap_err();
+        assert!(started.elapsed() < DEFAULT_WAIT, "{:?}", started.elapsed());
+        let LockedError::Io { source, .. } = &err else { panic!("{err}") };
+        assert_eq!(held(source).unwrap().path, lock_path(&path));
+        assert!(err.to_string().contains("is locked by another process"), "{err}");
+        assert!(!path.exists(), "nothing was written");
+        drop(holder);
+        update(&path, DEFAULT_WAIT, |_| Ok::<_, std::convert::Infallible>(Some(b"x".to_vec()))).unwrap();
     }
 
     #[test]

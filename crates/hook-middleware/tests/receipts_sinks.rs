@@ -78,7 +78,7 @@ fn uncreatable_receipt_path_gives_one_diagnostic_per_dispatch_while_the_other_si
 }
 
 #[test]
-fn held_lock_fails_the_append_after_the_lock_timeout_instead_of_hanging() {
+fn held_lock_fails_the_append_after_the_lock_timeout_and_marks_the_receipt_missing() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("ws.jsonl");
     let options = FileSinkOptions { lock_timeout: Duration::from_millis(100), ..FileSinkOptions::default() };
@@ -90,12 +90,17 @@ fn held_lock_fails_the_append_after_the_lock_timeout_instead_of_hanging() {
     let start = Instant::now();
     let err = sink.record(&receipt(2)).unwrap_err();
     assert!(start.elapsed() < Duration::from_secs(5), "waited {:?}", start.elapsed());
-    assert!(err.to_string().contains("locking") && err.to_string().contains("held the lock"), "{err}");
+    assert!(err.to_string().contains("locking") && err.to_string().contains("holds the lock"), "{err}");
 
     drop(holder);
     sink.record(&receipt(3)).unwrap();
     let report = verify(&log, None).unwrap();
-    assert!(report.is_intact() && report.lines == 2, "{report:#?}");
+    // The chain holds what was written; the receipt that was not is reported, so the log is not intact.
+    assert!(report.chain_intact() && report.lines == 2, "{report:#?}");
+    let missing = report.missing.as_ref().expect("the lost receipt is reported");
+    assert_eq!((missing.receipts, missing.marks), (1, 1), "{missing:#?}");
+    assert_eq!(missing.first.as_deref(), Some(receipt(2).time.as_str()));
+    assert!(!report.is_intact());
 }
 
 #[test]

@@ -179,11 +179,16 @@ impl LockedInstalls {
         self.installs.write_locked(&self.path)
     }
 
+    /// Takes the records' lock, waiting at most [`locked::DEFAULT_WAIT`]: one another process keeps longer (a stuck
+    /// install, or any process of the user holding it) fails the command, naming the file, rather than hang it.
     fn lock(path: &Path) -> Result<FileLock, InstallError> {
-        locked::lock(path, locked::DEFAULT_WAIT).map_err(|source| InstallError::Io {
-            action: "cannot lock",
-            path: locked::lock_path(path),
-            source,
+        locked::lock(path, locked::DEFAULT_WAIT).map_err(|source| match locked::held(&source) {
+            Some(_) => InstallError::Io {
+                action: "another process is changing the install records",
+                path: path.into(),
+                source,
+            },
+            None => InstallError::Io { action: "cannot lock", path: locked::lock_path(path), source },
         })
     }
 }

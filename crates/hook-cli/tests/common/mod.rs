@@ -269,3 +269,69 @@ pub fn path_with_this_hook() -> std::ffi::OsString {
     let rest = std::env::var_os("PATH").unwrap_or_default();
     std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).expect("paths without a colon")
 }
+
+/// Another process holding the `flock` of a file, as any process of the user can (the agent's own shell tool):
+/// util-linux `flock -x FILE cat`, whose `cat` ends when its stdin is closed, which dropping this does.
+pub struct LockHolder {
+    child: std::process::Child,
+}
+
+impl LockHolder {
+    /// Starts the holder and returns once it holds the lock of `path` (created if missing).
+    pub fn new(path: &Path) -> LockHolder {
+        use rustix::fs::{FlockOperation, flock};
+        let child = Command::new("flock")
+            .arg("-x")
+            .arg(path)
+            .arg("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("util-linux flock runs");
+        let holder = LockHolder { child };
+        let started = Instant::now();
+        loop {
+            // An open file description of our own: it conflicts with the holder's lock as another process's would.
+            if let Ok(probe) = std::fs::File::open(path) {
+                match flock(&probe, FlockOperation::NonBlockingLockShared) {
+                    Err(e) if e == rustix::io::Errno::WOULDBLOCK => return holder,
+                    _ => {}
+                }
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "flock did not take the lock of {}", path.display());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for LockHolder {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+impl Env {
+    /// Runs `command` with `stdin` written to it; one that has not ended within `limit` is killed and the test
+    /// fails (a command that waits without bound, on a lock, would otherwise hang the test run).
+    pub fn finish_within(&self, mut command: Command, stdin: &[u8], limit: Duration) -> Out {
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{command:?} did not end within {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let output = child.wait_with_output().unwrap();
+        Out {
+            code: output.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&output.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&output.stderr)),
+        }
+    }
+}

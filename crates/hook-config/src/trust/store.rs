@@ -21,14 +21,24 @@ use crate::trust::trust_value;
 /// The version of the store's file format.
 const STORE_VERSION: u32 = 1;
 
-/// The error returned by [`TrustStore::save`].
+/// The error returned by [`TrustStore::save`] and [`TrustStore::update`].
 #[derive(Debug, thiserror::Error)]
 pub enum TrustError {
     /// The store has no file to go to (the layout knows no config home).
     #[error("the trust store has no file: no config home is known (set one with --config-home)")]
     NoPath,
+    /// Another process held the store's lock past [`locked::DEFAULT_WAIT`]: nothing was written (the source says
+    /// which lock file and how to find the holder).
+    #[error("the trust store is in use")]
+    Locked {
+        /// The store.
+        path: PathBuf,
+        /// The [`locked::Held`] error.
+        #[source]
+        source: io::Error,
+    },
     /// Writing the file failed.
-    #[error("could not write the trust store `{path}`")]
+    #[error("could not write the trust store `{}`", .path.display())]
     Write {
         /// The file (or the temp file beside it) being written.
         path: PathBuf,
@@ -247,8 +257,10 @@ impl TrustStore {
     fn lock(&self) -> Result<locked::FileLock, TrustError> {
         let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         fs::create_dir_all(dir).map_err(|source| TrustError::Write { path: dir.to_path_buf(), source })?;
-        locked::lock(&self.path, locked::DEFAULT_WAIT)
-            .map_err(|source| TrustError::Write { path: locked::lock_path(&self.path), source })
+        locked::lock(&self.path, locked::DEFAULT_WAIT).map_err(|source| match locked::held(&source) {
+            Some(_) => TrustError::Locked { path: self.path.clone(), source },
+            None => TrustError::Write { path: locked::lock_path(&self.path), source },
+        })
     }
 
     /// [`TrustStore::save`] under a lock the caller holds.

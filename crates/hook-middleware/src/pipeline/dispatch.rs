@@ -9,7 +9,7 @@ use tracing::Instrument;
 
 use super::background::{Launch, MAX_BACKGROUND};
 use super::command::{self, Payloads, RunContext};
-use super::continuation::Admission;
+use super::continuation::StateAccess;
 use super::evaluated;
 use super::fold;
 use super::inprocess;
@@ -51,11 +51,11 @@ impl Pipeline {
     pub async fn dispatch(&self, input: &EventInput) -> DispatchResult {
         let inner = &*self.inner;
         let table = inner.current();
-        let mut problems = Vec::new();
+        let mut state = StateAccess::new(&inner.limits);
         if input.event == Event::TurnStart {
-            inner.sessions.turn_started(input.session_id.as_deref(), input.prompt.as_deref(), &mut problems);
+            inner.sessions.turn_started(input.session_id.as_deref(), input.prompt.as_deref(), &mut state);
         }
-        let unknown_tool = super::unknown_tool::notice(&table, &inner.sessions, input, &mut problems);
+        let unknown_tool = super::unknown_tool::notice(&table, &inner.sessions, input, &mut state);
         let probe = Probe::of(input);
         let guards = &table.guards;
         let session_start_notice = input.event == Event::SessionStart && table.user.iter().any(|h| h.skip.is_some());
@@ -65,8 +65,8 @@ impl Pipeline {
         {
             let mut nothing = DispatchResult::nothing(&input.event);
             nothing.generation = table.generation;
-            nothing.diagnostics = problems;
             nothing.notices.extend(unknown_tool);
+            state.settle(&input.event, &mut nothing);
             return nothing;
         }
         let span = spans::dispatch_span(input);
@@ -76,7 +76,8 @@ impl Pipeline {
             table: &table,
             input,
             deadline: Instant::now() + Duration::from_millis(inner.limits.dispatch_deadline_ms),
-            diagnostics: problems,
+            diagnostics: Vec::new(),
+            state,
             notices: unknown_tool.into_iter().collect(),
             started: (std::time::SystemTime::now(), started),
             background: Vec::new(),
@@ -101,6 +102,8 @@ struct Dispatch<'a> {
     input: &'a EventInput,
     deadline: Instant,
     diagnostics: Vec<String>,
+    /// This dispatch's use of the session state: a gate whose state was locked by another process denies.
+    state: StateAccess,
     notices: Vec<String>,
     /// When the dispatch started (wall clock, for an exporter; monotonic, for its duration).
     started: (std::time::SystemTime, std::time::Instant),
@@ -189,6 +192,10 @@ impl Dispatch<'_> {
         self.record_receipts(&records).await;
         self.announce_skipped_guards(&records);
         self.announce_no_evaluator(&records);
+        if let Some(denial) = self.state.gate_denial(event) {
+            verdict = Verdict::Deny;
+            reason = Some(denial);
+        }
         if let Some(exporter) = &self.inner.exporter {
             let runs: Vec<ExportedRun<'_>> = records
                 .iter()
@@ -203,7 +210,7 @@ impl Dispatch<'_> {
                 runs: &runs,
             });
         }
-        DispatchResult {
+        let mut result = DispatchResult {
             verdict,
             reason,
             effects,
@@ -213,7 +220,9 @@ impl Dispatch<'_> {
             notices: self.notices,
             generation: self.table.generation,
             background: self.background,
-        }
+        };
+        self.state.settle(event, &mut result);
+        result
     }
 
     /// A host without an evaluator says so to the session's user once per session, the first time a
@@ -233,7 +242,7 @@ impl Dispatch<'_> {
         }
         let session = self.input.session_id.as_deref();
         let keys = vec![evaluated::NO_EVALUATOR_NOTICE.to_owned()];
-        if self.inner.sessions.first_notices(session, keys, false, &mut self.diagnostics).is_empty() {
+        if self.inner.sessions.first_notices(session, keys, false, &mut self.state).is_empty() {
             return;
         }
         self.notices.push(format!(
@@ -268,7 +277,7 @@ impl Dispatch<'_> {
             .collect();
         let keys: Vec<String> = skipped.iter().map(|(id, why)| format!("{id}:{why:?}")).collect();
         let session = self.input.session_id.as_deref();
-        let fresh = self.inner.sessions.first_notices(session, keys, at_start, &mut self.diagnostics);
+        let fresh = self.inner.sessions.first_notices(session, keys, at_start, &mut self.state);
         if fresh.is_empty() {
             return;
         }
@@ -519,24 +528,17 @@ impl Dispatch<'_> {
         let cap = self.inner.limits.continuation_cap;
         let session = input.session_id.as_deref();
         let admission =
-            self.inner.sessions.turn_ended(session, input.stop_hook_active, &messages, cap, &mut self.diagnostics);
+            self.inner.sessions.turn_ended(session, input.stop_hook_active, &messages, cap, &mut self.state);
         drop(messages);
-        if let Some(Admission::Refused(cap)) = admission {
+        if let Some((entry, notice)) = admission.and_then(|a| a.refusal()) {
             effects.retain(|e| !matches!(e, Effect::RequestContinuation { .. }));
             for record in all.iter_mut() {
                 if record.effects.iter().any(|e| matches!(e, Effect::RequestContinuation { .. })) {
                     record.effects.retain(|e| !matches!(e, Effect::RequestContinuation { .. }));
-                    record.entry(
-                        EntryKind::Warning,
-                        format!(
-                            "its request_continuation was refused: the session already continued {cap} times in a row"
-                        ),
-                    );
+                    record.entry(EntryKind::Warning, entry.clone());
                 }
             }
-            self.notices.push(format!(
-                "a hook asked to keep going after {cap} continuations in a row; the cap of {cap} stopped it here"
-            ));
+            self.notices.push(notice);
         }
     }
 

@@ -18,7 +18,7 @@
 
 use hook_types::{Event, Protocol};
 
-use super::continuation::Sessions;
+use super::continuation::{Sessions, StateAccess};
 use super::routing::Routable;
 use super::table::Table;
 use crate::EventInput;
@@ -37,7 +37,7 @@ pub(crate) fn notice(
     table: &Table,
     sessions: &Sessions,
     input: &EventInput,
-    problems: &mut Vec<String>,
+    access: &mut StateAccess,
 ) -> Option<String> {
     let event = &input.event;
     if !(event.is_tool_event() && hook_config::is_gate(event)) {
@@ -56,7 +56,7 @@ pub(crate) fn notice(
     }
     let name = shown(name);
     let key = format!("unknown-tool:{}:{name}", agent.as_str());
-    if sessions.first_notices(input.session_id.as_deref(), vec![key], false, problems).is_empty() {
+    if sessions.first_notices(input.session_id.as_deref(), vec![key], false, access).is_empty() {
         return None;
     }
     Some(text(agent, &name, event, &lists, input.session_id.is_some()))

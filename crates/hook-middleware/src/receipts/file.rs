@@ -7,13 +7,14 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use hook_config::locked::{self, LockKind};
 use hook_types::Receipt;
-use rustix::fs::{FlockOperation, flock};
 use serde::{Deserialize, Serialize};
 
 use super::chain::{GENESIS, Head, HostKey, link};
+use super::gaps;
 use super::{BatchError, ReceiptSink, SinkError, default_receipt_path};
 
 /// How the file sink rotates, locks and keys its log.
@@ -32,7 +33,9 @@ pub struct FileSinkOptions {
     pub max_rotated: u32,
     /// A host secret turning every link into an HMAC-SHA256 and sealing the head (default none).
     pub key: Option<HostKey>,
-    /// How long an append waits for another process's lock before it fails (default 2 s).
+    /// How long an append waits for another process's lock before it fails (default 2 s: well inside the
+    /// dispatch deadline, 60 s by default, and an agent's hook timeout). The receipts it held are then marked
+    /// missing in `<log>.gaps`.
     pub lock_timeout: Duration,
 }
 
@@ -55,8 +58,10 @@ impl Default for FileSinkOptions {
 /// - `<log>.1` … `<log>.N`: rotated segments, `.1` the newest. When `<log>` would grow past
 ///   [`FileSinkOptions::max_bytes`] it becomes `.1` and the others shift up; the oldest beyond
 ///   [`FileSinkOptions::max_rotated`] is dropped. The chain runs on across rotation: the first line of a fresh
-///   `<log>` has the `prev` the head carried, so [`verify`](super::verify) reads `.N` … `.1`, `<log>` as one chain.
+///   `<log>` has the `prev` the head carried, so [`verify`](fn@super::verify) reads `.N` … `.1`, `<log>` as one chain.
 /// - `<log>.lock`: an empty file that is never renamed; appenders hold an exclusive `flock` on it.
+/// - `<log>.gaps`: receipts that could not be appended, one JSON line per lost batch (how many, the first and last
+///   time, why), appended without the lock; [`verify`](super::verify) reports them as [`Missing`](super::Missing).
 ///
 /// # Appending
 ///
@@ -75,7 +80,9 @@ impl Default for FileSinkOptions {
 /// its lock are never opened through a symlink.
 ///
 /// The lock is polled, not waited on blindly: an append gives up after [`FileSinkOptions::lock_timeout`] (a
-/// stopped process holding the lock must not hang every dispatch), and the failure becomes a diagnostic.
+/// stopped process holding the lock must not hang every dispatch), and the failure becomes a diagnostic. Receipts
+/// that are not in the log when an append fails (the lock not had in time, the directory or the log not writable,
+/// a full disk) are marked in `<log>.gaps` instead, so the log reads as incomplete later rather than intact.
 /// Nothing is fsynced: a receipt is as durable as the page cache, which suits an audit trail of a local agent; a
 /// power cut can leave a stale head, which the next append recovers from the log.
 ///
@@ -153,8 +160,22 @@ impl FileSink {
         SinkError::Io { sink: self.name(), action, path: path.to_owned(), source }
     }
 
+    /// Appends `receipts`; when they did not reach the log, marks them in `<log>.gaps`. A mark that cannot be
+    /// written either (the directory cannot be made, the disk is full: most often the append's own cause) is a
+    /// `tracing` warning; the append's error is what the dispatch reports.
+    fn append_or_mark(&self, receipts: &[Receipt]) -> Result<(), SinkError> {
+        let Err(failed) = self.append(receipts) else { return Ok(()) };
+        if !failed.written
+            && let Err(e) = gaps::mark(&self.path, receipts, &failed.error.to_string())
+        {
+            let gaps = gaps::gaps_path(&self.path);
+            tracing::warn!(receipts = receipts.len(), "receipts lost and not marked in `{}`: {e}", gaps.display());
+        }
+        Err(failed.error)
+    }
+
     /// Appends `receipts` in order under one lock, with one head read and one head update.
-    fn append(&self, receipts: &[Receipt]) -> Result<(), SinkError> {
+    fn append(&self, receipts: &[Receipt]) -> Result<(), Failed> {
         if receipts.is_empty() {
             return Ok(());
         }
@@ -217,10 +238,11 @@ impl FileSink {
         if let Err(e) = cut.and_then(|()| log.write_all_at(&lines, size)) {
             // A short write (a full disk) must not leave half a line behind: take back what was written.
             let _ = log.set_len(size);
-            return Err(self.io_error("appending to", &self.path, e));
+            return Err(self.io_error("appending to", &self.path, e).into());
         }
         // If this fails (or the process dies here) the head is stale, and the next append recovers it from the log.
-        self.write_head(&Head::new(head.link, head.seq, key), &head_path)?;
+        self.write_head(&Head::new(head.link, head.seq, key), &head_path)
+            .map_err(|error| Failed { error, written: true })?;
         drop(lock);
         Ok(())
     }
@@ -237,7 +259,8 @@ impl FileSink {
                 .create_dir()
                 .and_then(|()| open_lock().map_err(|e| self.io_error("opening the lock file", &lock_path, e))),
         }?;
-        lock_exclusive(&lock, self.options.lock_timeout).map_err(|e| self.io_error("locking", &lock_path, e))?;
+        locked::flock_within(&lock, &lock_path, LockKind::Exclusive, self.options.lock_timeout)
+            .map_err(|e| self.io_error("locking", &lock_path, e))?;
         Ok(lock)
     }
 
@@ -378,13 +401,25 @@ impl ReceiptSink for FileSink {
     }
 
     fn record(&self, receipt: &Receipt) -> Result<(), SinkError> {
-        self.append(std::slice::from_ref(receipt))
+        self.append_or_mark(std::slice::from_ref(receipt))
     }
 
     /// One lock, one head read and one head update for the whole batch: about the cost of a single receipt.
     /// The batch is written with one `write`, so on an error none of it is counted as recorded.
     fn record_batch(&self, receipts: &[Receipt]) -> Result<(), BatchError> {
-        self.append(receipts).map_err(|error| BatchError { failed: receipts.len(), error })
+        self.append_or_mark(receipts).map_err(|error| BatchError { failed: receipts.len(), error })
+    }
+}
+
+/// Why an append failed, and whether its lines reached the log all the same (only the head update failed).
+struct Failed {
+    error: SinkError,
+    written: bool,
+}
+
+impl From<SinkError> for Failed {
+    fn from(error: SinkError) -> Failed {
+        Failed { error, written: false }
     }
 }
 
@@ -522,37 +557,4 @@ pub(crate) fn rotated_path(log: &Path, n: u32) -> PathBuf {
 /// Opens with mode 0600 when creating: receipts name tools and sessions, which are nobody else's business.
 fn open_private(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
     open_no_follow(options.mode(0o600), path)
-}
-
-/// Takes an exclusive `flock` on `file`, polling until `timeout`: a plain blocking `flock` would hang the dispatch
-/// behind a stopped process. The pause grows from 20 µs to 1 ms, short next to the ~1 ms a dispatch costs anyway.
-fn lock_exclusive(file: &File, timeout: Duration) -> io::Result<()> {
-    let deadline = Instant::now() + timeout;
-    let mut pause = Duration::from_micros(20);
-    loop {
-        match flock(file, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Ok(()),
-            Err(e) if e == rustix::io::Errno::WOULDBLOCK || e == rustix::io::Errno::INTR => {}
-            Err(e) => return Err(e.into()),
-        }
-        if Instant::now() >= deadline {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!("another process held the lock for more than {} ms", timeout.as_millis()),
-            ));
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(1));
-    }
-}
-
-/// Takes a shared `flock` for a reader ([`verify`](super::verify)), waiting as long as it takes: readers are
-/// operators' commands, not dispatches.
-pub(crate) fn lock_shared(file: &File) -> io::Result<()> {
-    loop {
-        match flock(file, FlockOperation::LockShared) {
-            Err(e) if e == rustix::io::Errno::INTR => continue,
-            other => return other.map_err(Into::into),
-        }
-    }
 }

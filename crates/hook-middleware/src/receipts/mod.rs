@@ -3,7 +3,8 @@
 //! - [`RingSink`]: the newest receipts in memory.
 //! - [`FileSink`]: a hash-chained JSON-lines log with its head beside it, size rotation, a file lock around each
 //!   append, and an optional host key that turns the chain into an HMAC chain; its module docs state the layout
-//!   and the threat model. [`verify`] checks such a log and says where the chain breaks; [`tail`] reads it back.
+//!   and the threat model. Receipts it could not append are marked in `<log>.gaps`. [`verify`] checks such a log,
+//!   says where the chain breaks and how many receipts are missing; [`tail`] reads it back.
 //! - [`TracingSink`]: one `tracing` event per receipt.
 //!
 //! A sink failure never fails a dispatch: [`Sinks::record_all`] hands one dispatch's receipts to every sink and
@@ -25,6 +26,7 @@
 mod chain;
 mod fanout;
 mod file;
+mod gaps;
 mod path;
 mod ring;
 mod trace;
@@ -33,6 +35,7 @@ mod verify;
 pub use chain::{GENESIS, HostKey, hmac_sha256};
 pub use fanout::{SinkDiagnostic, Sinks};
 pub use file::{FileSink, FileSinkOptions};
+pub use gaps::{MAX_GAP_BYTES, Missing};
 pub use path::{default_receipt_path, receipt_path_in, session_state_dir, workspace_id};
 pub use ring::RingSink;
 pub use trace::{RECEIPT_TARGET, TracingSink, outcome_name};

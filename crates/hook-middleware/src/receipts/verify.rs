@@ -1,17 +1,21 @@
 //! Checking a receipt log's chain: [`verify`] reads the rotated segments and the live log as one chain and says
-//! where, and how, it first breaks. Also [`tail`], for reading the newest receipts back.
+//! where, and how, it first breaks, and how many receipts its sink could not write. Also [`tail`], for reading the
+//! newest receipts back.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::fs::{self, File};
+use std::fs::{File, OpenOptions};
 use std::io;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use hook_config::locked::{self, LockKind};
 use hook_types::Receipt;
 use serde::Serialize;
 
 use super::chain::{GENESIS, Head, link};
-use super::file::{FileLine, lock_shared, rotated_path, sidecar};
+use super::file::{FileLine, rotated_path, sidecar};
+use super::gaps::{self, Missing};
 
 /// What [`verify`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,11 +31,20 @@ pub struct VerifyReport {
     pub sealed: bool,
     /// The first place the chain breaks, or `None` when it is intact.
     pub broken: Option<ChainBreak>,
+    /// Receipts the sink could not write (marked in `<log>.gaps`), or `None` when none is known to be missing.
+    /// They break no link: the chain holds what was written.
+    pub missing: Option<Missing>,
 }
 
 impl VerifyReport {
-    /// Whether the chain is intact from its first line to the head.
+    /// Whether the log is intact: its chain holds from its first line to the head, and no receipt is known to be
+    /// missing. A log with a sound chain but receipts that were never written is incomplete, not intact.
     pub fn is_intact(&self) -> bool {
+        self.chain_intact() && self.missing.is_none()
+    }
+
+    /// Whether the chain holds from its first line to the head, whatever is missing.
+    pub fn chain_intact(&self) -> bool {
         self.broken.is_none()
     }
 }
@@ -115,6 +128,16 @@ pub enum VerifyError {
         #[source]
         source: io::Error,
     },
+    /// Another process held the log's lock past [`locked::DEFAULT_WAIT`] (10 s): the source says which file and
+    /// how to find that process.
+    #[error("cannot read {}: {source}", .log.display())]
+    Locked {
+        /// The log.
+        log: PathBuf,
+        /// The [`locked::Held`] error.
+        #[source]
+        source: io::Error,
+    },
     /// The head is sealed, so the log was written with a host key, and none was given.
     #[error("{} is sealed with a host key: verify needs the key", .head.display())]
     KeyRequired {
@@ -132,7 +155,9 @@ struct LineMeta {
 }
 
 /// Verifies the chain of the receipt log at `log` (its rotated segments and its head included), under `key` if the
-/// log was written with one. Takes a shared lock so no append lands halfway through the read.
+/// log was written with one, and reads what `<log>.gaps` says is missing ([`VerifyReport::missing`]). Takes a
+/// shared lock so no append lands halfway through the read, waiting for it at most [`locked::DEFAULT_WAIT`]
+/// ([`VerifyError::Locked`] then). Reads only regular files, never through a symlink at a segment's place.
 ///
 /// ```
 /// use hook_middleware::receipts::{verify, BreakKind, FileSink, ReceiptSink};
@@ -154,15 +179,23 @@ struct LineMeta {
 pub fn verify(log: &Path, key: Option<&[u8]>) -> Result<VerifyReport, VerifyError> {
     let head_path = sidecar(log, ".head");
     // The lock first: the head is rewritten in place under it, so read before it the head could be half written.
-    let _lock = File::open(sidecar(log, ".lock")).ok().filter(|lock| lock_shared(lock).is_ok());
+    let _lock = lock_shared(log)?;
     let segments = segments(log);
-    let head_text = match fs::read_to_string(&head_path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(source) => return Err(VerifyError::Io { path: head_path, source }),
-    };
+    let head_text = read(&head_path)?.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    let missing = gaps::read(log).map_err(|source| VerifyError::Io { path: gaps::gaps_path(log), source })?;
     if segments.is_empty() && head_text.is_none() {
-        return Err(VerifyError::NotFound { log: log.to_owned() });
+        return match missing {
+            // Nothing was ever written, but something was lost: not intact.
+            Some(missing) => Ok(VerifyReport {
+                lines: 0,
+                segments,
+                first_seq: None,
+                sealed: false,
+                broken: None,
+                missing: Some(missing),
+            }),
+            None => Err(VerifyError::NotFound { log: log.to_owned() }),
+        };
     }
     let head = head_text.as_deref().map(|text| Head::parse(text).ok_or(text));
     if key.is_none() && matches!(&head, Some(Ok(head)) if head.seal.is_some()) {
@@ -176,6 +209,7 @@ pub fn verify(log: &Path, key: Option<&[u8]>) -> Result<VerifyReport, VerifyErro
         sealed: matches!(&head, Some(Ok(head)) if head.seal.is_some()),
         broken: None,
         segments,
+        missing,
     };
     let at = |meta: &LineMeta, kind, detail: String| ChainBreak {
         path: report.segments[meta.segment].clone(),
@@ -186,6 +220,30 @@ pub fn verify(log: &Path, key: Option<&[u8]>) -> Result<VerifyReport, VerifyErro
     report.broken = check_links(&lines, report.segments.len() > 1, key.is_some(), &at)
         .or_else(|| check_head(&lines, head, &head_path, key, &report.segments, &at));
     Ok(report)
+}
+
+/// Takes a shared lock on `<log>.lock`, if it exists, waiting at most [`locked::DEFAULT_WAIT`]. Opened without
+/// waiting on what is there (a FIFO).
+fn lock_shared(log: &Path) -> Result<Option<File>, VerifyError> {
+    let path = sidecar(log, ".lock");
+    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+    let file = match OpenOptions::new().read(true).custom_flags(flags.bits() as i32).open(&path) {
+        Ok(file) => file,
+        // No lock file: nothing was ever appended under it. One that cannot be opened is read without the lock, as
+        // before it existed.
+        Err(_) => return Ok(None),
+    };
+    match locked::flock_within(&file, &path, LockKind::Shared, locked::DEFAULT_WAIT) {
+        Ok(()) => Ok(Some(file)),
+        Err(source) if locked::held(&source).is_some() => Err(VerifyError::Locked { log: log.to_owned(), source }),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Reads the regular file at `path`, never through a symlink at its place and never waiting on what is there (a
+/// FIFO): `None` when it does not exist.
+fn read(path: &Path) -> Result<Option<Vec<u8>>, VerifyError> {
+    locked::read_no_follow(path).map_err(|source| VerifyError::Io { path: path.to_owned(), source })
 }
 
 /// The segments that exist, oldest first: `.1`, `.2`, … up to the first missing, reversed, then the live log.
@@ -201,7 +259,7 @@ fn segments(log: &Path) -> Vec<PathBuf> {
 fn read_lines(segments: &[PathBuf], key: Option<&[u8]>) -> Result<Vec<LineMeta>, VerifyError> {
     let mut lines = Vec::new();
     for (segment, path) in segments.iter().enumerate() {
-        let bytes = fs::read(path).map_err(|source| VerifyError::Io { path: path.clone(), source })?;
+        let bytes = read(path)?.unwrap_or_default();
         let mut rest = &bytes[..];
         let mut number = 0;
         while !rest.is_empty() {
@@ -403,7 +461,7 @@ pub fn tail(log: &Path, n: usize) -> Result<Vec<Receipt>, VerifyError> {
     }
     let mut newest = Vec::new();
     for path in segments.iter().rev() {
-        let text = fs::read(path).map_err(|source| VerifyError::Io { path: path.clone(), source })?;
+        let text = read(path)?.unwrap_or_default();
         let receipts = text.split(|&b| b == b'\n').rev().filter_map(|l| serde_json::from_slice::<FileLine>(l).ok());
         newest.extend(receipts.map(|l| l.receipt).take(n - newest.len()));
         if newest.len() == n {
