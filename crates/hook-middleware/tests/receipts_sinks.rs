@@ -90,7 +90,7 @@ fn held_lock_fails_the_append_after_the_lock_timeout_and_marks_the_receipt_missi
     let start = Instant::now();
     let err = sink.record(&receipt(2)).unwrap_err();
     assert!(start.elapsed() < Duration::from_secs(5), "waited {:?}", start.elapsed());
-    assert!(err.to_string().contains("locking") && err.to_string().contains("holds the lock"), "{err}");
+    assert!(err.to_string().contains("locking") && err.to_string().contains("is locked by another process"), "{err}");
 
     drop(holder);
     sink.record(&receipt(3)).unwrap();
