@@ -122,7 +122,9 @@ fn check_agent_section(title: &str, name: &str) {
     assert_eq!(code, 0, "`{}`\n{stdout}\n{stderr}", commands[0]);
     let (gate, input) = destructive_call(agent, &env.ws);
     let command = bridge_command(agent, &file, &gate);
-    assert!(command.starts_with(&format!("hook bridge --protocol {name}")), "a portable command: {command}");
+    // On a gate, the portable command inside the fail-closed wrapper.
+    let portable = format!("{{ hook bridge --protocol {name} <&3 3<&- &");
+    assert!(command.starts_with(&portable) || command.starts_with(&format!("sh -c '{portable}")), "{command}");
     if name == "codex" {
         let state = std::fs::read_to_string(env.home.join(".codex/config.toml")).unwrap_or_default();
         assert!(state.contains("trusted_hash"), "install trusts its bridge entries in Codex's store: {state}");
