@@ -9,7 +9,8 @@
 //! 2. [`bridge_hooks`]: the hooks to run — never one in the invoking agent's live configuration (the agent runs those
 //!    itself), every other one. A handler that runs the bridge is never among them: `hook_config::load` lists it as
 //!    excluded for every host (no recursion, whichever agent's file holds it); and a bridge a hook of an engine
-//!    started, whatever its program is called, dispatches nothing ([`is_nested`], [`nested_answer`]).
+//!    started with this very payload, whatever its program is called, dispatches nothing ([`Nesting`],
+//!    [`nested_answer`]).
 //! 3. A dispatch through the [`Pipeline`](hook_middleware::Pipeline), with trust and receipts as any host has them.
 //! 4. [`answer`]: the result in the agent's output protocol, exit code, stdout JSON and stderr. For a foreign event,
 //!    the hooks' own answers folded by the agent's rule: any blocking answer wins, its reason shown. [`failure`]:
