@@ -175,6 +175,12 @@ pub trait Agent: Sync {
         Vec::new()
     }
 
+    /// What the agent records for its user outside its output, where a reason it gives may be only there (Cline's
+    /// log: its headless JSON ends a run a hook cancelled without the hook's `errorMessage`). Empty for the others.
+    fn user_log(&self, _sandbox: &Sandbox) -> String {
+        String::new()
+    }
+
     /// Makes the agent's own trust accept every hook of its project file that it does not trust yet (what a user
     /// does once in the agent): Codex's per-hook `trusted_hash`. Nothing for agents without such trust.
     fn trust_project_hooks(&self, _sandbox: &Sandbox) -> Result<()> {

@@ -12,6 +12,7 @@ use super::agent::{Approver, Point, Run, write_own_hooks};
 use super::codex;
 use super::server::Step;
 use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
+use super::unanswered;
 
 /// One scenario: its name, the agents it applies to (all when empty), and its body.
 pub struct Scenario {
@@ -48,6 +49,9 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "hash_oracle", agents: &["codex"], run: hash_oracle },
     Scenario { name: "agent_trust", agents: &["codex"], run: agent_trust },
     Scenario { name: "agent_trust_migrate", agents: &["codex"], run: agent_trust_migrate },
+    // The engine cannot answer: the installed handler must block by itself (Cline runs these through its own list).
+    Scenario { name: "hook_missing", agents: &[], run: unanswered::hook_missing },
+    Scenario { name: "bridge_killed", agents: &[], run: unanswered::bridge_killed },
 ];
 
 /// A pre-approved run observed as the agent's UI would show it.
