@@ -120,11 +120,8 @@ impl Engine {
         }
         // One process per event: receipts are written on this thread, not on a thread made for them
         // (docs/performance.md#the-process-start).
-        let mut builder = Pipeline::builder()
-            .limits(Limits::default())
-            .workspace(&config.workspace)
-            .user_hooks(&config)
-            .receipts_inline(true);
+        let mut builder =
+            Pipeline::builder().limits(limits()).workspace(&config.workspace).user_hooks(&config).receipts_inline(true);
         // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
         // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
         // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.
@@ -244,4 +241,20 @@ impl Engine {
             eprintln!("hook: warning: {}", one_line(diagnostic));
         }
     }
+}
+
+/// Tests only: a dispatch deadline in milliseconds below the default, so the deadlines that follow from it (the
+/// bridge's answer deadline, the timer and timeout `hook install` writes) can be reached in a test. It can only
+/// shorten: a deadline that fires sooner denies sooner, and turns no gate off.
+pub const TEST_DEADLINE_VAR: &str = "HOOK_TEST_DISPATCH_DEADLINE_MS";
+
+/// The limits every command of the CLI runs and installs under: the defaults (and, in tests, a shorter dispatch
+/// deadline from [`TEST_DEADLINE_VAR`]).
+pub fn limits() -> Limits {
+    let mut limits = Limits::default();
+    let shorter = std::env::var(TEST_DEADLINE_VAR).ok().and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(ms) = shorter.filter(|ms| (1..limits.dispatch_deadline_ms).contains(ms)) {
+        limits.dispatch_deadline_ms = ms;
+    }
+    limits
 }

@@ -125,3 +125,70 @@ fn a_failure_at_the_end_of_a_turn_is_a_non_blocking_error_not_a_continuation() {
         }
     }
 }
+
+/// `hook bridge` made to hang after reading its input (as a dispatch stuck in a lock or an evaluation would), with
+/// `extra` in its environment; `signal` is sent to it `after` it started, when given. Returns the answer and how
+/// long it took.
+fn hung_bridge(
+    env: &Env,
+    agent: &str,
+    event: &str,
+    extra: &[(&str, &str)],
+    signal: Option<(i32, u64)>,
+) -> (Answer, std::time::Duration) {
+    let mut command: Command = env.command_without_workspace(&["bridge", "--protocol", agent]);
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command.env("HOOK_BRIDGE_TEST_HANG", "1").env_remove("HOOK_BRIDGE_TEST_PANIC");
+    for (name, value) in extra {
+        command.env(name, value);
+    }
+    let started = std::time::Instant::now();
+    let mut child = command.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&input(env, event)).unwrap();
+    if let Some((number, after_ms)) = signal {
+        std::thread::sleep(std::time::Duration::from_millis(after_ms));
+        let pid = rustix::process::Pid::from_child(&child);
+        rustix::process::kill_process(pid, rustix::process::Signal::from_named_raw(number).unwrap()).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    let answer = Answer {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: env.redact(&String::from_utf8_lossy(&output.stderr)),
+    };
+    (answer, started.elapsed())
+}
+
+#[test]
+fn a_bridge_stuck_inside_answers_with_the_blocking_form_at_its_answer_deadline() {
+    let env = Env::new("empty");
+    std::thread::scope(|scope| {
+        for (agent, event) in GATES {
+            let env = &env;
+            scope.spawn(move || {
+                // A dispatch deadline of 1 s: the answer deadline is that, the grace and 2 s.
+                let short = [("HOOK_TEST_DISPATCH_DEADLINE_MS", "1000")];
+                let (answer, took) = hung_bridge(env, agent, event, &short, None);
+                assert_blocks(agent, &answer, "no answer within the bridge's answer deadline");
+                assert!(took >= std::time::Duration::from_millis(3_000), "{agent}: answered early: {took:?}");
+                assert!(took < std::time::Duration::from_secs(20), "{agent}: {took:?}");
+            });
+        }
+    });
+}
+
+#[test]
+fn sigterm_to_a_bridge_stuck_inside_is_answered_with_the_blocking_form() {
+    let env = Env::new("empty");
+    for (agent, event) in GATES {
+        let (answer, took) = hung_bridge(&env, agent, event, &[], Some((libc_sigterm(), 300)));
+        assert_blocks(agent, &answer, "interrupted by SIGTERM and still not answered");
+        // The answer deadline is a minute away: the signal, not the deadline, ended it.
+        assert!(took < std::time::Duration::from_secs(20), "{agent}: {took:?}");
+    }
+}
+
+/// SIGTERM's number.
+fn libc_sigterm() -> i32 {
+    rustix::process::Signal::TERM.as_raw()
+}

@@ -229,6 +229,10 @@ pub struct Answers {
     pub context: bool,
     /// A message shown to the user (not the model): the channel for notices.
     pub system_message: bool,
+    /// The handler key that makes the agent block when that handler fails (crashes, times out, answers nothing
+    /// readable) instead of going ahead, where the agent has one (Cursor's `failClosed`): `hook install` sets it to
+    /// `true` on the bridge's gate handlers.
+    pub fail_closed_key: Option<&'static str>,
 }
 
 const PLAIN: EventFilters = EventFilters { only_errors: false, scope: Scope::Main };
@@ -265,7 +269,8 @@ const fn wired(
     AgentEvent { name, event, filters: PLAIN, tool: None, install, wire_name: Some(wire), answered }
 }
 
-const ALL_ANSWERS: Answers = Answers { ask: true, continuation: true, context: true, system_message: true };
+const ALL_ANSWERS: Answers =
+    Answers { ask: true, continuation: true, context: true, system_message: true, fail_closed_key: None };
 
 /// The canonical event names, each read as itself.
 const NATIVE_EVENTS: &[AgentEvent] = &[
@@ -755,7 +760,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
-        answers: ALL_ANSWERS,
+        answers: Answers { fail_closed_key: Some("failClosed"), ..ALL_ANSWERS },
         wire: WireShape::Cursor,
         json_comments: false,
         hooks_switches: &[],
@@ -784,7 +789,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
-        answers: Answers { ask: false, continuation: false, context: true, system_message: false },
+        answers: Answers { ask: false, continuation: false, system_message: false, ..ALL_ANSWERS },
         wire: WireShape::ClaudeCode,
         json_comments: false,
         hooks_switches: &[],
@@ -915,7 +920,7 @@ pub static AGENTS: [Agent; 11] = [
         // `parseHookControl`: `cancel` stops the run, `contextModification` (or `context`) is added for the model on
         // the tool events; `review` is read but never acted on for file hooks; no continuation, no message for the
         // user alone.
-        answers: Answers { ask: false, continuation: false, context: true, system_message: false },
+        answers: Answers { ask: false, continuation: false, system_message: false, ..ALL_ANSWERS },
         wire: WireShape::Cline,
         json_comments: false,
         hooks_switches: &[],
@@ -946,7 +951,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Shells,
-        answers: Answers { ask: true, continuation: true, context: true, system_message: false },
+        answers: Answers { system_message: false, ..ALL_ANSWERS },
         wire: WireShape::Copilot,
         json_comments: false,
         hooks_switches: &[],

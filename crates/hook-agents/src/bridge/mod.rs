@@ -51,7 +51,7 @@ mod select;
 #[cfg(test)]
 mod tests;
 
-pub use answer::{Answer, BLOCKING_EXIT, ERROR_EXIT, answer, failure};
+pub use answer::{Answer, BLOCKING_EXIT, BRIDGE_STATUSES, ERROR_EXIT, answer, failure};
 pub use input::{AgentInput, InputError, parse_input, parse_input_as, project_root};
 pub use nested::{BRIDGE_DEPTH_VAR, is_nested, nested_answer};
 pub use reply::Reply;

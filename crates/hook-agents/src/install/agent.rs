@@ -30,6 +30,11 @@ pub struct AgentEvent {
 /// of the engine's.
 pub const BRIDGE_TIMEOUT_MARGIN_MS: u64 = 5_000;
 
+/// How long after the dispatch deadline and the grace the bridge answers at the latest, whatever is stuck inside it
+/// (its watchdog writes the blocking answer then): below [`BRIDGE_TIMEOUT_MARGIN_MS`], with the installed wrapper's
+/// timer between the two ([`super::wrapper_timer_secs`]).
+pub const BRIDGE_ANSWER_MARGIN_MS: u64 = 2_000;
+
 /// What install and the bridge read of an agent, derived from its entry in the agent table.
 ///
 /// ```
@@ -62,7 +67,9 @@ pub trait AgentInstall: Sized {
     /// One handler entry that runs `command`, in the agent's shape.
     fn bridge_handler(self, command: &str, limits: &Limits) -> Value;
     /// The list item `hook install` appends under the agent's event `event`: [`AgentInstall::bridge_entry`], with
-    /// the event on the command line where the agent's input does not name it ([`HandlerShape::Shells`]).
+    /// the event on the command line where the agent's input does not name it ([`HandlerShape::Shells`]), and on a
+    /// gate event the fail-closed wrapper around the command ([`super::guarded_command`]) and the agent's own
+    /// fail-closed switch where it has one.
     fn bridge_entry_for(self, event: &str, command: &str, limits: &Limits) -> Value;
     /// The list item `hook install` appends under each event: a matcher group holding the bridge's handler (no
     /// matcher: every tool), or the handler itself where the agent's handlers are flat.
@@ -125,13 +132,24 @@ impl AgentInstall for Protocol {
     }
 
     fn bridge_entry_for(self, event: &str, command: &str, limits: &Limits) -> Value {
-        match self.agent().handler {
-            HandlerShape::Shells => {
-                let line = format!("{command} --event {}", super::quote(event));
-                self.bridge_handler(&line, limits)
+        let command = match self.agent().handler {
+            HandlerShape::Shells => format!("{command} --event {}", super::quote(event)),
+            _ => command.to_owned(),
+        };
+        let line = super::guarded_command(self, event, &command, limits);
+        let mut entry = self.bridge_entry(&line, limits);
+        if let Some(key) = self.agent().answers.fail_closed_key
+            && super::guards_event(self, event)
+        {
+            let handler = match entry.get_mut("hooks").and_then(Value::as_array_mut) {
+                Some(handlers) => handlers.first_mut(),
+                None => Some(&mut entry),
+            };
+            if let Some(Value::Object(handler)) = handler {
+                handler.insert(key.to_owned(), Value::Bool(true));
             }
-            _ => self.bridge_entry(command, limits),
         }
+        entry
     }
 
     fn bridge_entry(self, command: &str, limits: &Limits) -> Value {

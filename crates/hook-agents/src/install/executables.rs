@@ -30,35 +30,40 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::InstallError;
-use super::agent::{AgentInstall, InstallScope};
+use super::agent::{Agent, AgentInstall, InstallScope};
 use super::handlers::Handler;
 use super::plan::{InstallPlan, InstallRequest, KeptHandler, Paths, kept_beside, plan_native, settle_trust};
 use hook_config::{FileContext, Format, IssueSeverity, parse_str};
+use hook_types::Limits;
 
 /// The subdirectory of the agent's hooks directory its own hook files move into.
 pub const ASIDE_DIR: &str = "moved-by-hook";
 
-/// The bridge script install writes for one event: it runs the bridge command; when the shell cannot run it at all
-/// (`hook` not on `PATH`, not executable: exit 126 or 127, or killed by a signal), it answers for it, since Cline reads
-/// a script that prints nothing as no objection: on `gate` events a `cancel`, elsewhere a note for the model.
+/// The bridge script install writes for the agent's event `event`: it runs the bridge command. On a gate event
+/// whose answer the agent reads, that is the fail-closed wrapper ([`super::guarded_command`]): a bridge that cannot
+/// answer (not on `PATH`, killed, hung) gets the agent's blocking answer, Cline's `cancel`. Elsewhere, when the
+/// shell cannot run the bridge at all (exit 126 or 127, or killed by a signal), the script leaves a note for the
+/// model, since Cline reads a script that prints nothing as no objection and shows no hook error.
 ///
 /// ```
-/// let script = hook_agents::install::bridge_script("hook bridge --protocol cline", "cline", "PreToolUse", true);
-/// assert!(script.starts_with("#!/bin/sh\n") && script.contains("\nhook bridge --protocol cline\n"));
+/// use hook_agents::install::{bridge_script, Agent};
+/// use hook_types::Limits;
+/// let script = bridge_script(Agent::Cline, "PreToolUse", "hook bridge --protocol cline", &Limits::default());
+/// assert!(script.starts_with("#!/bin/sh\n") && script.contains("\n{ hook bridge --protocol cline <&3 3<&- &"));
 /// assert!(script.contains(r#"{"cancel":true"#));
 /// ```
-pub fn bridge_script(command: &str, agent: &str, event: &str, gate: bool) -> String {
+pub fn bridge_script(agent: Agent, event: &str, command: &str, limits: &Limits) -> String {
+    let name = agent.as_str();
+    let head = format!(
+        "#!/bin/sh\n# Written by `hook install --agent {name}`: hands {event} to the hook engine.\n# `hook uninstall \
+         --agent {name}` removes it.\n"
+    );
+    if super::guards_event(agent, event) {
+        return format!("{head}{}\n", super::guarded_command(agent, event, command, limits));
+    }
     let why = "hook bridge could not run (exit status '\"$status\"'); is `hook` on PATH?";
-    let answer = if gate {
-        format!(r#"{{"cancel":true,"errorMessage":"{why}"}}"#)
-    } else {
-        format!(r#"{{"contextModification":"[hook notice for the user] {why}"}}"#)
-    };
-    format!(
-        "#!/bin/sh\n# Written by `hook install --agent {agent}`: hands {event} to the hook engine.\n# `hook uninstall \
-         --agent {agent}` removes it.\n{command}\nstatus=$?\nif [ \"$status\" -ge 126 ]; then\n  printf '%s\\n' \
-         '{answer}'\nfi\nexit 0\n"
-    )
+    let answer = format!(r#"{{"contextModification":"[hook notice for the user] {why}"}}"#);
+    format!("{head}{command}\nstatus=$?\nif [ \"$status\" -ge 126 ]; then\n  printf '%s\\n' '{answer}'\nfi\nexit 0\n")
 }
 
 /// One of the agent's own hook files install moved aside.
@@ -260,8 +265,7 @@ pub(crate) fn plan(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallE
                 ),
             });
         }
-        let gate = agent_event_is_gate(request, event);
-        bridges.push((path, bridge_script(&request.command, request.agent.as_str(), event, gate)));
+        bridges.push((path, bridge_script(request.agent, event, &request.command, &request.limits)));
     }
     let plan = ExecutablesPlan { dir, bridges, moves };
     let native = super::plan::NativePlan { moved: Vec::new(), original: native.original, new: native.new };
@@ -269,11 +273,6 @@ pub(crate) fn plan(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallE
 }
 
 /// Whether the agent's `event` is a gate whose answer the agent reads (Cline's PreToolUse).
-fn agent_event_is_gate(request: &InstallRequest<'_>, event: &str) -> bool {
-    let row = request.agent.agent().event(event);
-    row.is_some_and(|row| row.answered && row.event.as_ref().is_some_and(|e| e.class() == hook_types::EventClass::Gate))
-}
-
 /// The agent runs the hooks of all its directories: a bridge script a broader scope's directory holds on an event
 /// serves this workspace too, so none is added here; a narrower one's serves that workspace only (and is reported).
 fn bridged_in_other_scopes(
@@ -433,9 +432,11 @@ mod tests {
 
     #[test]
     fn a_bridge_script_reads_back_as_a_bridge_and_answers_for_a_bridge_that_cannot_run() {
-        let script = bridge_script("hook bridge --protocol cline", "cline", "PreToolUse", true);
+        let limits = hook_types::Limits::default();
+        let script = bridge_script(Agent::Cline, "PreToolUse", "hook bridge --protocol cline", &limits);
+        assert!(script.len() < 4_096, "the loader reads a hook file's first 4 KiB");
         let line = hook_config::event_executable_bridge_line(&script).expect("a bridge");
         assert!(hook_config::BridgeProgram::named(["hook"]).invokes_bridge_line(&line));
-        assert!(bridge_script("x", "cline", "PostToolUse", false).contains("contextModification"));
+        assert!(bridge_script(Agent::Cline, "PostToolUse", "x", &limits).contains("contextModification"));
     }
 }

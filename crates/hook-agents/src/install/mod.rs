@@ -55,6 +55,7 @@ mod agent_trust;
 mod command;
 mod edit;
 mod executables;
+mod fallback;
 mod files;
 mod handlers;
 mod native;
@@ -67,10 +68,13 @@ mod tests;
 
 use std::path::PathBuf;
 
-pub use agent::{Agent, AgentEvent, AgentInstall, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope};
+pub use agent::{
+    Agent, AgentEvent, AgentInstall, BRIDGE_ANSWER_MARGIN_MS, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope,
+};
 pub use agent_trust::{AgentTrustChange, AgentTrustEntry, agent_state_file, codex_hook_hash};
 pub use command::{bridge_command, quote};
 pub use executables::{ASIDE_DIR, ExecutablesChange, FileMove, WrittenFile, bridge_script};
+pub use fallback::{guarded_command, guards_event, wrapper_timer_secs};
 pub use files::json_kind;
 pub(crate) use files::{Confine, replace};
 pub use native::native_form;

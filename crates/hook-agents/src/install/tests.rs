@@ -57,11 +57,13 @@ fn a_handler_the_engine_does_not_run_stays_with_the_agent_next_to_the_bridge() {
     assert!(plan.kept[0].reason.starts_with("the engine does not run it: "), "{:?}", plan.kept);
     plan.apply().unwrap();
     let written = project.json(".claude/settings.json");
+    let guarded =
+        crate::install::guarded_command(Agent::Claude, "PreToolUse", "hook bridge --protocol x", &Default::default());
     assert_eq!(
         written["hooks"]["PreToolUse"],
         json!([
             {"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "Is this command safe?"}]},
-            {"hooks": [{"type": "command", "command": "hook bridge --protocol x", "timeout": 66}]}
+            {"hooks": [{"type": "command", "command": guarded, "timeout": 66}]}
         ])
     );
 }

@@ -17,8 +17,14 @@
 //! The workspace is `--workspace`, else the one the agent names or whose project root holds the payload's `cwd`
 //! ([`AgentInput::workspace`]).
 //!
+//! Whatever is stuck inside it, the bridge answers by its answer deadline: a watchdog thread with its own clock writes
+//! the failure answer then, and a grace after a stop signal the bridge's own handling did not answer
+//! ([`watchdog`]).
+//!
 //! Test-only: when the environment variable `HOOK_BRIDGE_TEST_PANIC` is set to a non-empty value, the bridge panics
-//! right after reading its input, so tests can prove a panic answers with the blocking form. Nothing else reads it.
+//! right after reading its input, so tests can prove a panic answers with the blocking form; `HOOK_BRIDGE_TEST_HANG`
+//! makes it wait forever there instead, as a dispatch stuck in a call that never returns would, so tests can prove
+//! the watchdog answers. Nothing else reads them; neither can let a call through.
 
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Read, Write};
@@ -44,8 +50,15 @@ use crate::engine::{Engine, EngineOptions};
 use crate::exit::{one_line, panic_parts};
 use crate::signals;
 
+mod watchdog;
+
+use watchdog::Watchdog;
+
 /// The variable that makes the bridge panic on purpose (tests only; see the module docs).
 pub const TEST_PANIC_VAR: &str = "HOOK_BRIDGE_TEST_PANIC";
+
+/// The variable that makes the bridge hang on purpose (tests only; see the module docs).
+pub const TEST_HANG_VAR: &str = "HOOK_BRIDGE_TEST_HANG";
 
 /// The most stdin the bridge reads: an agent's hook input is a few kilobytes; a tool response can be large.
 const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
@@ -72,11 +85,20 @@ pub fn bridged_agent() -> impl clap::builder::TypedValueParser<Value = Protocol>
     })
 }
 
-/// What is known so far, for a failure's answer: the agent and the event, once read.
-#[derive(Debug, Default)]
-struct Known {
+/// What is known so far, for a failure's answer: the agent and the event, once read; the watchdog is told too.
+#[derive(Debug)]
+struct Known<'a> {
     agent: Option<Agent>,
     event_name: Option<String>,
+    dog: &'a Watchdog,
+}
+
+impl Known<'_> {
+    fn read(&mut self, agent: Agent, event_name: Option<&str>) {
+        self.agent = Some(agent);
+        self.event_name = event_name.map(str::to_owned);
+        self.dog.knows(self.agent, event_name);
+    }
 }
 
 /// The message of the last panic, kept by the bridge's panic hook for the answer.
@@ -94,13 +116,25 @@ pub fn intercept() -> Option<u8> {
         let (message, at) = panic_parts(info);
         *PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{message}{at}"));
     }));
-    let answer = run(&args);
-    Some(deliver(&answer))
+    Some(run_and_deliver(&args))
+}
+
+/// Starts the watchdog, runs the bridge and delivers its answer, unless the watchdog already delivered one.
+fn run_and_deliver(args: &[OsString]) -> u8 {
+    let dog = Watchdog::start(watchdog::answer_deadline(&crate::engine::limits()), protocol_hint(args));
+    let answer = run(args, &dog);
+    if !dog.claim() {
+        // The watchdog answered and ends the process.
+        loop {
+            std::thread::park();
+        }
+    }
+    deliver(&answer)
 }
 
 /// The bridge inside `catch_unwind`: a panic becomes a failure's answer too.
-fn run(args: &[OsString]) -> Answer {
-    let mut known = Known { agent: protocol_hint(args), event_name: None };
+fn run(args: &[OsString], dog: &Watchdog) -> Answer {
+    let mut known = Known { agent: protocol_hint(args), event_name: None, dog };
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| bridge(args, &mut known)));
     outcome.unwrap_or_else(|_| {
         let message = PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
@@ -117,7 +151,7 @@ fn deliver(answer: &Answer) -> u8 {
 }
 
 /// The bridge, start to end; every failure becomes the answer.
-fn bridge(args: &[OsString], known: &mut Known) -> Answer {
+fn bridge(args: &[OsString], known: &mut Known<'_>) -> Answer {
     let parsed = match plain_bridge(args) {
         Some(cli) => Ok(cli),
         None => Cli::try_parse_from(args),
@@ -149,14 +183,19 @@ fn bridge(args: &[OsString], known: &mut Known) -> Answer {
         return failure(known.agent, None, "bad arguments: expected `hook bridge --protocol AGENT`");
     };
     let agent = bridge_args.protocol;
-    known.agent = Some(agent);
+    known.read(agent, bridge_args.event.as_deref());
     let read = match parse_input_as(agent, bridge_args.event.as_deref(), &stdin) {
         Ok(read) => read,
         Err(err) => return failure(Some(agent), bridge_args.event.as_deref(), &err.to_string()),
     };
-    known.event_name = Some(read.event_name.clone());
+    known.read(agent, Some(&read.event_name));
     if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| !v.is_empty()) {
         panic!("{TEST_PANIC_VAR} is set: panicking on purpose");
+    }
+    if std::env::var_os(TEST_HANG_VAR).is_some_and(|v| !v.is_empty()) {
+        loop {
+            std::thread::park();
+        }
     }
     // A hook of an engine: that engine already dispatches this event, and this bridge must start nothing.
     if is_nested(std::env::var_os(BRIDGE_DEPTH_VAR).as_deref()) {
@@ -297,9 +336,7 @@ fn protocol_hint(args: &[OsString]) -> Option<Agent> {
 /// bridge, same answers.
 pub fn run_parsed() -> u8 {
     let args: Vec<OsString> = std::env::args_os().collect();
-    let answer = run(&args);
-    deliver(&answer);
-    answer.exit_code
+    run_and_deliver(&args)
 }
 
 /// The path of the running `hook`, as install writes it into the agent's configuration.
@@ -354,7 +391,8 @@ mod tests {
 
     #[test]
     fn help_is_help_not_a_failure() {
-        let answer = bridge(&args(&["bridge", "--help"]), &mut Known::default());
+        let dog = Watchdog::start(std::time::Duration::from_secs(600), None);
+        let answer = bridge(&args(&["bridge", "--help"]), &mut Known { agent: None, event_name: None, dog: &dog });
         assert_eq!(answer.exit_code, 0);
         assert!(answer.stdout.contains("--protocol <AGENT>"), "{}", answer.stdout);
     }

@@ -163,6 +163,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
         bridge_command(&exe, agent, config_home.as_deref(), managed.as_deref())
     };
     let mut request = InstallRequest::new(agent, scope, layout, command);
+    request.limits = crate::engine::limits();
     let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
     request.agent_state = hook_agents::install::agent_state_file(agent, codex_home.as_deref(), layout.home.as_deref());
     let plan = plan_install(&request)?;

@@ -1,0 +1,182 @@
+//! The installed handler fails closed without the engine.
+//!
+//! Every agent the bridge plugs into treats a hook command that does not answer — not found, not executable, killed
+//! by a signal, still running at the agent's timeout — as "go ahead", and runs the tool. So on a gate event what
+//! `hook install` writes is not the bare bridge command but a small POSIX-shell wrapper around it
+//! ([`guarded_command`]), which the agent runs with its shell as it runs any hook command:
+//!
+//! 1. The bridge runs in the background with the agent's stdin (handed over through descriptor 3: a shell gives a
+//!    background command `/dev/null` otherwise, and dash ignores a plain `<&0`) and stdout, and a timer runs beside it
+//!    ([`wrapper_timer_secs`]: above the bridge's own answer deadline, below the agent's timeout). The timer kills a
+//!    bridge that has not exited when it fires; a bridge that exits first stops the timer.
+//! 2. The bridge's own statuses pass through: 0, 1 and 2 ([`BRIDGE_STATUSES`](crate::bridge::BRIDGE_STATUSES); the bridge maps every other status it
+//!    could hand back to 1).
+//! 3. Anything else — 127 (not found), 126 (not executable), death by a signal (a crash, an abort, the kernel's
+//!    out-of-memory kill, the timer), a status the bridge never uses — becomes the agent's blocking answer, built by
+//!    [`crate::bridge::failure`] as the bridge itself would have answered, with a reason that names the cause and the
+//!    fix.
+//!
+//! Observer events keep the bare command: a failure there blocks nothing, and the agent reports it as a failed hook.
+//! An agent with a switch of its own that makes a failing handler block (Cursor's `failClosed`,
+//! [`hook_types::Answers::fail_closed_key`]) gets that switch on its gate handlers too.
+//!
+//! The wrapper holds the bridge command as a simple command of its own, so every host still recognises it as a
+//! bridge entry ([`hook_config::BridgeProgram`]) and uninstall still finds it.
+
+use hook_types::{EventClass, Limits};
+
+use super::agent::{Agent, BRIDGE_ANSWER_MARGIN_MS, BRIDGE_TIMEOUT_MARGIN_MS};
+use super::command::quote;
+use crate::bridge::BRIDGE_STATUSES;
+
+/// How long the wrapper's timer gives the bridge before it kills it, in whole seconds: the dispatch deadline plus
+/// the grace plus the time between the bridge's own answer deadline and the agent's timeout, halfway
+/// ([`BRIDGE_ANSWER_MARGIN_MS`] < this < [`BRIDGE_TIMEOUT_MARGIN_MS`]).
+///
+/// ```
+/// use hook_agents::install::{wrapper_timer_secs, Agent, AgentInstall};
+/// use hook_types::Limits;
+/// let limits = Limits::default();
+/// let agent_timeout = Agent::Claude.bridge_timeout(&limits).as_u64().unwrap();
+/// assert!(wrapper_timer_secs(&limits) < agent_timeout);
+/// ```
+pub fn wrapper_timer_secs(limits: &Limits) -> u64 {
+    let margin = BRIDGE_ANSWER_MARGIN_MS + (BRIDGE_TIMEOUT_MARGIN_MS - BRIDGE_ANSWER_MARGIN_MS) / 2;
+    limits.dispatch_deadline_ms.saturating_add(limits.grace_ms).saturating_add(margin).div_ceil(1_000)
+}
+
+/// Whether install writes the fail-closed wrapper on the agent's event `event`: a gate event (the class whose
+/// failure must not let the call through) whose answer the agent reads.
+///
+/// ```
+/// use hook_agents::install::{guards_event, Agent};
+/// assert!(guards_event(Agent::Claude, "PreToolUse") && guards_event(Agent::Claude, "UserPromptSubmit"));
+/// assert!(!guards_event(Agent::Claude, "PostToolUse") && !guards_event(Agent::Claude, "Stop"));
+/// ```
+pub fn guards_event(agent: Agent, event: &str) -> bool {
+    agent
+        .agent()
+        .event(event)
+        .is_some_and(|row| row.answered && row.event.as_ref().is_some_and(|event| event.class() == EventClass::Gate))
+}
+
+/// The shell line install writes for `agent`'s event `event` that runs the bridge `command`: on a gate event the
+/// fail-closed wrapper (see the module docs), elsewhere `command` itself.
+///
+/// ```
+/// use hook_agents::install::{guarded_command, Agent};
+/// use hook_types::Limits;
+/// let line = guarded_command(Agent::Claude, "PreToolUse", "hook bridge --protocol claude", &Limits::default());
+/// assert!(line.starts_with("{ hook bridge --protocol claude <&3 3<&- & p=$!; } 3<&0;"));
+/// assert!(line.contains("exit 2"));
+/// assert_eq!(guarded_command(Agent::Claude, "PostToolUse", "hook bridge --protocol claude", &Limits::default()),
+///            "hook bridge --protocol claude");
+/// ```
+pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits) -> String {
+    if !guards_event(agent, event) {
+        return command.to_owned();
+    }
+    let timer = wrapper_timer_secs(limits);
+    let program = program_word(command);
+    let statuses = BRIDGE_STATUSES.map(|s| s.to_string()).join("|");
+    let why = Why {
+        timer: format!("{program} did not answer within {timer} s"),
+        missing: format!("{program} was not found on the PATH the agent gives its hooks (exit 127)"),
+        not_executable: format!("{program} is not executable (exit 126)"),
+        signal: format!("{program} was killed by signal $((s-128))"),
+        other: format!("{program} exited with status $s, which hook bridge never uses"),
+    };
+    let message = format!(
+        "{MARK}; the call is blocked, since the hook engine could not decide it. Check with: {program} validate; \
+         reinstall with: {program} install --agent {agent}"
+    );
+    let answer = crate::bridge::failure(Some(agent), Some(event), &message);
+    let mut line = format!(
+        "{{ {command} <&3 3<&- & p=$!; }} 3<&0; {{ trap 'kill $w 2>/dev/null; exit 0' TERM; sleep {timer} & w=$!; wait $w && {{ trap '' \
+         TERM; kill -9 $p; exit 3; }}; }} </dev/null >/dev/null 2>&1 & d=$!; {{ wait $p; }} 2>/dev/null; s=$?; kill $d 2>/dev/null; \
+         wait $d; t=$?; case $s in {statuses}) exit $s;; esac; if [ $t = 3 ]; then why={}; elif [ $s = 127 ]; then \
+         why={}; elif [ $s = 126 ]; then why={}; elif [ $s -gt 128 ]; then why=\"{}\"; else why=\"{}\"; fi; ",
+        quote_always(&why.timer),
+        quote_always(&why.missing),
+        quote_always(&why.not_executable),
+        why.signal,
+        why.other,
+    );
+    if let Some(out) = print_with_why(&answer.stdout) {
+        line.push_str(&format!("{out}; "));
+    }
+    if let Some(err) = print_with_why(&answer.stderr) {
+        line.push_str(&format!("{err} >&2; "));
+    }
+    line.push_str(&format!("exit {}", answer.exit_code));
+    line
+}
+
+/// Where the reason goes in the prebuilt answer: replaced by the shell's `$why` at run time.
+const MARK: &str = "@WHY@";
+
+/// The reasons, one per way the bridge can fail to answer. Every text is safe inside JSON and inside the shell's
+/// quotes it is written in: no quote, backslash, backtick or control character.
+struct Why {
+    timer: String,
+    missing: String,
+    not_executable: String,
+    signal: String,
+    other: String,
+}
+
+/// A `printf` that writes `text` (one line of the prebuilt answer) with [`MARK`] replaced by `$why`; `None` for an
+/// empty text.
+fn print_with_why(text: &str) -> Option<String> {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    if text.is_empty() {
+        return None;
+    }
+    let pieces: Vec<String> = text.split(MARK).map(quote_always).collect();
+    Some(format!("printf '%s\\n' {}", pieces.join("\"$why\"")))
+}
+
+/// `text` in single quotes for `sh`, even when it would not need them.
+fn quote_always(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The program the bridge command starts, for the reasons: its first word where that word is plain (it goes into
+/// JSON and shell text as it is), else a description.
+fn program_word(command: &str) -> String {
+    let first = command.split(' ').next().unwrap_or_default();
+    let plain = !first.is_empty() && quote(first) == first;
+    if plain { first.to_owned() } else { "the hook program".to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::install::AgentInstall;
+
+    #[test]
+    fn the_reasons_hold_no_character_json_or_the_shell_would_read() {
+        let line = guarded_command(
+            Agent::Cursor,
+            "beforeShellExecution",
+            "/opt/hook bridge --protocol cursor",
+            &Limits::default(),
+        );
+        assert!(line.contains("/opt/hook was not found"), "{line}");
+        assert!(line.contains("reinstall with: /opt/hook install --agent cursor"), "{line}");
+        let quoted =
+            guarded_command(Agent::Claude, "PreToolUse", "'/opt/my hook' bridge --protocol claude", &Limits::default());
+        assert!(quoted.contains("the hook program was not found"), "{quoted}");
+    }
+
+    #[test]
+    fn the_timer_sits_between_the_bridge_answer_deadline_and_the_agent_timeout() {
+        for deadline in [1_000, 1_500, 60_000, 61_999] {
+            let limits = Limits { dispatch_deadline_ms: deadline, ..Limits::default() };
+            let timer_ms = wrapper_timer_secs(&limits) * 1_000;
+            assert!(timer_ms >= deadline + limits.grace_ms + BRIDGE_ANSWER_MARGIN_MS + 1_000, "{deadline}");
+            let agent = Agent::Claude.bridge_timeout(&limits).as_u64().unwrap() * 1_000;
+            assert!(timer_ms + 1_000 <= agent, "{deadline}: {timer_ms} vs {agent}");
+        }
+    }
+}
