@@ -181,6 +181,13 @@ pub trait Agent: Sync {
         String::new()
     }
 
+    /// Where the agent's headless output drops the reason of a prompt its turn_start hook blocked (shown by its
+    /// interactive UI only): the shell it runs that hook's command with, so that a scenario can run the installed
+    /// handler as the agent does and read the answer the agent got. `None` where the reason is shown.
+    fn hides_blocked_prompt(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Makes the agent's own trust accept every hook of its project file that it does not trust yet (what a user
     /// does once in the agent): Codex's per-hook `trusted_hash`. Nothing for agents without such trust.
     fn trust_project_hooks(&self, _sandbox: &Sandbox) -> Result<()> {

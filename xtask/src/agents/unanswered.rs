@@ -13,9 +13,9 @@
 //! every pinned agent runs the tool when its hook process is not found or dies by a signal (Gemini CLI alone denies
 //! on exit 127, since it reads the shell's "not found" as a reason); only the installed handler can stop it.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
-use super::agent::Approver;
+use super::agent::{Approver, Point, Run};
 use super::server::Step;
 use super::session::{Checks, Ctx, SENTINEL, Session};
 
@@ -35,11 +35,19 @@ const KILLING_GATE: &str = "  - id: gate-shell\n    on: pre_tool\n    tools: [sh
 /// The second shell call's mark: it ran if and only if this file exists.
 const SECOND: &str = "SENTINEL-2";
 
-/// Words of the handler's reason when `hook` cannot be found: one of them must reach the model or the user.
-const MISSING_WORDS: &[&str] = &["not found", "PATH", "exit status '127'", "exit status 127"];
+/// The handler's reason when `hook` cannot be found, as it reads once the shell has filled in the cause: the text of
+/// the installed command holds every cause unfilled, and some agents repeat that command in what they show.
+const MISSING: &str = "(exit 127); the call is blocked";
 
-/// Words of the handler's reason when the bridge died by a signal.
-const KILLED_WORDS: &[&str] = &["signal", "killed", "exit status '137'", "exit status 137"];
+/// The handler's reason when the bridge died by SIGKILL.
+const KILLED: &str = "killed by signal 9; the call is blocked";
+
+/// The handler's reason when the bridge died by SIGABRT.
+const ABORTED: &str = "killed by signal 6; the call is blocked";
+
+/// How the scenarios run the agent: pre-approved, showing what its UI shows about hooks (Codex's app server, whose
+/// hook notifications carry a blocked prompt's reason; `codex exec` prints none).
+const UI: Run = Run { approver: Approver::Preapproved, ui: true };
 
 /// `hook` is missing from the agent's `PATH`: the shell tool does not run, and the reason reaches the model or user.
 pub fn hook_missing(ctx: &Ctx<'_>) -> Result<Checks> {
@@ -47,13 +55,13 @@ pub fn hook_missing(ctx: &Ctx<'_>) -> Result<Checks> {
     ctx.install(false)?;
     ctx.trust_all()?;
     ctx.sandbox.take_hook_off_path()?;
-    let session = ctx.run(super::scenarios::tool_then_done(), Approver::Preapproved)?;
+    let session = ctx.run(super::scenarios::tool_then_done(), UI)?;
     let mut checks = Checks::default();
     checks.expect(!ctx.sandbox.exists("GATE-RAN"), "the engine never to run (`hook` not on PATH)", || {
         "the gate ran".into()
     });
     checks.tool_blocked(ctx, &session);
-    reason_reached(&mut checks, ctx, &session, MISSING_WORDS, "the reason `hook` was not found");
+    reason_reached(&mut checks, ctx, &session, MISSING, "the reason `hook` was not found")?;
     Ok(checks)
 }
 
@@ -73,12 +81,13 @@ pub fn bridge_killed(ctx: &Ctx<'_>) -> Result<Checks> {
     } else {
         super::scenarios::tool_then_done()
     };
-    let session = ctx.run(script, Approver::Preapproved)?;
+    let session = ctx.run(script, UI)?;
     let mut checks = Checks::default();
     checks.expect(ctx.sandbox.home.join("KILLED-ONCE").exists(), "the gate to kill the bridge (SIGKILL)", || {
         format!("the gate never ran ({})", session.summary())
     });
     checks.tool_blocked(ctx, &session);
+    reason_reached(&mut checks, ctx, &session, KILLED, "the reason the bridge died (SIGKILL)")?;
     if two_calls {
         checks.expect(
             ctx.sandbox.home.join("ABORTED").exists(),
@@ -88,22 +97,49 @@ pub fn bridge_killed(ctx: &Ctx<'_>) -> Result<Checks> {
         checks.expect(!ctx.sandbox.exists(SECOND), "the second shell call blocked (SIGABRT)", || {
             format!("it ran ({})", session.summary())
         });
+        reason_reached(&mut checks, ctx, &session, ABORTED, "the reason the bridge died (SIGABRT)")?;
     }
-    reason_reached(&mut checks, ctx, &session, KILLED_WORDS, "the reason the bridge died");
     Ok(checks)
 }
 
-/// One of `words` reached the model (in a request after the first, and not already in the first: the system prompt
-/// and tool descriptions of some agents mention a `PATH` or a signal) or the agent's user (its output, or what it
-/// records for the user elsewhere: [`Agent::user_log`](super::agent::Agent::user_log)).
-fn reason_reached(checks: &mut Checks, ctx: &Ctx<'_>, session: &Session, words: &[&str], what: &str) {
-    let first = session.turns.first().map(|t| t.body.as_str()).unwrap_or("");
-    let to_model = session.turns.iter().skip(1).any(|t| words.iter().any(|w| t.body.contains(w) && !first.contains(w)));
-    let shown = session.finished.shown() + &ctx.agent.user_log(&ctx.sandbox);
-    let to_user = words.iter().any(|w| shown.contains(w));
-    checks.expect(
-        to_model || to_user,
-        &format!("{what} ({}) shown to the model or the user", words.join(" | ")),
-        || format!("it nowhere ({})", session.summary()),
-    );
+/// `reason` reached the model (a request) or the agent's user (its output, or what it records for the user
+/// elsewhere: [`Agent::user_log`](super::agent::Agent::user_log)). Where the agent blocked the prompt before any
+/// model request and its headless output drops a blocked prompt's reason
+/// ([`Agent::hides_blocked_prompt`](super::agent::Agent::hides_blocked_prompt)), the answer its turn_start handler
+/// gives it, run as the agent runs it, must hold the reason instead.
+fn reason_reached(checks: &mut Checks, ctx: &Ctx<'_>, session: &Session, reason: &str, what: &str) -> Result<()> {
+    let to_model = session.model_saw(reason);
+    let to_user = session.finished.shown().contains(reason) || ctx.agent.user_log(&ctx.sandbox).contains(reason);
+    if to_model || to_user {
+        return Ok(());
+    }
+    if let Some(shell) = ctx.agent.hides_blocked_prompt()
+        && session.requests.is_empty()
+    {
+        let answer = turn_start_answer(ctx, shell)?;
+        checks.expect(answer.contains(reason), &format!("{what} (`{reason}`) in the agent's blocked prompt"), || {
+            format!("an answer without it: {}", super::process::one_line(&answer))
+        });
+        return Ok(());
+    }
+    checks.expect(false, &format!("{what} (`{reason}`) shown to the model or the user"), || {
+        format!("it nowhere ({})", session.summary())
+    });
+    Ok(())
+}
+
+/// What the agent's installed turn_start handler answers when `shell` runs it with the sandbox's environment (as the
+/// agent ran it), its stdout and stderr together.
+fn turn_start_answer(ctx: &Ctx<'_>, shell: &str) -> Result<String> {
+    let event = ctx.agent.event(Point::TurnStart).context("the agent has no turn_start event")?;
+    let path = ctx.sandbox.ws.join(ctx.agent.settings_file());
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+        .with_context(|| format!("{} is not JSON", path.display()))?;
+    let command = file["hooks"][event][0]["hooks"][0]["command"]
+        .as_str()
+        .with_context(|| format!("no {event} handler in {}", path.display()))?;
+    let mut run = ctx.sandbox.command(shell);
+    run.args(["-c", command]);
+    let finished = super::process::run(run, std::time::Duration::from_secs(30), &[], None)?;
+    Ok(finished.shown())
 }
