@@ -134,6 +134,12 @@ pub trait Agent: Sync {
         false
     }
 
+    /// Whether a blocked tool call ends the agent's whole run, so that a script's second call never comes (Cline: a
+    /// hook's `cancel` aborts the run).
+    fn block_ends_run(&self) -> bool {
+        false
+    }
+
     /// Why a scenario of the kind the agent would run cannot apply to it, printed in its place (`skip`), whether or not
     /// the scenario names the agent; `None` for the others.
     fn skips(&self, _scenario: &str) -> Option<&'static str> {

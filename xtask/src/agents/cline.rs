@@ -72,6 +72,10 @@ impl Agent for Cline {
         true
     }
 
+    fn block_ends_run(&self) -> bool {
+        true
+    }
+
     fn event(&self, point: Point) -> Option<&'static str> {
         match point {
             Point::SessionStart => Some("TaskStart"),

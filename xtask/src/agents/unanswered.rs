@@ -9,9 +9,10 @@
 //!   the first shell call, `kill -ABRT $PPID` on the second (an abort, as an allocation failure inside the engine
 //!   is). Cline ends its run at the first `cancel`, so it meets the SIGKILL alone.
 //!
-//! Either way the shell tool must not run, and the reason must reach the model or the agent's user. Left to itself,
-//! every pinned agent runs the tool when its hook process is not found or dies by a signal (Gemini CLI alone denies
-//! on exit 127, since it reads the shell's "not found" as a reason); only the installed handler can stop it.
+//! Either way the shell tool must not run, and the reason must reach the model or the agent's user. Left to
+//! themselves, the pinned agents run the tool when the hook process is not found or dies by a signal, except Gemini
+//! CLI on exit 127 (it reads the shell's "not found" as a deny reason) and GitHub Copilot CLI (it denies any failed
+//! preToolUse hook, telling the model only "hook errored"); the installed handler must stop it and say why.
 
 use anyhow::{Context, Result};
 
@@ -71,7 +72,7 @@ pub fn bridge_killed(ctx: &Ctx<'_>) -> Result<Checks> {
     ctx.native_hooks(KILLING_GATE)?;
     ctx.install(false)?;
     ctx.trust_all()?;
-    let two_calls = ctx.agent.name() != "cline";
+    let two_calls = !ctx.agent.block_ends_run();
     let script = if two_calls {
         vec![
             Step::Shell(format!("touch {SENTINEL}")),
