@@ -215,3 +215,65 @@ fn a_bridge_given_sigterm_on_a_gate_kills_its_hook_and_answers_deny() {
         assert!(matches!(state, "gone" | "Z" | "X"), "{name}: the hook's shell is still {state}");
     }
 }
+
+/// A managed gate that denies every shell call, and a bridge input of Claude Code's for `rm -rf /`.
+fn managed_shell_gate(env: &Env) -> Value {
+    std::fs::write(
+        env.home.join("managed.yaml"),
+        "hooks:\n  - id: fleet.no-shell\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    shell: \"echo 'the fleet forbids shell calls' >&2; exit 2\"\n",
+    )
+    .unwrap();
+    json!({"hook_event_name": "PreToolUse", "session_id": "nested", "cwd": env.ws, "tool_name": "Bash",
+           "tool_input": {"command": "rm -rf /"}})
+}
+
+#[test]
+fn an_agent_started_with_the_depth_variable_set_still_meets_a_managed_gate() {
+    let env = Env::new("empty");
+    let input = managed_shell_gate(&env);
+    // What the agent's own shell can set before it starts another agent: a plain depth, a depth with a made-up
+    // digest, junk.
+    for value in ["1", "3", "1:00000000000000000000000000000000", "junk"] {
+        let mut command = env.command(&["bridge", "--protocol", "claude"]);
+        command.env("HOOK_BRIDGE_DEPTH", value).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        let denied = output.status.code() == Some(2) || said.contains(r#""permissionDecision":"deny""#);
+        assert!(denied && said.contains("the fleet forbids shell calls"), "{value}: {said}");
+    }
+}
+
+#[test]
+fn an_agent_a_hook_starts_is_gated_like_any_other() {
+    let env = Env::new("empty");
+    let call = managed_shell_gate(&env);
+    // A hook at the end of a turn that starts an agent (a reviewer): that agent's bridge gets its own tool call,
+    // with this engine's variable inherited from the hook.
+    let answer = env.home.join("reviewer-answer");
+    let started = env.home.join("reviewer-call.json");
+    std::fs::write(&started, call.to_string()).unwrap();
+    // The agent it starts, as far as this test needs one: it runs its own installed bridge on its own tool call.
+    let agent = env.home.join("fake-agent.sh");
+    let script = format!(
+        "hook --config-home '{}' --managed-file '{}' bridge --protocol claude < '{}' > '{}' 2>&1\necho \"exit $?\" >> '{}'\n",
+        env.config_home().display(),
+        env.home.join("managed.yaml").display(),
+        started.display(),
+        answer.display(),
+        answer.display(),
+    );
+    std::fs::write(&agent, script).unwrap();
+    let reviewer = format!("cat >/dev/null; sh '{}'", agent.display());
+    let hooks =
+        format!("hooks:\n  - id: reviewer\n    on: turn_end\n    kind: command\n    shell: {}\n", json!(reviewer));
+    env.write(".hooks/hooks.yaml", &hooks);
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let stop = json!({"hook_event_name": "Stop", "session_id": "outer", "cwd": env.ws, "stop_hook_active": false});
+    let out = env.bridge("claude", &stop);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let said = std::fs::read_to_string(&answer).unwrap_or_else(|e| panic!("the reviewer did not run ({e}): {out:#?}"));
+    assert!(said.contains(r#""permissionDecision":"deny""#), "{said}");
+    assert!(said.contains("the fleet forbids shell calls"), "{said}");
+}

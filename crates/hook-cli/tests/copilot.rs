@@ -99,13 +99,13 @@ fn installed() -> (Env, String) {
     let pre = &file["hooks"]["preToolUse"][0];
     assert_eq!(pre["type"], "command", "{written}");
     assert_eq!(pre["timeoutSec"].as_u64().map(|t| t > 30), Some(true), "above the dispatch deadline: {written}");
-    let command = pre["bash"].as_str().unwrap().to_owned();
-    assert!(
-        command.starts_with("hook bridge --protocol copilot") && command.ends_with("--event preToolUse"),
-        "{command}"
-    );
-    assert_eq!(file["hooks"]["agentStop"][0]["bash"].as_str().map(|c| c.ends_with("--event agentStop")), Some(true));
-    (env, command)
+    // The gate's handler is the fail-closed wrapper around the bridge command; an observer's is the command itself.
+    let guarded = pre["bash"].as_str().unwrap().to_owned();
+    let stop = file["hooks"]["agentStop"][0]["bash"].as_str().unwrap().to_owned();
+    assert!(stop.starts_with("hook bridge --protocol copilot") && stop.ends_with("--event agentStop"), "{stop}");
+    let command = stop.replace("--event agentStop", "--event preToolUse");
+    assert!(guarded.starts_with(&format!("{{ {command} <&3 3<&- &")), "{guarded}");
+    (env, guarded)
 }
 
 #[test]
@@ -126,7 +126,9 @@ fn copilots_guard_migrated_by_import_still_denies_through_the_installed_bridge()
     assert!(rm.stdout.contains("rm -rf is not allowed in this project"), "{rm:#?}");
     let ls = env.run_as_agent(&command, None, pre_tool(&env, "s1", "ls -la").to_string().as_bytes());
     assert!(!ls.denies("copilot"), "{ls:#?}");
-    let stop_command = command.replace("--event preToolUse", "--event agentStop");
+    let stop_command = std::fs::read_to_string(env.ws.join(".github/hooks/hook-engine.json")).unwrap();
+    let stop_command: Value = serde_json::from_str(&stop_command).unwrap();
+    let stop_command = stop_command["hooks"]["agentStop"][0]["bash"].as_str().unwrap().to_owned();
     let stop = env.run_as_agent(&stop_command, None, agent_stop(&env, "s1", false).to_string().as_bytes());
     assert_eq!(stop.json(), json!({"decision": "block", "reason": "run the tests before you stop"}), "{stop:#?}");
 }

@@ -309,3 +309,19 @@ fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files.sort();
     files
 }
+
+#[test]
+fn validate_flags_a_hand_written_bridge_entry_without_the_fallback_and_not_an_installed_one() {
+    let installed = Installed::new("claude", "PreToolUse", &[]);
+    let out = installed.env.hook(&["validate"]);
+    assert!(!out.stdout.contains("no fallback") && !out.stderr.contains("no fallback"), "{out:#?}");
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": "hook bridge --protocol claude"}]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": "hook bridge --protocol claude"}]}]
+    }});
+    installed.env.write(".claude/settings.json", &settings.to_string());
+    let out = installed.env.hook(&["validate"]);
+    let said = format!("{}{}", out.stdout, out.stderr);
+    assert_eq!(said.matches("runs the bridge with no fallback").count(), 1, "the gate only: {out:#?}");
+    assert!(said.contains("run `hook install --agent claude` again"), "{out:#?}");
+}

@@ -157,23 +157,30 @@ fn install(agent: &'static Agent) -> (Installed, Vec<(PathBuf, Vec<u8>)>) {
     (installed, originals)
 }
 
-/// The bridge command under the agent's gate event, and the same under every other event written.
+/// The bridge command under the agent's end-of-turn event, and the same under every other event written: bare on an
+/// observer, inside the fail-closed wrapper on a gate.
 fn bridge_command(agent: &Agent, written: &Value) -> String {
     let hooks = written["hooks"].as_object().unwrap();
     let command_of = |entry: &Value| -> String {
         let handler = if agent.name == "cursor" { entry } else { &entry["hooks"][0] };
         handler["command"].as_str().unwrap().to_owned()
     };
-    let gate = command_of(&hooks[agent.gate][0]);
+    let bare = command_of(&hooks[agent.stop][0]);
+    let guarded = command_of(&hooks[agent.gate][0]);
+    let wrapped = |command: &str| {
+        command.contains(&format!("{{ {bare} <&3 3<&- & p=$!;")) && command.contains("the call is blocked")
+    };
+    assert!(wrapped(&guarded), "{guarded}");
     for (event, entries) in hooks {
         let entries = entries.as_array().unwrap();
         assert_eq!(entries.len(), 1, "{event}: only the bridge is left: {entries:?}");
-        assert_eq!(command_of(&entries[0]), gate, "{event}");
+        let command = command_of(&entries[0]);
+        assert!(command == bare || wrapped(&command), "{event}: {command}");
     }
     for event in [agent.prompt, agent.stop, agent.start] {
         assert!(hooks.contains_key(event), "the bridge is on {event}");
     }
-    gate
+    bare
 }
 
 /// Uninstalls and checks the fixture's files are back byte for byte and nothing install made is left.
@@ -221,10 +228,12 @@ fn claude_code_gets_its_own_answers_through_the_bridge_and_its_file_back_on_unin
     let stop = project.call(&project.input("Stop", json!({"stop_hook_active": false})));
     expect(&stop, 0, Some(json!({"decision": "block", "reason": "run the tests before you stop"})));
     expect(&project.call(&project.input("Stop", json!({"stop_hook_active": true}))), 0, None);
-    // Claude Code hooks fail open: the crashed guard's own exit 137 (its shell's, after SIGKILL) is handed back, and
-    // Claude Code shows its non-blocking error and runs the call, as it does for its own hook.
+    // Claude Code hooks fail open: the crashed guard's own exit 137 (its shell's, after SIGKILL) is handed back as
+    // the non-blocking error 1 (the bridge's statuses are 0, 1 and 2 only: the installed handler reads any other as
+    // the bridge failing), and Claude Code shows its non-blocking error and runs the call, as it does for its own
+    // hook.
     let crash = project.shell("crash now");
-    assert_eq!((crash.code, &crash.stdout), (137, &None), "{crash:#?}");
+    assert_eq!((crash.code, &crash.stdout), (1, &None), "{crash:#?}");
     uninstall(&project, &originals);
 }
 
@@ -251,10 +260,10 @@ fn codex_gets_its_own_answers_and_an_ask_becomes_a_deny_saying_approval_is_requi
     );
     let stop = project.call(&project.input("Stop", json!({"stop_hook_active": false})));
     expect(&stop, 0, Some(json!({"decision": "block", "reason": "run the tests before you stop"})));
-    // Codex hooks fail open: the crashed guard's exit 137 is handed back, so Codex lists the hook as `Failed`
-    // ("hook exited with code 137") and runs the call, as it does for its own hook.
+    // Codex hooks fail open: the crashed guard's exit 137 is handed back as the non-blocking 1, so Codex lists the
+    // hook as `Failed` and runs the call, as it does for its own hook.
     let crash = project.shell("crash now");
-    assert_eq!((crash.code, &crash.stdout), (137, &None), "{crash:#?}");
+    assert_eq!((crash.code, &crash.stdout), (1, &None), "{crash:#?}");
     uninstall(&project, &originals);
 }
 
@@ -289,9 +298,9 @@ fn gemini_cli_gets_its_own_answers_through_the_bridge_and_its_file_back_on_unins
     ));
     expect(&stop, 0, Some(json!({"decision": "deny", "reason": "run the tests before you stop"})));
     // Gemini CLI 0.61.0 reads stderr when stdout is empty and denies from exit 2 up: the crashed guard's exit 137
-    // with its shell's "Killed" blocks the call natively, and is handed back as it was.
+    // with its shell's "Killed" blocks the call natively, and is handed back as the blocking 2 with the same text.
     let crash = project.shell("crash now");
-    assert_eq!((crash.code, &crash.stdout), (137, &None), "{crash:#?}");
+    assert_eq!((crash.code, &crash.stdout), (2, &None), "{crash:#?}");
     assert!(crash.stderr.contains("Killed"), "the shell's word for SIGKILL, Gemini CLI's deny reason: {crash:#?}");
     uninstall(&project, &originals);
 }

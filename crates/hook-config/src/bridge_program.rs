@@ -54,6 +54,7 @@ impl BridgeProgram {
     /// assert!(hook.invokes_bridge(&Program::Shell("'/opt/bin/hook' --config-home /c bridge --protocol codex".into())));
     /// assert!(hook.invokes_bridge(&Program::Argv(vec!["hook".into(), "bridge".into()])));
     /// assert!(!hook.invokes_bridge(&Program::Shell("hook run pre_tool; echo bridge".into())));
+    /// assert!(hook.invokes_bridge(&Program::Shell("sh -c 'hook bridge --protocol codex; exit 2'".into())));
     /// ```
     pub fn invokes_bridge(&self, program: &Program) -> bool {
         match program {
@@ -61,8 +62,17 @@ impl BridgeProgram {
             // Every load asks this of every shell hook: a line that neither holds `bridge` nor has a quote or a
             // backslash that could spell it cannot have it as a word, and is not split into words at all.
             Program::Shell(line) if !line.contains("bridge") && !line.contains(['\'', '"', '\\']) => false,
-            Program::Shell(line) => shell_commands(line).iter().any(|words| self.words_invoke_bridge(words)),
+            Program::Shell(line) => self.line_invokes_bridge(line, MAX_SHELL_NESTING),
         }
+    }
+
+    /// Whether a simple command of `line` invokes the bridge, or the script of a `sh -c SCRIPT` in it does (what
+    /// `hook install` writes for an agent that runs its handlers with the user's own shell), `depth` levels deep.
+    fn line_invokes_bridge(&self, line: &str, depth: u8) -> bool {
+        shell_commands(line).iter().any(|words| {
+            self.words_invoke_bridge(words)
+                || (depth > 0 && shell_script(words).is_some_and(|script| self.line_invokes_bridge(script, depth - 1)))
+        })
     }
 
     /// [`BridgeProgram::invokes_bridge`] for a command line as an agent's configuration holds it (`sh -c` text).
@@ -81,6 +91,26 @@ impl BridgeProgram {
         };
         words.iter().position(is_program).is_some_and(|at| words[at + 1..].iter().any(|w| w == "bridge"))
     }
+}
+
+/// Whether `line` is one simple command and nothing else (no list, pipe or `sh -c` script around it).
+pub(crate) fn lone_command(line: &str) -> bool {
+    let commands = shell_commands(line);
+    commands.iter().filter(|words| !words.is_empty()).count() == 1
+        && commands.iter().all(|words| shell_script(words).is_none())
+}
+
+/// How many `sh -c` scripts deep a command line is looked into for the bridge.
+const MAX_SHELL_NESTING: u8 = 2;
+
+/// The script of a POSIX shell started with `-c` (`sh -c SCRIPT`, `bash -c SCRIPT`): the word after `-c`.
+fn shell_script(words: &[String]) -> Option<&str> {
+    let program = words.first().map(|w| Path::new(w).file_name().unwrap_or_default().to_string_lossy())?;
+    if !matches!(program.as_ref(), "sh" | "bash" | "dash" | "zsh" | "ksh") {
+        return None;
+    }
+    let at = words.iter().position(|w| w == "-c")?;
+    words.get(at + 1).map(String::as_str)
 }
 
 /// The file name of the running executable (symbolic links resolved), when the system can tell.

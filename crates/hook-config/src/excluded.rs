@@ -10,8 +10,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bridge_program::BridgeProgram;
-use crate::model::{HookDecl, HookSpec};
+use hook_types::{EventClass, OnError, Protocol};
+
+use crate::bridge_program::{BridgeProgram, lone_command};
+use crate::model::{HookDecl, HookSpec, Issue, IssueSeverity, Program};
 
 /// Why a declaration is listed but never runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -51,4 +53,36 @@ pub(crate) fn reason(decl: &HookDecl, program: &BridgeProgram) -> Option<Exclusi
         HookSpec::Command(command) if program.invokes_bridge(&command.program) => Some(ExclusionReason::Bridge),
         _ => None,
     }
+}
+
+/// A warning for a bridge entry on a gate event that runs the bridge bare: no fallback answers when the bridge
+/// cannot (`hook` not on the agent's `PATH`, killed, hung), and every agent then runs the tool. What `hook install`
+/// writes has one (its fail-closed wrapper, or the agent's own switch such as Cursor's `failClosed`); a hand-written
+/// or older entry may not.
+pub(crate) fn unguarded_bridge(decl: &HookDecl) -> Option<Issue> {
+    let HookSpec::Command(command) = &decl.spec else { return None };
+    let Program::Shell(line) = &command.program else { return None };
+    let gate = decl.event.class() == EventClass::Gate;
+    if !gate || decl.protocol == Protocol::Native || decl.on_error == OnError::Deny || !lone_command(line) {
+        return None;
+    }
+    let agent = decl.protocol.agent();
+    Some(Issue {
+        source: decl.source.clone(),
+        index: Some(decl.index),
+        hook_id: Some(decl.id.clone()),
+        field: None,
+        line: None,
+        column: None,
+        severity: IssueSeverity::Warning,
+        message: format!(
+            "this bridge entry on a {} gate runs the bridge with no fallback: if `hook` is not on {}'s PATH, dies or \
+             hangs, {} runs the call unguarded; run `hook install --agent {}` again, which writes a handler that \
+             blocks then",
+            decl.event,
+            agent.name,
+            agent.name,
+            agent.protocol.as_str()
+        ),
+    })
 }

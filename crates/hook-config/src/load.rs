@@ -265,6 +265,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     let mut timeouts = Vec::new();
     for decl in per_file.into_iter().flat_map(|(_, hooks)| hooks) {
         if let Some(reason) = excluded::reason(&decl, &options.bridge_program) {
+            issues.extend(excluded::unguarded_bridge(&decl));
             excluded.push(Excluded { decl, reason });
             continue;
         }

@@ -53,6 +53,10 @@ pub struct Agent {
     pub timeout_unit: TimeUnit,
     /// The shape of one handler in the agent's files.
     pub handler: HandlerShape,
+    /// Whether the agent runs a handler's command line with a POSIX shell (`sh -c`, `bash -c`). Codex runs it with
+    /// the user's own shell, which may be fish or nushell: install then writes its fail-closed wrapper inside
+    /// `sh -c '…'`, which every shell can start.
+    pub posix_shell: bool,
     /// What the agent's answer to a hook can express.
     pub answers: Answers,
     /// The shape of the agent's hook input and of the answer it reads (what the bridge reads and writes).
@@ -641,6 +645,7 @@ pub static AGENTS: [Agent; 11] = [
         files: AgentFiles { project: None, local: None, user: None, read: &[], overrides: &[], read_user: None },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
+        posix_shell: true,
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
         json_comments: false,
@@ -668,6 +673,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
+        posix_shell: true,
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
         json_comments: false,
@@ -698,6 +704,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
+        posix_shell: false,
         answers: Answers { ask: false, ..ALL_ANSWERS },
         wire: WireShape::ClaudeCode,
         json_comments: false,
@@ -730,6 +737,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::Grouped { named: true },
+        posix_shell: true,
         answers: ALL_ANSWERS,
         wire: WireShape::GeminiCli,
         json_comments: true,
@@ -760,6 +768,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Flat,
+        posix_shell: true,
         answers: Answers { fail_closed_key: Some("failClosed"), ..ALL_ANSWERS },
         wire: WireShape::Cursor,
         json_comments: false,
@@ -789,6 +798,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::NotInstallable,
+        posix_shell: true,
         answers: Answers { ask: false, continuation: false, system_message: false, ..ALL_ANSWERS },
         wire: WireShape::ClaudeCode,
         json_comments: false,
@@ -816,6 +826,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::NotInstallable,
+        posix_shell: true,
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
         json_comments: false,
@@ -846,6 +857,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: true },
+        posix_shell: true,
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
         // Its settings are read through `strip-json-comments` (chunks/chunk-HS5OZTQF.js, packages/cli/src/serve).
@@ -881,6 +893,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Grouped { named: false },
+        posix_shell: true,
         answers: ALL_ANSWERS,
         wire: WireShape::ClaudeCode,
         json_comments: false,
@@ -917,6 +930,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Millis,
         handler: HandlerShape::EventExecutables,
+        posix_shell: true,
         // `parseHookControl`: `cancel` stops the run, `contextModification` (or `context`) is added for the model on
         // the tool events; `review` is read but never acted on for file hooks; no continuation, no message for the
         // user alone.
@@ -951,6 +965,7 @@ pub static AGENTS: [Agent; 11] = [
         },
         timeout_unit: TimeUnit::Seconds,
         handler: HandlerShape::Shells,
+        posix_shell: true,
         answers: Answers { system_message: false, ..ALL_ANSWERS },
         wire: WireShape::Copilot,
         json_comments: false,

@@ -61,8 +61,8 @@ pub const BLOCKING_EXIT: u8 = 2;
 pub const ERROR_EXIT: u8 = 1;
 
 /// Every exit status of `hook bridge`. The fail-closed wrapper `hook install` writes passes these through and reads
-/// any other as the bridge failing to answer, so a hook's own status that the bridge hands back unchanged is one of
-/// them too: every agent reads a status other than 0 and 2 as a non-blocking error, which [`ERROR_EXIT`] says as well.
+/// any other as the bridge failing to answer, so a hook's own status that the bridge hands back unchanged is made one
+/// of them too: [`BLOCKING_EXIT`] where the engine, reading it by the agent's rules, denied, else [`ERROR_EXIT`].
 pub const BRIDGE_STATUSES: [u8; 3] = [0, ERROR_EXIT, BLOCKING_EXIT];
 
 /// The bridge's answer to `read` after the dispatch that gave `result`, in the agent's output protocol (see the
@@ -116,7 +116,14 @@ fn replay(read: &AgentInput, result: &DispatchResult) -> Option<Answer> {
     }
     let replay = run.replay.as_ref()?;
     let exit_code = u8::try_from(replay.exit_code).ok()?;
-    let exit_code = if BRIDGE_STATUSES.contains(&exit_code) { exit_code } else { ERROR_EXIT };
+    // A status the installed handler would read as the bridge failing becomes the one of the bridge's statuses the
+    // agent reads the same way: the blocking one where the engine, reading it by the agent's rules, denied (Gemini
+    // CLI denies from exit 2 up), the non-blocking error elsewhere.
+    let exit_code = match exit_code {
+        code if BRIDGE_STATUSES.contains(&code) => code,
+        _ if result.verdict == hook_types::Verdict::Deny => BLOCKING_EXIT,
+        _ => ERROR_EXIT,
+    };
     Some(Answer { exit_code, stdout: replay.stdout.clone(), stderr: replay.stderr.clone() })
 }
 

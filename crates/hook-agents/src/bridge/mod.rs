@@ -53,6 +53,6 @@ mod tests;
 
 pub use answer::{Answer, BLOCKING_EXIT, BRIDGE_STATUSES, ERROR_EXIT, answer, failure};
 pub use input::{AgentInput, InputError, parse_input, parse_input_as, project_root};
-pub use nested::{BRIDGE_DEPTH_VAR, is_nested, nested_answer};
+pub use nested::{BRIDGE_DEPTH_VAR, MAX_BRIDGE_DEPTH, Nesting, nested_answer, too_deep};
 pub use reply::Reply;
 pub use select::{agent_runs_it, bridge_hooks};

@@ -5,27 +5,37 @@
 //! program's bridge ([`hook_config::BridgeProgram`]), but it knows the program only by its name: two builds
 //! installed under different names into two agents' files would each run the other, and each of those the first
 //! again — hundreds of processes within a second, still spawning after the agent's own call returned. So the
-//! pipeline marks every hook it runs with [`BRIDGE_DEPTH_VAR`], and a bridge that finds the mark is a hook of an
-//! engine that already dispatches this event: it passes, with a notice in the agent's user-visible channel naming
-//! what to remove, whatever the program is called.
-
-use std::ffi::OsStr;
+//! pipeline marks every hook it runs with [`BRIDGE_DEPTH_VAR`]: the depth and a digest of the exact payload it
+//! hands the hook. A bridge whose stdin is that payload is a hook of an engine that already dispatches this very
+//! event ([`Nesting::Dispatched`]): it passes, with a notice in the agent's user-visible channel naming what to
+//! remove, whatever the program is called.
+//!
+//! The variable alone switches nothing off. An agent that a hook starts (a reviewer at the end of a turn), or that
+//! the agent's own shell starts with the variable set on purpose, inherits the variable, but its bridge reads that
+//! agent's own event, which does not hash to the digest ([`Nesting::Inherited`]): it dispatches like any bridge,
+//! managed gates and all. Only the depth is bounded: past [`MAX_BRIDGE_DEPTH`] agents started by hooks, a gate
+//! denies ([`too_deep`]).
 
 use hook_middleware::DispatchResult;
-pub use hook_middleware::pipeline::BRIDGE_DEPTH_VAR;
+pub use hook_middleware::pipeline::{BRIDGE_DEPTH_VAR, MAX_BRIDGE_DEPTH, Nesting};
 
-use super::{AgentInput, Answer, answer};
+use super::{AgentInput, Answer, answer, failure};
 
-/// Whether a bridge whose [`BRIDGE_DEPTH_VAR`] is `value` runs as a hook of an engine: any value but none, an empty
-/// one and `0` (a value that does not read as a number still does).
+/// The answer of a bridge `depth` engine dispatches deep, past [`MAX_BRIDGE_DEPTH`]: a failure, so the agent's
+/// blocking form on a gate.
 ///
 /// ```
-/// use hook_agents::bridge::is_nested;
-/// assert!(!is_nested(None) && !is_nested(Some("".as_ref())) && !is_nested(Some("0".as_ref())));
-/// assert!(is_nested(Some("1".as_ref())) && is_nested(Some("junk".as_ref())));
+/// use hook_agents::bridge::{too_deep, parse_input};
+/// use hook_agents::install::Agent;
+/// let read = parse_input(Agent::Claude, br#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#);
+/// assert_eq!(too_deep(&read.unwrap(), 9).exit_code, 2);
 /// ```
-pub fn is_nested(value: Option<&OsStr>) -> bool {
-    value.is_some_and(|v| !v.is_empty() && v.to_str().is_none_or(|v| v.trim().parse::<u32>() != Ok(0)))
+pub fn too_deep(read: &AgentInput, depth: u32) -> Answer {
+    let message = format!(
+        "this bridge runs {depth} engine dispatches deep (agents started by hooks whose agents start agents), past \
+         the bound of {MAX_BRIDGE_DEPTH}: a hook or an agent is starting itself over and over"
+    );
+    failure(Some(read.agent), Some(&read.event_name), &message)
 }
 
 /// The answer of a nested bridge to `read`: a pass, with a notice in the agent's user-visible channel.
@@ -41,9 +51,9 @@ pub fn is_nested(value: Option<&OsStr>) -> bool {
 pub fn nested_answer(read: &AgentInput) -> Answer {
     let mut result = DispatchResult::nothing(&read.input.event);
     result.diagnostics.push(format!(
-        "hook bridge was started by a hook of this engine ({BRIDGE_DEPTH_VAR} is set) and dispatched nothing: the \
-         engine that ran it already dispatches {}; an agent's file it reads holds a bridge entry under another \
-         program name (two installed builds?), which `hook uninstall` of that build removes",
+        "hook bridge was started by a hook of this engine ({BRIDGE_DEPTH_VAR} names this very payload) and \
+         dispatched nothing: the engine that ran it already dispatches {}; an agent's file it reads holds a bridge \
+         entry under another program name (two installed builds?), which `hook uninstall` of that build removes",
         read.event_name
     ));
     answer(read, &result)

@@ -20,8 +20,12 @@
 //! An agent with a switch of its own that makes a failing handler block (Cursor's `failClosed`,
 //! [`hook_types::Answers::fail_closed_key`]) gets that switch on its gate handlers too.
 //!
-//! The wrapper holds the bridge command as a simple command of its own, so every host still recognises it as a
-//! bridge entry ([`hook_config::BridgeProgram`]) and uninstall still finds it.
+//! An agent that runs its handlers with the user's own shell, which may not be a POSIX shell (Codex;
+//! [`hook_types::Agent::posix_shell`]), gets the wrapper inside `sh -c '…'`.
+//!
+//! The wrapper holds the bridge command as a simple command of its own (inside the `sh -c` script where there is
+//! one), so every host still recognises it as a bridge entry ([`hook_config::BridgeProgram`]) and uninstall still
+//! finds it.
 
 use hook_types::{EventClass, Limits};
 
@@ -109,7 +113,7 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
         line.push_str(&format!("{err} >&2; "));
     }
     line.push_str(&format!("exit {}", answer.exit_code));
-    line
+    if agent.agent().posix_shell { line } else { format!("sh -c {}", quote_always(&line)) }
 }
 
 /// Where the reason goes in the prebuilt answer: replaced by the shell's `$why` at run time.

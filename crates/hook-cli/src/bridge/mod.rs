@@ -10,9 +10,9 @@
 //! from the moment the configuration starts loading stops the hooks (forwarded, then killed after the grace, as
 //! `hook run` does) and answers as a failure too: the blocking form on a gate, never a silent exit 143.
 //!
-//! A bridge started by a hook of this engine (its environment holds `HOOK_BRIDGE_DEPTH`) dispatches nothing and
-//! passes with a notice ([`hook_agents::bridge::nested_answer`]): bridges never start bridges, whatever they are
-//! called.
+//! A bridge started by a hook of this engine (its `HOOK_BRIDGE_DEPTH` names the digest of the very payload on its
+//! stdin) dispatches nothing and passes with a notice ([`hook_agents::bridge::nested_answer`]): bridges never start
+//! bridges, whatever they are called. The variable alone is no proof: an agent a hook started is gated like any.
 //!
 //! The workspace is `--workspace`, else the one the agent names or whose project root holds the payload's `cwd`
 //! ([`AgentInput::workspace`]).
@@ -36,8 +36,8 @@ use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 use clap::{Args, Parser};
 use hook_agents::bridge::{
-    AgentInput, Answer, BRIDGE_DEPTH_VAR, agent_runs_it, answer, failure, is_nested, nested_answer, parse_input,
-    parse_input_as, project_root,
+    AgentInput, Answer, BRIDGE_DEPTH_VAR, MAX_BRIDGE_DEPTH, Nesting, agent_runs_it, answer, failure, nested_answer,
+    parse_input, parse_input_as, project_root, too_deep,
 };
 use hook_agents::install::{Agent, AgentInstall};
 use hook_config::IssueSeverity;
@@ -197,9 +197,12 @@ fn bridge(args: &[OsString], known: &mut Known<'_>) -> Answer {
             std::thread::park();
         }
     }
-    // A hook of an engine: that engine already dispatches this event, and this bridge must start nothing.
-    if is_nested(std::env::var_os(BRIDGE_DEPTH_VAR).as_deref()) {
-        return nested_answer(&read);
+    // A hook of an engine given exactly this payload: that engine already dispatches this event, and this bridge
+    // must start nothing. The variable without the payload (an agent a hook started) dispatches as usual.
+    match Nesting::read(std::env::var_os(BRIDGE_DEPTH_VAR).as_deref(), &stdin) {
+        Nesting::Dispatched { .. } => return nested_answer(&read),
+        Nesting::Inherited { depth } if depth >= MAX_BRIDGE_DEPTH => return too_deep(&read, depth),
+        _ => {}
     }
     match dispatch(&cli, &read) {
         Ok(answer) => answer,

@@ -112,8 +112,8 @@ pub(crate) fn prepare_user(cx: &RunContext<'_>, hook: &LoadedHook, spec: &Comman
     let source_dir = decl.source.parent().filter(|p| !p.as_os_str().is_empty());
     let mut invocation = Invocation::new(program).cwd(cwd).env_policy(cx.env_policy.clone());
     invocation.verified_program = verified;
-    invocation.env_add = hook_env(cx.input, decl.protocol, cx.workspace, source_dir, &spec.env);
     invocation.stdin = cx.payloads.get(decl.protocol, cx.input);
+    invocation.env_add = hook_env(cx.input, decl.protocol, cx.workspace, source_dir, &spec.env, &invocation.stdin);
     let (timeout_ms, notes) = clamp(cx.limits, decl.protocol, spec.timeout_ms);
     Ok(Prepared {
         invocation,
@@ -144,8 +144,9 @@ pub(crate) fn prepare_guard(cx: &RunContext<'_>, action: &CommandAction, on_erro
     if invocation.cwd.is_none() {
         invocation.cwd = Some(cx.workspace.to_path_buf());
     }
-    invocation.env_add.extend(hook_env(cx.input, action.protocol, cx.workspace, None, &Default::default()));
     invocation.stdin = cx.payloads.get(action.protocol, cx.input);
+    let vars = hook_env(cx.input, action.protocol, cx.workspace, None, &Default::default(), &invocation.stdin);
+    invocation.env_add.extend(vars);
     let declared = u64::try_from(action.timeout.as_millis()).unwrap_or(u64::MAX);
     let (timeout_ms, notes) = clamp(cx.limits, action.protocol, declared);
     Prepared {

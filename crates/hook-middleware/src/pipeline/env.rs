@@ -9,9 +9,14 @@
 //!    ([`hook_types::Agent`]): its session id and working directory where it sets them, then each variable naming the
 //!    project directory (Gemini CLI sets `CLAUDE_PROJECT_DIR` as well as its own). Codex, mecha and clio-coder set
 //!    none: Codex's hooks run in the session's working directory;
-//! 4. [`BRIDGE_DEPTH_VAR`]: how many engines' dispatches the hook runs under (this process's own depth plus one). A
-//!    bridge started with it set is a hook of an engine already, one that would dispatch the same event again and
-//!    could start another bridge: it answers at once instead, whatever its program is called.
+//! 4. [`BRIDGE_DEPTH_VAR`]: `<depth>:<digest>` — how many engines' dispatches the hook runs under (this process's
+//!    own depth plus one), and the first 128 bits of the sha256 of the exact stdin payload the hook is given. A
+//!    bridge that finds it and reads exactly that payload on its stdin is a hook of an engine already dispatching
+//!    this very event ([`Nesting::Dispatched`]): it answers at once instead of dispatching it again and perhaps
+//!    starting another bridge, whatever its program is called. The variable alone proves nothing: an agent started
+//!    by a hook (or by the agent's shell, with the variable set on purpose) inherits it, but its bridge reads that
+//!    agent's own event, whose payload (a new session id, a new tool call) does not hash to the digest, and so it
+//!    dispatches as any bridge does ([`Nesting::Inherited`]).
 //!
 //! The pipeline's variables come after the hook's `env` on purpose: the fingerprint (docs/trust.md) expands
 //! `$CLAUDE_PROJECT_DIR`, `$HOOK_PROJECT_DIR` and `$GEMINI_PROJECT_DIR` to the workspace, so a hook must not be able
@@ -26,18 +31,84 @@ use hook_types::Protocol;
 
 use crate::EventInput;
 
-/// The variable set in every command hook's environment: the depth of engine dispatches it runs under, `1` under a
-/// dispatch of a process that is not itself a hook of one.
+/// The variable set in every command hook's environment: `<depth>:<digest>`, the depth of engine dispatches it runs
+/// under (`1` under a dispatch of a process that is not itself a hook of one) and the digest of its stdin payload.
 pub const BRIDGE_DEPTH_VAR: &str = "HOOK_BRIDGE_DEPTH";
 
-/// The depth this process's hooks run at: its own (from its environment; a value that does not read as a number
-/// still means "under a dispatch") plus one.
-fn hook_depth() -> &'static str {
-    static DEPTH: OnceLock<String> = OnceLock::new();
-    DEPTH.get_or_init(|| {
-        let own = std::env::var(BRIDGE_DEPTH_VAR).ok().filter(|v| !v.is_empty());
-        let own = own.map_or(0, |v| v.trim().parse::<u32>().unwrap_or(1));
-        own.saturating_add(1).to_string()
+/// How deep hooks that start agents whose hooks start agents may go: past it a gate denies (docs/limits.md).
+pub const MAX_BRIDGE_DEPTH: u32 = 8;
+
+/// Where a process stands that finds `value` in [`BRIDGE_DEPTH_VAR`] and `stdin` on its standard input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nesting {
+    /// Not under any engine's dispatch.
+    Outside,
+    /// Started by an engine's dispatch with exactly this payload: a hook of an engine dispatching this very event.
+    Dispatched {
+        /// The depth the variable names.
+        depth: u32,
+    },
+    /// Under an engine's dispatch (an agent a hook started, or a variable set by hand), but not with the payload
+    /// that dispatch gave its hook: this is another event, to dispatch as usual.
+    Inherited {
+        /// The depth the variable names (a value that does not read as one counts as 1).
+        depth: u32,
+    },
+}
+
+impl Nesting {
+    /// Reads the variable's `value` against the payload on `stdin`.
+    ///
+    /// ```
+    /// use hook_middleware::pipeline::Nesting;
+    /// let payload = br#"{"hook_event_name":"PreToolUse"}"#;
+    /// let marked = hook_middleware::pipeline::bridge_marker(2, payload);
+    /// assert_eq!(Nesting::read(Some(marked.as_ref()), payload), Nesting::Dispatched { depth: 2 });
+    /// assert_eq!(Nesting::read(Some(marked.as_ref()), b"{}"), Nesting::Inherited { depth: 2 });
+    /// assert_eq!(Nesting::read(Some("1".as_ref()), payload), Nesting::Inherited { depth: 1 });
+    /// assert_eq!(Nesting::read(None, payload), Nesting::Outside);
+    /// ```
+    pub fn read(value: Option<&std::ffi::OsStr>, stdin: &[u8]) -> Nesting {
+        let Some(value) = value.filter(|v| !v.is_empty()) else { return Nesting::Outside };
+        let Some(value) = value.to_str() else { return Nesting::Inherited { depth: 1 } };
+        let (depth, digest) = value.trim().split_once(':').unwrap_or((value.trim(), ""));
+        let depth = depth.parse::<u32>().unwrap_or(1);
+        if depth == 0 && digest.is_empty() {
+            return Nesting::Outside;
+        }
+        if !digest.is_empty() && digest == payload_digest(stdin) {
+            Nesting::Dispatched { depth }
+        } else {
+            Nesting::Inherited { depth }
+        }
+    }
+
+    /// The depth of engine dispatches this process runs under (0 outside any).
+    pub fn depth(self) -> u32 {
+        match self {
+            Nesting::Outside => 0,
+            Nesting::Dispatched { depth } | Nesting::Inherited { depth } => depth,
+        }
+    }
+}
+
+/// The value of [`BRIDGE_DEPTH_VAR`] for a hook at `depth` given `payload` on its stdin.
+pub fn bridge_marker(depth: u32, payload: &[u8]) -> String {
+    format!("{depth}:{}", payload_digest(payload))
+}
+
+/// The first 128 bits of the payload's sha256, in hex.
+fn payload_digest(payload: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(&Sha256::digest(payload)[..16])
+}
+
+/// The depth this process's hooks run at: its own (from its environment) plus one.
+fn hook_depth() -> u32 {
+    static DEPTH: OnceLock<u32> = OnceLock::new();
+    *DEPTH.get_or_init(|| {
+        let own = std::env::var_os(BRIDGE_DEPTH_VAR);
+        Nesting::read(own.as_deref(), b"").depth().saturating_add(1)
     })
 }
 
@@ -48,6 +119,7 @@ pub(crate) fn hook_env(
     workspace: &Path,
     source_dir: Option<&Path>,
     own: &BTreeMap<String, String>,
+    payload: &[u8],
 ) -> Vec<(OsString, OsString)> {
     let mut vars: Vec<(OsString, OsString)> = own.iter().map(|(k, v)| (k.into(), v.into())).collect();
     let dir = || workspace.as_os_str().to_owned();
@@ -68,7 +140,7 @@ pub(crate) fn hook_env(
     for name in agent.project_env {
         vars.push(((*name).into(), dir()));
     }
-    vars.push((BRIDGE_DEPTH_VAR.into(), hook_depth().into()));
+    vars.push((BRIDGE_DEPTH_VAR.into(), bridge_marker(hook_depth(), payload).into()));
     vars
 }
 
@@ -80,8 +152,12 @@ mod tests {
     #[test]
     fn every_hook_is_marked_as_running_under_a_dispatch_and_cannot_unmark_itself() {
         let own = BTreeMap::from([(BRIDGE_DEPTH_VAR.to_owned(), "0".to_owned())]);
-        let vars = hook_env(&EventInput::new(Event::PreTool), Protocol::Codex, Path::new("/ws"), None, &own);
-        let (_, depth) = vars.iter().rev().find(|(name, _)| name == BRIDGE_DEPTH_VAR).unwrap();
-        assert!(depth.to_str().unwrap().parse::<u32>().unwrap() >= 1, "{depth:?}");
+        let payload = b"{}";
+        let vars = hook_env(&EventInput::new(Event::PreTool), Protocol::Codex, Path::new("/ws"), None, &own, payload);
+        let (_, marker) = vars.iter().rev().find(|(name, _)| name == BRIDGE_DEPTH_VAR).unwrap();
+        assert!(
+            matches!(Nesting::read(Some(marker), payload), Nesting::Dispatched { depth } if depth >= 1),
+            "{marker:?}"
+        );
     }
 }

@@ -74,7 +74,7 @@ use hook_exec::EnvPolicy;
 use hook_types::Limits;
 
 pub use background::{BackgroundReport, MAX_BACKGROUND};
-pub use env::BRIDGE_DEPTH_VAR;
+pub use env::{BRIDGE_DEPTH_VAR, MAX_BRIDGE_DEPTH, Nesting, bridge_marker};
 pub use evaluated::{EvaluationFuture, EvaluationRequest, HostEvaluator};
 pub use registration::{EvalError, Evaluate, Evaluation, Registration, Tier};
 pub use result::{DispatchResult, Phase, PreviewEntry, Reload};
