@@ -2,9 +2,11 @@
 //! `hook-file-hooks.ts` builds (Cline 3.0.65, `@cline/core` 0.0.86), fed to `hook bridge --protocol cline` and to the
 //! bridge scripts `hook install` writes, run as Cline runs a hook file (`sh <file>`, the input on stdin).
 //!
-//! A native `tools: [shell]` gate denies Cline's shell tool `run_commands`; install moves Cline's own hook files
-//! aside and its migrated guard still denies through the bridge script; a skipped guard is announced; import keeps
-//! every hook's hash; uninstall gives the directory back byte for byte and mode for mode.
+//! A native `tools: [shell]` gate denies Cline's shell tool `run_commands`, and the extension's `execute_command`;
+//! `tools: [write, edit]` meets the extension's `write_to_file` and `replace_in_file`; a tool no table knows is
+//! announced once per session while a `tools:` gate is loaded; install moves Cline's own hook files aside and its
+//! migrated guard still denies through the bridge script; a skipped guard is announced; import keeps every hook's
+//! hash; uninstall gives the directory back byte for byte and mode for mode.
 
 mod common;
 
@@ -34,6 +36,15 @@ fn after_shell(env: &Env) -> Value {
                            "endedAt": "2026-11-30T00:00:00.003Z"},
            "postToolUse": {"toolName": "run_commands", "parameters": {"commands": "[\"ls\"]"}, "result": "a b",
                            "success": true, "executionTimeMs": 3}})
+}
+
+/// The input of Cline's VS Code extension (its hook reference; `completeParams` and `ToolHookUtils` of the
+/// extension through 3.89.2): `hookName` is the file name, and the call is `preToolUse` alone, every parameter a
+/// string.
+fn extension_call(env: &Env, task: &str, tool: &str, parameters: Value) -> Value {
+    json!({"clineVersion": "3.89.2", "hookName": "PreToolUse", "timestamp": "1764460800000", "taskId": task,
+           "workspaceRoots": [env.ws], "userId": "dev", "model": {"provider": "openrouter", "slug": "m"},
+           "preToolUse": {"toolName": tool, "parameters": parameters}})
 }
 
 const SHELL_GATE: &str = "\
@@ -165,4 +176,118 @@ fn import_from_cline_keeps_each_hooks_hash_and_program() {
     std::fs::remove_dir_all(env.ws.join(".clinerules")).unwrap();
     let after = env.inspect_json();
     assert_eq!(hashes(&after, "native"), cline, "{after:#}");
+}
+
+const WRITE_GATE: &str = "\
+- id: no-generated-edits
+  on: pre_tool
+  tools: [write, edit]
+  kind: command
+  shell: \"grep -q 'generated/' && { echo 'generated files are read-only' >&2; exit 2; }; exit 0\"
+";
+
+#[test]
+fn clines_extension_tool_names_meet_the_shell_and_write_gates_and_get_a_cancel() {
+    let env = Env::new("empty");
+    env.write(".hooks/hooks.yaml", &format!("{SHELL_GATE}{WRITE_GATE}"));
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let call = |tool: &str, parameters: Value| env.bridge("cline", &extension_call(&env, "ext-1", tool, parameters));
+
+    let rm = call("execute_command", json!({"command": "rm -rf /", "requires_approval": "false"}));
+    assert!(rm.denies("cline"), "{rm:#?}");
+    assert_eq!(rm.json()["errorMessage"], "no rm -rf here", "{rm:#?}");
+    let ls = call("execute_command", json!({"command": "ls -la", "requires_approval": "false"}));
+    assert!(!ls.denies("cline"), "{ls:#?}");
+
+    let write = call("write_to_file", json!({"path": "generated/api.ts", "content": "export {}"}));
+    assert!(write.denies("cline"), "{write:#?}");
+    assert_eq!(write.json()["errorMessage"], "generated files are read-only", "{write:#?}");
+    let diff = "------- SEARCH\na\n=======\nb\n+++++++ REPLACE";
+    let edit = call("replace_in_file", json!({"absolutePath": "/ws/generated/api.ts", "diff": diff}));
+    assert!(edit.denies("cline"), "{edit:#?}");
+    let rule = call("new_rule", json!({"path": "generated/.clinerules/x.md", "content": "x"}));
+    assert!(rule.denies("cline"), "new_rule writes a file: {rule:#?}");
+    // A read of the same file meets neither gate.
+    let read = call("read_file", json!({"path": "generated/api.ts"}));
+    assert!(!read.denies("cline"), "{read:#?}");
+    // Nothing here was a tool the table does not know.
+    for out in [&rm, &ls, &write, &edit, &rule, &read] {
+        assert!(!out.stdout.contains("does not know"), "{out:#?}");
+    }
+}
+
+#[test]
+fn clines_extension_mcp_call_meets_a_gate_on_its_mcp_tool() {
+    let env = Env::new("empty");
+    env.write(
+        ".hooks/hooks.yaml",
+        "- id: no-issues\n  on: pre_tool\n  tools: [\"mcp:github:create_issue\"]\n  kind: effect\n  effect: {kind: \
+         block_tool, reason: no new issues}\n",
+    );
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let mcp = |tool: &str| {
+        let parameters = json!({"server_name": "github", "tool_name": tool, "arguments": "{\"title\":\"x\"}"});
+        env.bridge("cline", &extension_call(&env, "ext-mcp", "use_mcp_tool", parameters))
+    };
+    let create = mcp("create_issue");
+    assert!(create.denies("cline"), "{create:#?}");
+    assert_eq!(create.json()["errorMessage"], "no new issues", "{create:#?}");
+    assert!(!mcp("search_issues").denies("cline"));
+}
+
+/// What the bridge told Cline's user on a call that went ahead: the `[hook notice for the user]` context.
+fn notice(out: &common::Out) -> String {
+    assert!(!out.denies("cline"), "{out:#?}");
+    if out.stdout.trim().is_empty() {
+        return String::new();
+    }
+    out.json()["contextModification"].as_str().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn a_tool_no_table_knows_is_announced_once_per_session_while_a_tools_gate_is_loaded() {
+    let env = Env::new("empty");
+    env.write(".hooks/hooks.yaml", SHELL_GATE);
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let call = |task: &str| env.bridge("cline", &extension_call(&env, task, "run_terminal_cmd", json!({"cmd": "ls"})));
+
+    let first = notice(&call("task-a"));
+    assert!(first.starts_with("[hook notice for the user]"), "{first}");
+    for needle in ["Cline called the tool `run_terminal_cmd`", "`no-rm`: shell", "add `run_terminal_cmd`", "report it"]
+    {
+        assert!(first.contains(needle), "no {needle:?} in {first}");
+    }
+    // Once per session: the same task's next call is quiet; another task is told again.
+    assert_eq!(notice(&call("task-a")), "");
+    assert!(notice(&call("task-b")).contains("`run_terminal_cmd`"));
+    // The CLI's input names its tool in `tool_call`: the same rule, the same session set.
+    let mut cli = shell(&env, "ls");
+    cli["taskId"] = json!("task-c");
+    cli["tool_call"]["name"] = json!("run_terminal_cmd");
+    cli["preToolUse"]["toolName"] = json!("run_terminal_cmd");
+    assert!(notice(&env.bridge("cline", &cli)).contains("`run_terminal_cmd`"));
+
+    // A gate that lists the raw name knows it: nothing to tell, and it meets the call.
+    env.write(
+        ".hooks/hooks.yaml",
+        &format!("{SHELL_GATE}- id: no-terminal\n  on: pre_tool\n  tools: [run_terminal_cmd]\n  kind: effect\n  effect: {{kind: block_tool, reason: use the shell tool}}\n"),
+    );
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let named = call("task-d");
+    assert!(named.denies("cline") && !named.stdout.contains("does not know"), "{named:#?}");
+}
+
+#[test]
+fn no_notice_for_an_unknown_tool_when_no_tools_scoped_gate_is_loaded() {
+    let env = Env::new("empty");
+    // A pre_tool hook without `tools:`, and a `tools:` hook on post_tool only (an observer).
+    env.write(
+        ".hooks/hooks.yaml",
+        "- id: log-calls\n  on: pre_tool\n  kind: command\n  shell: \"exit 0\"\n\
+         - id: after-shell\n  on: post_tool\n  tools: [shell]\n  kind: command\n  shell: \"exit 0\"\n",
+    );
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let out = env.bridge("cline", &extension_call(&env, "task-q", "run_terminal_cmd", json!({"cmd": "ls"})));
+    assert_eq!(notice(&out), "", "{out:#?}");
+    assert!(out.stderr.is_empty() || !out.stderr.contains("does not know"), "{out:#?}");
 }

@@ -213,8 +213,14 @@ fn an_install_into_a_committed_file_writes_no_absolute_path() {
         assert!(!written.contains("[WS]") && !written.contains("[HOME]"), "{agent}: {written}");
         let commands: Vec<&str> = text.match_indices("\"command\": \"").map(|(i, m)| &text[i + m.len()..]).collect();
         assert!(!commands.is_empty(), "{agent}: {text}");
+        // The bare bridge command on observers; on gates, the same inside the fail-closed wrapper (in `sh -c` for
+        // Codex, which runs handlers with the user's own shell).
         for command in commands {
-            assert!(command.starts_with(&format!("hook bridge --protocol {agent}\"")), "{agent}: {command}");
+            let bare = command.starts_with(&format!("hook bridge --protocol {agent}\""));
+            let wrapped = ["{ ", "sh -c '{ "]
+                .iter()
+                .any(|start| command.starts_with(&format!("{start}hook bridge --protocol {agent} <&3 3<&- &")));
+            assert!(bare || wrapped, "{agent}: {command}");
         }
     }
 }

@@ -1,6 +1,7 @@
 //! One tool vocabulary under every agent: a native `tools: [shell]` gate fires for each agent's own name of its shell
 //! tool through `hook bridge`, a Claude-protocol matcher `Bash` fires for Gemini CLI's shell tool, and `hook preview`
-//! and `hook run` take any agent's spelling. Each was a silent pass before: the agent ran the command.
+//! and `hook run` take any agent's spelling. Each was a silent pass before: the agent ran the command. A tool the
+//! agent's table entry does not know is announced to its user once per session while a `tools:` gate is loaded.
 
 mod common;
 
@@ -118,4 +119,50 @@ fn a_tools_entry_in_an_agents_spelling_means_the_canonical_tool_and_a_name_nobod
     assert!(out.stdout.contains("`shel` is no tool any known agent uses (did you mean `shell`?)"), "{out:#?}");
     let out = env.hook(&["preview", "pre_tool", "--tool", "run_shell_command"]);
     assert!(out.stdout.contains("agent-spelling") && !out.stdout.contains("typo"), "{out:#?}");
+}
+
+/// A pre_tool call of `tool` in `agent`'s input format, in session `session`.
+fn call(env: &Env, agent: &str, session: &str, tool: &str) -> Value {
+    match agent {
+        "gemini" => json!({"hook_event_name": "BeforeTool", "session_id": session, "cwd": env.ws,
+                           "tool_name": tool, "tool_input": {}}),
+        "cursor" => json!({"hook_event_name": "preToolUse", "conversation_id": session, "generation_id": "g1",
+                           "workspace_roots": [env.ws], "tool_name": tool, "tool_input": {}}),
+        _ => json!({"hook_event_name": "PreToolUse", "session_id": session, "cwd": env.ws, "tool_name": tool,
+                    "tool_input": {}}),
+    }
+}
+
+#[test]
+fn every_agent_tells_its_user_once_a_session_of_a_tool_its_table_does_not_know_while_a_tools_gate_is_loaded() {
+    let env = workspace(SHELL_GATE);
+    for (agent, name, shell) in [
+        ("claude", "Claude Code", "Bash"),
+        ("codex", "Codex", "Bash"),
+        ("gemini", "Gemini CLI", "run_shell_command"),
+        ("cursor", "Cursor", "Shell"),
+        ("qwen", "Qwen Code", "run_shell_command"),
+        ("droid", "Factory Droid", "Execute"),
+    ] {
+        let session = format!("unknown-{agent}");
+        let first = env.bridge(agent, &call(&env, agent, &session, "frobnicate"));
+        assert!(!first.denies(agent), "{agent}: {first:#?}");
+        let told = format!("{name} called the tool `frobnicate`");
+        assert!(first.stdout.contains(&told) && first.stdout.contains("`no-rm`: shell"), "{agent}: {first:#?}");
+        let channel = if agent == "cursor" { "user_message" } else { "systemMessage" };
+        assert!(first.stdout.contains(channel), "{agent}: {first:#?}");
+        let second = env.bridge(agent, &call(&env, agent, &session, "frobnicate"));
+        assert!(!second.stdout.contains("frobnicate"), "{agent}, told twice: {second:#?}");
+        // Its own shell tool is one it knows: nothing to tell in a new session.
+        let known = env.bridge(agent, &call(&env, agent, &format!("{session}-2"), shell));
+        assert!(!known.stdout.contains("does not know"), "{agent}: {known:#?}");
+        // Another session is told again.
+        let other = env.bridge(agent, &call(&env, agent, &format!("{session}-3"), "frobnicate"));
+        assert!(other.stdout.contains(&told), "{agent}: {other:#?}");
+    }
+    // A host (`hook run`) may use any agent's spelling; only a name no table has is announced.
+    let run = env.hook(&["run", "pre_tool", "--tool", "frobnicate", "--input", "{}"]);
+    assert!(run.stdout.contains("The tool `frobnicate` is in no agent's table"), "{run:#?}");
+    let run = env.hook(&["run", "pre_tool", "--tool", "run_shell_command", "--input", r#"{"command":"ls"}"#]);
+    assert!(!run.stdout.contains("table"), "{run:#?}");
 }

@@ -321,3 +321,65 @@ fn a_command_guard_gets_the_payload_and_its_deny_ends_the_gate_before_user_hooks
     assert_eq!(payload["tool_input"], json!({"command": "make"}));
     assert_eq!(result.runs[0].source, "host");
 }
+
+#[test]
+fn a_tool_the_agents_table_does_not_know_is_announced_once_a_session_while_a_guard_filters_by_tools() {
+    let fx = Fixture::new();
+    let shell_guard = |_: &EventInput, _: &[Effect]| -> Result<Evaluation, EvalError> { Ok(Evaluation::deny("no")) };
+    let pipeline = fx
+        .builder()
+        .host(Registration::in_process("host.shell", [Event::PreTool], shell_guard).tools(["shell"]))
+        .build()
+        .unwrap();
+    // What the bridge fills: whose input this is.
+    let from = |agent: hook_types::Protocol, tool: &str, session: &str| {
+        let mut input = pre_tool(tool, json!({})).with_session(session);
+        input.extra = Some(hook_middleware::AgentFields {
+            protocol: agent,
+            fields: Default::default(),
+            keys: Vec::new(),
+            newline: false,
+        });
+        input
+    };
+    let claude = hook_types::Protocol::Claude;
+    let first = dispatch(&pipeline, &from(claude, "Frobnicate", "s1"));
+    assert_eq!(first.verdict, Verdict::Pass);
+    assert_eq!(first.notices.len(), 1, "{first:?}");
+    let told = &first.notices[0];
+    assert!(told.starts_with("Claude Code called the tool `Frobnicate`"), "{told}");
+    assert!(told.contains("`host.shell`: shell") && told.contains("add `Frobnicate`"), "{told}");
+    assert!(dispatch(&pipeline, &from(claude, "Frobnicate", "s1")).notices.is_empty());
+    assert_eq!(dispatch(&pipeline, &from(claude, "Frobnicate", "s2")).notices.len(), 1);
+    // Known: its own spelling, and an MCP tool; Gemini CLI's name is one Claude Code's table lacks.
+    assert_eq!(dispatch(&pipeline, &from(claude, "Bash", "s3")).verdict, Verdict::Deny);
+    assert!(dispatch(&pipeline, &from(claude, "Bash", "s3")).notices.is_empty());
+    assert!(dispatch(&pipeline, &from(claude, "mcp__github__search", "s3")).notices.is_empty());
+    let foreign = dispatch(&pipeline, &from(claude, "run_shell_command", "s3"));
+    assert!(foreign.notices[0].contains("read as `shell` only because another agent"), "{foreign:?}");
+    // A host's own input (no agent): any agent's spelling is known; a name no table has is not.
+    assert!(dispatch(&pipeline, &pre_tool("run_shell_command", json!({}))).notices.is_empty());
+    let host = dispatch(&pipeline, &pre_tool("frobnicate", json!({})));
+    assert!(host.notices[0].starts_with("The tool `frobnicate` is in no agent's table"), "{host:?}");
+    // The name is the agent's input: shown cut short, without its control characters.
+    let long = format!("evil\n{}", "x".repeat(10_000));
+    let cut = &dispatch(&pipeline, &from(claude, &long, "s6")).notices[0];
+    assert!(
+        cut.contains("`evil\u{fffd}xxx") && cut.contains("x…`") && !cut.contains('\n') && cut.len() < 1_500,
+        "{cut}"
+    );
+    // Observers decide nothing: no notice on post_tool.
+    let mut after = from(claude, "Frobnicate", "s4");
+    after.event = Event::PostTool;
+    assert!(dispatch(&pipeline, &after).notices.is_empty());
+
+    // No `tools:` filter on the event: nothing to tell.
+    let unscoped = fx
+        .builder()
+        .host(Registration::in_process("host.all", [Event::PreTool], |_: &EventInput, _: &[Effect]| {
+            Ok(Evaluation::pass())
+        }))
+        .build()
+        .unwrap();
+    assert!(dispatch(&unscoped, &from(claude, "Frobnicate", "s5")).notices.is_empty());
+}

@@ -39,6 +39,10 @@ pub struct Agent {
     pub events: &'static [AgentEvent],
     /// Its tool names, each with the canonical tool it means, the agent's preferred spelling first for each tool.
     pub tools: &'static [(&'static str, &'static str)],
+    /// Its tools that mean no canonical tool (Cline's `ask_followup_question`): known, so a call of one is not
+    /// announced as a tool the engine cannot place (see [`Agent::knows_tool`]); a `tools:` entry matches one by its
+    /// own name only.
+    pub other_tools: &'static [&'static str],
     /// How the agent names an MCP server's tool, where it has a spelling this engine reads.
     pub mcp: Option<McpSpelling>,
     /// The environment variables the agent sets for its hooks to the project directory.
@@ -598,16 +602,63 @@ const DROID_TOOLS: &[(&str, &str)] = &[
     ("TodoWrite", "todo"),
 ];
 
-/// Cline 3.0.65 (`@cline/core` 0.0.86): `DefaultToolNames` in sdk/packages/core/src/extensions/tools/constants.ts,
-/// the `toolName` its hooks receive. `run_commands` takes `{commands: [...]}`; `editor` creates or edits one file.
-/// Its other tools (`skills`, `ask_question`, `submit_and_exit`) have no canonical tool and keep their own names.
+/// Cline's tools as its hooks name them in `toolName`, its CLI's first, then its VS Code extension's.
+///
+/// The CLI, 3.0.65 (`@cline/core` 0.0.86): `DefaultToolNames` in sdk/packages/core/src/extensions/tools/constants.ts.
+/// `run_commands` takes `{commands: [...]}`; `editor` creates or edits one file.
+///
+/// The extension through 3.89.2 (its hook reference's `preToolUse.toolName`): `ClineDefaultTool` in
+/// apps/vscode/src/shared/tools.ts; `ToolHookUtils.runPreToolUseIfEnabled` sends `{toolName: block.name,
+/// parameters: block.params}`, every parameter a string. `execute_command` takes `command` (and
+/// `requires_approval`, `timeout`); `read_file`, `write_to_file`, `replace_in_file`, `list_files`, `search_files`
+/// and `list_code_definition_names` take the file or directory in `path` (`absolutePath` for the model families
+/// whose tool specs use it), `write_to_file` its `content`, `replace_in_file` its `diff`, `search_files` a `regex`.
+/// `WriteToFileToolHandler` runs `new_rule` too: it writes a rule file. `list_code_definition_names` reads the
+/// definitions out of a directory's source files, one of the tools Cline's own auto-approval counts as reads
+/// (`readFiles`). `use_subagents` runs subagents. An MCP tool is `use_mcp_tool` with `server_name` and
+/// `tool_name` (a native MCP tool call included: `StreamResponseHandler` turns it into one), which the bridge also
+/// reads as `mcp:<server>:<tool>`.
 const CLINE_TOOLS: &[(&str, &str)] = &[
     ("run_commands", "shell"),
+    ("execute_command", "shell"),
     ("read_files", "read"),
+    ("read_file", "read"),
+    ("list_code_definition_names", "read"),
+    ("write_to_file", "write"),
+    ("new_rule", "write"),
     ("editor", "edit"),
+    ("replace_in_file", "edit"),
     ("apply_patch", "edit"),
     ("search_codebase", "grep"),
+    ("search_files", "grep"),
+    ("list_files", "ls"),
     ("fetch_web_content", "web_fetch"),
+    ("web_fetch", "web_fetch"),
+    ("web_search", "web_search"),
+    ("use_subagents", "task"),
+];
+
+/// Cline's tools that mean no canonical tool: the CLI's `skills`, `ask_question` and `submit_and_exit`; the
+/// extension's questions, mode switches and task tools, its browser, and its MCP tools by their generic names (the
+/// bridge reads `use_mcp_tool`'s server and tool as `mcp:<server>:<tool>` besides).
+const CLINE_OTHER_TOOLS: &[&str] = &[
+    "skills",
+    "ask_question",
+    "submit_and_exit",
+    "ask_followup_question",
+    "attempt_completion",
+    "plan_mode_respond",
+    "act_mode_respond",
+    "new_task",
+    "condense",
+    "summarize_task",
+    "report_bug",
+    "generate_explanation",
+    "use_skill",
+    "browser_action",
+    "use_mcp_tool",
+    "access_mcp_resource",
+    "load_mcp_documentation",
 ];
 
 /// GitHub Copilot CLI: the runtime tool names its camelCase hooks receive in `toolName` and match (hooks reference,
@@ -638,6 +689,7 @@ pub static AGENTS: [Agent; 11] = [
         version: None,
         events: NATIVE_EVENTS,
         tools: CANONICAL_TOOL_NAMES,
+        other_tools: &[],
         mcp: None,
         project_env: &[],
         session_env: None,
@@ -659,6 +711,7 @@ pub static AGENTS: [Agent; 11] = [
         version: Some("2.1.197"),
         events: CLAUDE_EVENTS,
         tools: CLAUDE_TOOLS,
+        other_tools: &[],
         mcp: Some(McpSpelling::DoubleUnderscore),
         project_env: &["CLAUDE_PROJECT_DIR"],
         session_env: None,
@@ -690,6 +743,7 @@ pub static AGENTS: [Agent; 11] = [
         version: Some("0.169.0"),
         events: CODEX_EVENTS,
         tools: CODEX_TOOLS,
+        other_tools: &[],
         mcp: Some(McpSpelling::DoubleUnderscore),
         project_env: &[],
         session_env: None,
@@ -722,6 +776,7 @@ pub static AGENTS: [Agent; 11] = [
         version: Some("0.61.0"),
         events: GEMINI_EVENTS,
         tools: GEMINI_TOOLS,
+        other_tools: &[],
         mcp: None,
         // Gemini CLI also sets CLAUDE_PROJECT_DIR, for hooks written for Claude Code.
         project_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
@@ -754,6 +809,7 @@ pub static AGENTS: [Agent; 11] = [
         version: None,
         events: CURSOR_EVENTS,
         tools: CURSOR_TOOLS,
+        other_tools: &[],
         mcp: None,
         project_env: &["CURSOR_PROJECT_DIR"],
         session_env: None,
@@ -782,6 +838,7 @@ pub static AGENTS: [Agent; 11] = [
         version: None,
         events: NATIVE_EVENTS,
         tools: CANONICAL_TOOL_NAMES,
+        other_tools: &[],
         mcp: None,
         project_env: &[],
         session_env: None,
@@ -812,6 +869,7 @@ pub static AGENTS: [Agent; 11] = [
         version: None,
         events: CLIO_EVENTS,
         tools: CANONICAL_TOOL_NAMES,
+        other_tools: &[],
         mcp: None,
         project_env: &[],
         session_env: None,
@@ -840,6 +898,7 @@ pub static AGENTS: [Agent; 11] = [
         version: Some("0.24.4"),
         events: QWEN_EVENTS,
         tools: QWEN_TOOLS,
+        other_tools: &[],
         mcp: None,
         // hookRunner (chunks/chunk-DPEB6S2R.js): GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and QWEN_PROJECT_DIR are all
         // set to the project directory for every command hook.
@@ -875,6 +934,7 @@ pub static AGENTS: [Agent; 11] = [
         version: Some("0.225.2"),
         events: DROID_EVENTS,
         tools: DROID_TOOLS,
+        other_tools: &[],
         mcp: None,
         // Its hook runner (`executeCommand`) sets FACTORY_PROJECT_DIR, DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR.
         project_env: &["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
@@ -910,6 +970,7 @@ pub static AGENTS: [Agent; 11] = [
         version: Some("3.0.65"),
         events: CLINE_EVENTS,
         tools: CLINE_TOOLS,
+        other_tools: CLINE_OTHER_TOOLS,
         mcp: None,
         // `runHookCommand` passes `process.env` unchanged: Cline sets no variable of its own for its hooks. The
         // workspace is in the input (`workspaceRoots`).
@@ -948,6 +1009,7 @@ pub static AGENTS: [Agent; 11] = [
         version: Some("1.0.102"),
         events: COPILOT_EVENTS,
         tools: COPILOT_TOOLS,
+        other_tools: &[],
         mcp: None,
         // Its hooks reference documents no variable it sets for command hooks.
         project_env: &[],
@@ -1071,6 +1133,30 @@ impl Agent {
         self.tools.iter().find(|(n, _)| *n == name).map(|(_, canonical)| *canonical)
     }
 
+    /// Whether the engine can place the tool `name` when this agent names it: a canonical name (a bridge names the
+    /// tool a per-tool event implies so), one of this agent's spellings of a canonical tool, one of its
+    /// [`other_tools`](Agent::other_tools), or an MCP tool the engine reads (`mcp:server:tool`,
+    /// `mcp__server__tool`). This engine's own entry stands for any host, which may name a tool in any agent's
+    /// spelling: it knows every name some entry maps. A tool it does not know meets a `tools: [shell]` gate only by
+    /// its own name, so the pipeline tells the user about it once per session while such a gate is loaded.
+    ///
+    /// ```
+    /// use hook_types::Protocol;
+    /// let cline = Protocol::Cline.agent();
+    /// assert!(cline.knows_tool("execute_command") && cline.knows_tool("ask_followup_question"));
+    /// assert!(cline.knows_tool("shell") && cline.knows_tool("mcp:github:search"));
+    /// assert!(!cline.knows_tool("frobnicate"));
+    /// // `Bash` is Claude Code's, not Cline's; the engine's own entry knows every agent's spellings.
+    /// assert!(!cline.knows_tool("Bash") && Protocol::Native.agent().knows_tool("Bash"));
+    /// ```
+    pub fn knows_tool(&self, name: &str) -> bool {
+        CANONICAL_TOOLS.contains(&name)
+            || self.canonical_tool(name).is_some()
+            || self.other_tools.contains(&name)
+            || is_mcp_tool(name)
+            || (self.protocol == Protocol::Native && static_canonical_tool(name).is_some())
+    }
+
     /// The agent's spellings of the canonical `tool`, preferred first.
     pub fn tool_names<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'static str> + 'a {
         self.tools.iter().filter(move |(_, canonical)| *canonical == tool).map(|(name, _)| *name)
@@ -1119,6 +1205,16 @@ pub fn canonical_tool(name: &str) -> Option<std::borrow::Cow<'static, str>> {
 /// [`canonical_tool`] for the names the tables hold (no MCP tool), without allocating.
 pub fn static_canonical_tool(name: &str) -> Option<&'static str> {
     AGENTS.iter().find_map(|agent| agent.canonical_tool(name))
+}
+
+/// Whether [`canonical_tool`] reads `name` as an MCP tool, without allocating.
+fn is_mcp_tool(name: &str) -> bool {
+    let colon = name.len() > 4 && name.is_char_boundary(4) && name[..4].eq_ignore_ascii_case("mcp:");
+    let underscores = name
+        .strip_prefix("mcp__")
+        .and_then(|rest| rest.split_once("__"))
+        .is_some_and(|(server, tool)| !server.is_empty() && !tool.is_empty());
+    colon || underscores
 }
 
 fn mcp_from_double_underscore(name: &str) -> Option<String> {
@@ -1212,6 +1308,25 @@ mod tests {
                 assert!(CANONICAL_TOOLS.contains(canonical), "{} {name} -> {canonical}", agent.name);
                 assert_eq!(static_canonical_tool(name), Some(*canonical), "{} {name}", agent.name);
             }
+        }
+    }
+
+    #[test]
+    fn an_agents_other_tools_mean_no_canonical_tool_anywhere() {
+        for agent in &AGENTS {
+            for name in agent.other_tools {
+                assert_eq!(static_canonical_tool(name), None, "{} {name}", agent.name);
+                assert!(agent.knows_tool(name), "{} {name}", agent.name);
+            }
+        }
+    }
+
+    #[test]
+    fn an_mcp_tool_is_known_exactly_where_canonical_tool_reads_one() {
+        for name in ["mcp:github:search", "MCP:x", "mcp__github__search", "mcp__github__", "mcp__", "mcp:", "mcpx"] {
+            let read = canonical_tool(name).is_some_and(|t| t.starts_with("mcp:"));
+            assert_eq!(is_mcp_tool(name), read, "{name}");
+            assert_eq!(Protocol::Claude.agent().knows_tool(name), read, "{name}");
         }
     }
 }

@@ -327,7 +327,9 @@ impl Fields<'_> {
     /// Cline 3.0.65): `taskId` is the session, `workspaceRoots` the project (Cline sends no `cwd`); `tool_call`
     /// (`{id, name, input}`) on PreToolUse, `tool_result` (`{id, name, input, output, error}`) and `postToolUse`
     /// (`{result, success}`) on PostToolUse, `userPromptSubmit.prompt` on UserPromptSubmit; `parent_agent_id` set
-    /// for a delegated agent. Returns the project root it names.
+    /// for a delegated agent. The VS Code extension's input (its hook reference: `hookName` is the file name,
+    /// `PreToolUse`) carries only `preToolUse`/`postToolUse` (`{toolName, parameters}`), read the same way; its
+    /// `use_mcp_tool` is also the MCP tool its parameters name. Returns the project root it names.
     fn cline(&self, input: &mut EventInput) -> Result<Option<PathBuf>, InputError> {
         input.session_id = self.string("taskId")?;
         let root = match self.get("workspaceRoots") {
@@ -379,6 +381,7 @@ impl Fields<'_> {
         }
         if input.event.is_tool_event() {
             input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
+            input.tool_aliases.extend(cline_mcp_alias(input));
         }
         if self.string("parent_agent_id")?.is_some() {
             input.agent_id = self.string("agent_id")?;
@@ -503,6 +506,18 @@ impl Fields<'_> {
         };
         Ok(root)
     }
+}
+
+/// The canonical name of the MCP tool a Cline extension's `use_mcp_tool` call runs (`mcp:<server_name>:<tool_name>`,
+/// from its parameters), so that a `tools: [mcp:github:search]` gate meets it as it meets Claude Code's
+/// `mcp__github__search`.
+fn cline_mcp_alias(input: &EventInput) -> Option<String> {
+    if input.tool_name.as_deref() != Some("use_mcp_tool") {
+        return None;
+    }
+    let parameters = input.tool_input.as_ref()?;
+    let field = |key: &str| parameters.get(key).and_then(Value::as_str).filter(|v| !v.is_empty());
+    Some(format!("mcp:{}:{}", field("server_name")?, field("tool_name")?))
 }
 
 /// A value as text: a string as is, anything else as compact JSON.

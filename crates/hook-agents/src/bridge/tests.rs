@@ -457,3 +457,29 @@ fn cline_input_becomes_the_engines_event_and_fields() {
     let err = parse_input(Agent::Cline, br#"{"hook_event_name":"PreToolUse"}"#).unwrap_err();
     assert!(err.to_string().contains("`hookName` is missing"), "{err}");
 }
+
+#[test]
+fn clines_extension_input_names_its_tool_and_parameters_in_pre_tool_use_alone() {
+    let stdin = br#"{"clineVersion":"3.89.2","hookName":"PreToolUse","timestamp":"1764460800000","taskId":"t2",
+                     "workspaceRoots":["/ws"],"userId":"u","model":{"provider":"p","slug":"m"},
+                     "preToolUse":{"toolName":"execute_command",
+                                   "parameters":{"command":"rm -rf /","requires_approval":"true"}}}"#;
+    let read = parse_input(Agent::Cline, stdin).unwrap();
+    assert_eq!(read.event_name, "PreToolUse");
+    let input = &read.input;
+    assert_eq!((input.event.clone(), input.session_id.as_deref()), (Event::PreTool, Some("t2")));
+    assert_eq!(input.tool_name.as_deref(), Some("execute_command"));
+    assert_eq!(input.tool_input, Some(json!({"command": "rm -rf /", "requires_approval": "true"})));
+    assert_eq!(hook_types::canonical_tool("execute_command").as_deref(), Some("shell"));
+    assert!(input.tool_aliases.is_empty());
+
+    // `use_mcp_tool` is also the MCP tool its parameters name.
+    let stdin = br#"{"hookName":"PreToolUse","taskId":"t2","workspaceRoots":["/ws"],
+                     "preToolUse":{"toolName":"use_mcp_tool",
+                                   "parameters":{"server_name":"github","tool_name":"create_issue","arguments":"{}"}}}"#;
+    let read = parse_input(Agent::Cline, stdin).unwrap();
+    assert_eq!(read.input.tool_aliases, ["mcp:github:create_issue"]);
+    let stdin = br#"{"hookName":"PreToolUse","taskId":"t2",
+                     "preToolUse":{"toolName":"use_mcp_tool","parameters":{"server_name":"github"}}}"#;
+    assert!(parse_input(Agent::Cline, stdin).unwrap().input.tool_aliases.is_empty());
+}

@@ -50,7 +50,8 @@ struct Session {
     /// prompt is that continuation coming back, not a new prompt.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     continued_with: Vec<String>,
-    /// Skipped guards already announced to this session's user (`<hook id>:<status>`).
+    /// Notices already given to this session's user: skipped guards (`<hook id>:<status>`), tools the agent's table
+    /// does not know (`unknown-tool:<agent>:<tool>`, the `unknown_tool` module).
     #[serde(default)]
     notified: BTreeSet<String>,
     /// When the state was last written (seconds since the epoch).

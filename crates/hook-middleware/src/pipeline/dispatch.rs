@@ -55,6 +55,7 @@ impl Pipeline {
         if input.event == Event::TurnStart {
             inner.sessions.turn_started(input.session_id.as_deref(), input.prompt.as_deref(), &mut problems);
         }
+        let unknown_tool = super::unknown_tool::notice(&table, &inner.sessions, input, &mut problems);
         let probe = Probe::of(input);
         let guards = &table.guards;
         let session_start_notice = input.event == Event::SessionStart && table.user.iter().any(|h| h.skip.is_some());
@@ -65,6 +66,7 @@ impl Pipeline {
             let mut nothing = DispatchResult::nothing(&input.event);
             nothing.generation = table.generation;
             nothing.diagnostics = problems;
+            nothing.notices.extend(unknown_tool);
             return nothing;
         }
         let span = spans::dispatch_span(input);
@@ -75,7 +77,7 @@ impl Pipeline {
             input,
             deadline: Instant::now() + Duration::from_millis(inner.limits.dispatch_deadline_ms),
             diagnostics: problems,
-            notices: Vec::new(),
+            notices: unknown_tool.into_iter().collect(),
             started: (std::time::SystemTime::now(), started),
             background: Vec::new(),
         };

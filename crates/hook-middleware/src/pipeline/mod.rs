@@ -7,7 +7,8 @@
 //! 1. The table is taken with one pointer load; a [`Pipeline::reload`] meanwhile does not affect this dispatch.
 //! 2. The routing index picks the matching hooks (event, then tool name and aliases; regex matchers only among the
 //!    hooks of that event). Nothing matching: the result is returned at once, without allocating and without
-//!    cloning the input.
+//!    cloning the input. Before that, a gate naming a tool its agent's table does not know while a `tools:`-scoped
+//!    hook is on the event gets a notice, once per session (the `unknown_tool` module).
 //! 3. The **guards** run first, one after another: the fixed tier, then the host tier. On a gate (and on
 //!    permission_request) a guard's deny ends the dispatch there: no user hook starts (each is reported `skipped`).
 //! 4. User hooks that may not run are reported: disabled and `only_managed` → `skipped`; untrusted or modified →
@@ -64,6 +65,7 @@ mod result;
 mod routing;
 mod schedule;
 mod table;
+mod unknown_tool;
 
 use std::io;
 use std::path::PathBuf;
