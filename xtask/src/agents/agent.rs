@@ -134,6 +134,12 @@ pub trait Agent: Sync {
         false
     }
 
+    /// Whether a blocked tool call ends the agent's whole run, so that a script's second call never comes (Cline: a
+    /// hook's `cancel` aborts the run).
+    fn block_ends_run(&self) -> bool {
+        false
+    }
+
     /// Why a scenario of the kind the agent would run cannot apply to it, printed in its place (`skip`), whether or not
     /// the scenario names the agent; `None` for the others.
     fn skips(&self, _scenario: &str) -> Option<&'static str> {
@@ -173,6 +179,19 @@ pub trait Agent: Sync {
     /// the status it gives each hook run, the messages it shows, how the turn ended.
     fn hook_status(&self, _sandbox: &Sandbox, _finished: &super::process::Finished) -> Vec<String> {
         Vec::new()
+    }
+
+    /// What the agent records for its user outside its output, where a reason it gives may be only there (Cline's
+    /// log: its headless JSON ends a run a hook cancelled without the hook's `errorMessage`). Empty for the others.
+    fn user_log(&self, _sandbox: &Sandbox) -> String {
+        String::new()
+    }
+
+    /// Where the agent's headless output drops the reason of a prompt its turn_start hook blocked (shown by its
+    /// interactive UI only): the shell it runs that hook's command with, so that a scenario can run the installed
+    /// handler as the agent does and read the answer the agent got. `None` where the reason is shown.
+    fn hides_blocked_prompt(&self) -> Option<&'static str> {
+        None
     }
 
     /// Makes the agent's own trust accept every hook of its project file that it does not trust yet (what a user

@@ -72,6 +72,10 @@ impl Agent for Cline {
         true
     }
 
+    fn block_ends_run(&self) -> bool {
+        true
+    }
+
     fn event(&self, point: Point) -> Option<&'static str> {
         match point {
             Point::SessionStart => Some("TaskStart"),
@@ -89,6 +93,12 @@ impl Agent for Cline {
 
     fn settings_file(&self) -> &'static str {
         ".cline/hooks"
+    }
+
+    /// Cline's log (`~/.cline/data/logs/cline.log`), where the reason of a `cancel` is written (`errorMessage` of
+    /// its "Agent loop caught error" line) and which its `--json` output does not carry.
+    fn user_log(&self, sandbox: &Sandbox) -> String {
+        std::fs::read_to_string(sandbox.home.join(".cline/data/logs/cline.log")).unwrap_or_default()
     }
 
     /// Cline's `--json` lines without ids and times: its hook events, tool ends and how the run ended.
@@ -113,6 +123,9 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "cline_context", agents: &["cline"], run: context },
     Scenario { name: "cline_untrusted", agents: &["cline"], run: untrusted },
     Scenario { name: "cline_migrate", agents: &["cline"], run: migrate },
+    // The shared scenarios where the engine cannot answer, under the same names (`--scenario hook_missing` runs both).
+    Scenario { name: "hook_missing", agents: &["cline"], run: super::unanswered::hook_missing },
+    Scenario { name: "bridge_killed", agents: &["cline"], run: super::unanswered::bridge_killed },
 ];
 
 /// Cline's own PreToolUse hook file that cancels, in its protocol (`cancel` with `errorMessage`).

@@ -24,6 +24,7 @@ mod qwen;
 mod scenarios;
 mod server;
 mod session;
+mod unanswered;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

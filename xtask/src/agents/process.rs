@@ -112,6 +112,13 @@ impl Sandbox {
         Ok(path)
     }
 
+    /// Takes `hook` off the sandbox's `PATH` by removing its link from `bin`, as an agent started from an IDE or a
+    /// service finds it: the scenario's own `hook` commands ([`Sandbox::hook`]) cannot run after this either.
+    pub fn take_hook_off_path(&self) -> Result<()> {
+        let link = self.bin.join("hook");
+        std::fs::remove_file(&link).with_context(|| format!("cannot remove {}", link.display()))
+    }
+
     /// Whether `relative` exists under the workspace.
     pub fn exists(&self, relative: &str) -> bool {
         self.ws.join(relative).exists()

@@ -99,6 +99,13 @@ impl Agent for Qwen {
         stamp
     }
 
+    /// Its `-p` stream-json output ends a run whose prompt a UserPromptSubmit hook blocked with an empty result and
+    /// no reason: the `user_prompt_submit_blocked` event is rendered by its interactive UI only ("UserPromptSubmit
+    /// operation blocked by hook: …", chunks/chunk-NBWGGZY2.js). It runs a hook's command with `bash -c`.
+    fn hides_blocked_prompt(&self) -> Option<&'static str> {
+        Some("bash")
+    }
+
     /// The stream-json messages without ids and times (tool results with their text, the assistant's text, the
     /// result's status), and the lines of stderr that speak of hooks.
     fn hook_status(&self, _sandbox: &Sandbox, finished: &super::process::Finished) -> Vec<String> {

@@ -12,6 +12,7 @@ use super::agent::{Approver, Point, Run, write_own_hooks};
 use super::codex;
 use super::server::Step;
 use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
+use super::unanswered;
 
 /// One scenario: its name, the agents it applies to (all when empty), and its body.
 pub struct Scenario {
@@ -48,6 +49,9 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "hash_oracle", agents: &["codex"], run: hash_oracle },
     Scenario { name: "agent_trust", agents: &["codex"], run: agent_trust },
     Scenario { name: "agent_trust_migrate", agents: &["codex"], run: agent_trust_migrate },
+    // The engine cannot answer: the installed handler must block by itself (Cline runs these through its own list).
+    Scenario { name: "hook_missing", agents: &[], run: unanswered::hook_missing },
+    Scenario { name: "bridge_killed", agents: &[], run: unanswered::bridge_killed },
 ];
 
 /// A pre-approved run observed as the agent's UI would show it.
@@ -340,34 +344,49 @@ fn untrusted(ctx: &Ctx<'_>) -> Result<Checks> {
     Ok(checks)
 }
 
-/// In a committed (project) file, install writes the portable `hook bridge --protocol <agent>`, no path.
+/// In a committed (project) file, install writes the portable `hook bridge --protocol <agent>`, no path: as the whole
+/// command, or (gate events) inside the fail-closed wrapper install puts around it.
 fn portable_command(ctx: &Ctx<'_>) -> Result<Checks> {
     ctx.install(true)?;
     let text = std::fs::read_to_string(ctx.sandbox.ws.join(ctx.agent.settings_file()))?;
     let file: serde_json::Value = serde_json::from_str(&text)?;
     let expected = format!("hook bridge --protocol {}", ctx.agent.name());
-    let mut commands: Vec<(String, String)> = Vec::new();
-    for (event, groups) in file["hooks"].as_object().into_iter().flatten() {
+    let mut commands: Vec<String> = Vec::new();
+    for groups in file["hooks"].as_object().into_iter().flat_map(|events| events.values()) {
         for group in groups.as_array().into_iter().flatten() {
             // Matcher groups of handlers, or (GitHub Copilot CLI) the handlers themselves with their shell in `bash`.
             let handlers = group["hooks"].as_array().cloned().unwrap_or_else(|| vec![group.clone()]);
             for handler in &handlers {
                 let line = handler["command"].as_str().or(handler["bash"].as_str());
-                commands.extend(line.map(|c| (event.clone(), c.to_owned())));
+                commands.extend(line.map(str::to_owned));
             }
         }
     }
     let mut checks = Checks::default();
-    // Where the agent's input names no event, install writes it on the command line.
-    let odd: Vec<&String> = commands
-        .iter()
-        .filter(|(event, c)| *c != expected && *c != format!("{expected} --event {event}"))
-        .map(|(_, c)| c)
-        .collect();
-    checks.expect(!commands.is_empty() && odd.is_empty(), &format!("every command `{expected}`"), || {
+    let odd: Vec<&String> = commands.iter().filter(|c| !runs_bare_bridge(c, ctx.agent.name())).collect();
+    checks.expect(!commands.is_empty() && odd.is_empty(), &format!("every command to run `{expected}`"), || {
         odd.first().map(|c| format!("`{c}`")).unwrap_or_else(|| "no command".into())
     });
     Ok(checks)
+}
+
+/// Whether `line` runs the bridge for `agent`, each time it names it, as the bare word `hook` (found on `PATH`, not a
+/// path), followed by nothing, the event install names where the agent's input has none (`--event E`), or the
+/// wrapper's redirections.
+fn runs_bare_bridge(line: &str, agent: &str) -> bool {
+    let bridge = format!("hook bridge --protocol {agent}");
+    let mut found = false;
+    for (at, _) in line.match_indices(&bridge) {
+        let before = &line[..at];
+        let after = &line[at + bridge.len()..];
+        let word_start = before.is_empty() || before.ends_with([' ', '{', '\'']);
+        let word_end = after.is_empty() || after.starts_with(" --event ") || after.starts_with(" <&3");
+        if !word_start || !word_end {
+            return false;
+        }
+        found = true;
+    }
+    found
 }
 
 /// The harness's Codex hook hash equals what Codex reports (its app server's `hooks/list`), and the hooks it
@@ -440,4 +459,30 @@ fn bridge_trusted_by_codex(ctx: &Ctx<'_>, checks: &mut Checks) -> Result<()> {
         status.unwrap_or_else(|| "no such hook".into())
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs_bare_bridge;
+
+    #[test]
+    fn a_bridge_run_by_path_is_not_portable_however_it_is_wrapped() {
+        for line in [
+            "hook bridge --protocol claude",
+            "hook bridge --protocol copilot --event userPromptSubmitted",
+            "{ hook bridge --protocol claude <&3 3<&- & p=$!; } 3<&0; exit 2",
+            "sh -c '{ hook bridge --protocol codex <&3 3<&- & p=$!; } 3<&0; exit 2'",
+        ] {
+            let agent = line.split("--protocol ").nth(1).and_then(|r| r.split([' ', '\'']).next()).unwrap();
+            assert!(runs_bare_bridge(line, agent), "{line}");
+        }
+        for line in [
+            "/usr/local/bin/hook bridge --protocol claude",
+            "{ /opt/hook bridge --protocol claude <&3 3<&- & p=$!; } 3<&0; exit 2",
+            "hook bridge --protocol claudex",
+            "echo hook",
+        ] {
+            assert!(!runs_bare_bridge(line, "claude"), "{line}");
+        }
+    }
 }
