@@ -470,15 +470,15 @@ mod tests {
         for line in [
             "hook bridge --protocol claude",
             "hook bridge --protocol copilot --event userPromptSubmitted",
-            "{ hook bridge --protocol claude <&3 3<&- & p=$!; } 3<&0; exit 2",
-            "sh -c '{ hook bridge --protocol codex <&3 3<&- & p=$!; } 3<&0; exit 2'",
+            "{ hook bridge --protocol claude <&3 3<&- & hook_bridge_pid=$!; } 3<&0; exit 2",
+            "sh -c '{ hook bridge --protocol codex <&3 3<&- & hook_bridge_pid=$!; } 3<&0; exit 2'",
         ] {
             let agent = line.split("--protocol ").nth(1).and_then(|r| r.split([' ', '\'']).next()).unwrap();
             assert!(runs_bare_bridge(line, agent), "{line}");
         }
         for line in [
             "/usr/local/bin/hook bridge --protocol claude",
-            "{ /opt/hook bridge --protocol claude <&3 3<&- & p=$!; } 3<&0; exit 2",
+            "{ /opt/hook bridge --protocol claude <&3 3<&- & hook_bridge_pid=$!; } 3<&0; exit 2",
             "hook bridge --protocol claudex",
             "echo hook",
         ] {

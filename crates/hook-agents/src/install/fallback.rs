@@ -71,7 +71,7 @@ pub fn guards_event(agent: Agent, event: &str) -> bool {
 /// use hook_agents::install::{guarded_command, Agent};
 /// use hook_types::Limits;
 /// let line = guarded_command(Agent::Claude, "PreToolUse", "hook bridge --protocol claude", &Limits::default());
-/// assert!(line.starts_with("{ hook bridge --protocol claude <&3 3<&- & p=$!; } 3<&0;"));
+/// assert!(line.starts_with("{ hook bridge --protocol claude <&3 3<&- & hook_bridge_pid=$!; } 3<&0;"));
 /// assert!(line.contains("exit 2"));
 /// assert_eq!(guarded_command(Agent::Claude, "PostToolUse", "hook bridge --protocol claude", &Limits::default()),
 ///            "hook bridge --protocol claude");
@@ -87,8 +87,8 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
         timer: format!("{program} did not answer within {timer} s"),
         missing: format!("{program} was not found on the PATH the agent gives its hooks (exit 127)"),
         not_executable: format!("{program} is not executable (exit 126)"),
-        signal: format!("{program} was killed by signal $((s-128))"),
-        other: format!("{program} exited with status $s, which hook bridge never uses"),
+        signal: format!("{program} was killed by signal $(({C}-128))"),
+        other: format!("{program} exited with status ${C}, which hook bridge never uses"),
     };
     let message = format!(
         "{MARK}; the call is blocked, since the hook engine could not decide it. Check with: {program} validate; \
@@ -96,10 +96,11 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
     );
     let answer = crate::bridge::failure(Some(agent), Some(event), &message);
     let mut line = format!(
-        "{{ {command} <&3 3<&- & p=$!; }} 3<&0; {{ trap 'kill $w 2>/dev/null; exit 0' TERM; sleep {timer} & w=$!; wait $w && {{ trap '' \
-         TERM; kill -9 $p; exit 3; }}; }} </dev/null >/dev/null 2>&1 & d=$!; {{ wait $p; }} 2>/dev/null; s=$?; kill $d 2>/dev/null; \
-         wait $d; t=$?; case $s in {statuses}) exit $s;; esac; if [ $t = 3 ]; then why={}; elif [ $s = 127 ]; then \
-         why={}; elif [ $s = 126 ]; then why={}; elif [ $s -gt 128 ]; then why=\"{}\"; else why=\"{}\"; fi; ",
+        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ trap 'kill ${S} 2>/dev/null; exit 0' TERM; sleep {timer} & {S}=$!; \
+         wait ${S} && {{ trap '' TERM; kill -9 ${P}; exit 3; }}; }} </dev/null >/dev/null 2>&1 & {T}=$!; {{ wait ${P}; }} \
+         2>/dev/null; {C}=$?; kill ${T} 2>/dev/null; wait ${T}; {F}=$?; case ${C} in {statuses}) exit ${C};; esac; if [ \
+         ${F} = 3 ]; then {W}={}; elif [ ${C} = 127 ]; then {W}={}; elif [ ${C} = 126 ]; then {W}={}; elif [ ${C} -gt \
+         128 ]; then {W}=\"{}\"; else {W}=\"{}\"; fi; ",
         quote_always(&why.timer),
         quote_always(&why.missing),
         quote_always(&why.not_executable),
@@ -116,8 +117,23 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
     if agent.agent().posix_shell { line } else { format!("sh -c {}", quote_always(&line)) }
 }
 
-/// Where the reason goes in the prebuilt answer: replaced by the shell's `$why` at run time.
+/// Where the reason goes in the prebuilt answer: replaced by the shell's reason variable at run time.
 const MARK: &str = "@WHY@";
+
+// The wrapper's shell variables. Gemini CLI and Qwen Code replace every `$NAME` in a handler's command with the
+// value of that environment variable when the agent has it set, so the names are ones nobody exports.
+/// The bridge's process id.
+const P: &str = "hook_bridge_pid";
+/// The timer's process id.
+const T: &str = "hook_bridge_timer";
+/// The timer's `sleep`.
+const S: &str = "hook_bridge_sleep";
+/// The bridge's exit status.
+const C: &str = "hook_bridge_status";
+/// The timer's exit status: 3 when it fired.
+const F: &str = "hook_bridge_fired";
+/// The reason.
+const W: &str = "hook_bridge_why";
 
 /// The reasons, one per way the bridge can fail to answer. Every text is safe inside JSON and inside the shell's
 /// quotes it is written in: no quote, backslash, backtick or control character.
@@ -137,7 +153,7 @@ fn print_with_why(text: &str) -> Option<String> {
         return None;
     }
     let pieces: Vec<String> = text.split(MARK).map(quote_always).collect();
-    Some(format!("printf '%s\\n' {}", pieces.join("\"$why\"")))
+    Some(format!("printf '%s\\n' {}", pieces.join(&format!("\"${W}\""))))
 }
 
 /// `text` in single quotes for `sh`, even when it would not need them.
