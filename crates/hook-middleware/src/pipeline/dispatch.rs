@@ -382,12 +382,15 @@ impl Dispatch<'_> {
                 self.deadline_cancelled(user_meta(hook), event)
             } else {
                 let span = spans::hook_span(&hook.decl().id, event);
-                let record = span.in_scope(|| match &hook.decl().spec {
+                let record = match &hook.decl().spec {
                     HookSpec::Policy(spec) => {
-                        super::policy::run(user_meta(hook), &hook.hook, spec, self.input, &self.inner.limits)
+                        let limits = &self.inner.limits;
+                        super::policy::run(user_meta(hook), &hook.hook, spec, self.input, limits, self.deadline)
+                            .instrument(span.clone())
+                            .await
                     }
-                    _ => inprocess::declared(user_meta(hook), hook.decl(), self.input),
-                });
+                    _ => span.in_scope(|| inprocess::declared(user_meta(hook), hook.decl(), self.input)),
+                };
                 Record { span: Some(span), ..record }
             };
             prior.extend(record.effects.iter().cloned());
@@ -731,7 +734,7 @@ fn cancelled(mut record: Record, cause: Cancel, cx: &RunContext<'_>) -> Record {
     record
 }
 
-fn deadline_text(ms: u64) -> String {
+pub(super) fn deadline_text(ms: u64) -> String {
     format!("cancelled: the dispatch deadline of {ms} ms passed")
 }
 

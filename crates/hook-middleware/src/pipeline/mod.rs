@@ -45,6 +45,7 @@
 //! ```
 
 mod background;
+pub(crate) mod bounded;
 mod closed;
 mod command;
 mod continuation;
