@@ -460,7 +460,7 @@ impl Dispatch<'_> {
             workspace: &self.inner.workspace,
             env_policy: &self.inner.env_policy,
             payloads,
-            evaluator: self.inner.evaluator.as_deref(),
+            evaluator: self.inner.evaluator.as_ref(),
         }
     }
 
@@ -642,21 +642,14 @@ async fn run_evaluated(
         permit = coordinator.permit() => permit,
     };
     let (timeout_ms, _) = cx.limits.clamp_timeout_ms(spec.timeout_ms);
-    let payload = cx.payloads.get(decl.protocol, cx.input);
-    let payload = String::from_utf8_lossy(&payload);
+    let payload = String::from_utf8_lossy(&cx.payloads.get(decl.protocol, cx.input)).into_owned();
     let span = spans::hook_span(&decl.id, event);
     let deny_on_error = decl.on_error == hook_types::OnError::Deny;
-    let run = evaluated::run(
-        record,
-        cx.evaluator,
-        spec,
-        coordinator,
-        position,
-        (cx.input, &payload, Duration::from_millis(timeout_ms)),
-        deny_on_error,
-    )
-    .instrument(span.clone())
-    .await;
+    let timeout = Duration::from_millis(timeout_ms);
+    let ask = evaluated::Ask { input: cx.input, payload, timeout, answer_limit: cx.limits.capture_limit_bytes };
+    let run = evaluated::run(record, cx.evaluator, spec, coordinator, position, ask, deny_on_error)
+        .instrument(span.clone())
+        .await;
     let mut record = match run {
         (record, None) => record,
         (record, Some(cause)) => cancelled(record, cause, cx),
