@@ -661,8 +661,8 @@ async fn run_evaluated(
     record
 }
 
-/// One http hook's request, once it holds its permit: prepared, sent on the blocking pool, interpreted; given up
-/// at once when the dispatch cancels it (the request ends by its own deadline).
+/// One http hook's request, once it holds its permit: prepared, sent on a thread of its own, interpreted; given up
+/// at its deadline, or at once when the dispatch cancels it (the request ends by its own deadline).
 async fn run_http(
     coordinator: &Coordinator,
     cx: &RunContext<'_>,
@@ -680,34 +680,23 @@ async fn run_http(
         Err(why) => record.fail(event, decl.on_error == hook_types::OnError::Deny, &why),
         Ok(request) => {
             let started = Instant::now();
-            // A thread of its own rather than Tokio's blocking pool: a runtime waits for its blocking tasks when
-            // it shuts down, and a request given up on must not hold its host past the dispatch.
-            let (tx, sent) = tokio::sync::oneshot::channel();
-            let spawned = std::thread::Builder::new()
-                .name("hook-http".into())
-                .spawn(move || drop(tx.send(super::http::send(request))));
-            if let Err(e) = spawned {
-                record.fail(event, decl.on_error == hook_types::OnError::Deny, &format!("could not start: {e}"));
-                return record;
-            }
-            let answer = tokio::select! {
-                biased;
-                _ = coordinator.cancelled(position) => None,
-                answer = sent.instrument(span.clone()) => Some(answer),
+            let stop = async {
+                coordinator.cancelled(position).await;
             };
+            let exchange = super::http::exchange(request, stop).instrument(span.clone()).await;
             record.span = Some(span);
-            match answer {
-                None => {
+            match exchange {
+                super::http::Exchange::Stopped => {
                     let mut record = cancelled(record, coordinator.cause_now(), cx);
                     record.set_duration(started.elapsed());
                     return record;
                 }
-                Some(Ok(answer)) => super::http::interpret(&mut record, decl, spec, input, timeout_ms, answer),
-                Some(Err(_)) => record.fail(
-                    event,
-                    decl.on_error == hook_types::OnError::Deny,
-                    "failed: its request ended without an answer",
-                ),
+                super::http::Exchange::Answered(answer) => {
+                    super::http::interpret(&mut record, decl, spec, input, timeout_ms, answer);
+                }
+                super::http::Exchange::Lost(why) => {
+                    record.fail(event, decl.on_error == hook_types::OnError::Deny, &why);
+                }
             }
         }
     }
