@@ -133,6 +133,7 @@ struct Measured {
 }
 
 /// Runs `command` to its end, reaping it with `wait4` to read its own peak resident memory.
+#[allow(clippy::zombie_processes)] // Reaped by `wait4`, which `Child::wait` cannot stand in for.
 fn measured(env: &Env, mut command: std::process::Command) -> Measured {
     use std::io::Read;
     let started = std::time::Instant::now();

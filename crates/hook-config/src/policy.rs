@@ -29,16 +29,23 @@ pub struct PolicySpec {
 
 /// Rego compiled once per load, shared by every dispatch that runs the hook.
 ///
-/// Each evaluation gets an engine of its own, a copy of the compiled one: the compiled engine is locked only while
-/// it is copied, never while anything evaluates, so concurrent dispatches never wait for each other's evaluation,
-/// and an evaluation given up on (its thread left running) holds nothing another one needs.
+/// Each evaluation has an engine to itself: one an earlier evaluation gave back, or else a copy of the compiled one.
+/// Both are locked only to take or copy an engine and to give one back, never while anything evaluates, so concurrent
+/// dispatches never wait for each other's evaluation, and an evaluation given up on (its thread left running) holds
+/// nothing another one needs.
 #[derive(Clone)]
 pub struct CompiledPolicy {
     /// Prepared at compile time and never evaluated on; locked for a copy or a look at its packages.
     template: Arc<Mutex<regorus::Engine>>,
+    /// Engines that finished an evaluation, for the next ones (a copy costs more than the evaluation of a small
+    /// policy): at most [`SPARE_ENGINES`].
+    spare: Arc<Mutex<Vec<regorus::Engine>>>,
     /// sha256 of each file as compiled, in the order of [`PolicySpec::resolved`].
     digests: Arc<Vec<String>>,
 }
+
+/// How many engines a policy keeps for its next evaluations (as many as ever ran at once, up to this).
+const SPARE_ENGINES: usize = 4;
 
 /// The error returned by [`CompiledPolicy::evaluate`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -77,11 +84,15 @@ impl CompiledPolicy {
         // The analysis and scheduling an engine does before its first evaluation, done here, once per load: a
         // trivial query prepares the whole policy, and every copy starts prepared.
         engine.eval_bool_query("true".into(), false).map_err(|e| e.to_string())?;
-        Ok(CompiledPolicy { template: Arc::new(Mutex::new(engine)), digests: Arc::new(digests) })
+        Ok(CompiledPolicy {
+            template: Arc::new(Mutex::new(engine)),
+            spare: Arc::new(Mutex::new(Vec::new())),
+            digests: Arc::new(digests),
+        })
     }
 
-    /// Evaluates `query` with `input` on a copy of the compiled engine, on the calling thread; `Ok(None)` when the
-    /// rule is undefined for this input.
+    /// Evaluates `query` with `input` on an engine of its own (see [`CompiledPolicy`]), on the calling thread;
+    /// `Ok(None)` when the rule is undefined for this input.
     ///
     /// `limit` sets the interpreter's timer, which it checks between steps: a builtin that runs long (one call that
     /// builds a huge range, a quadratic string search) is not stopped by it, so a caller that must answer in time
@@ -102,13 +113,17 @@ impl CompiledPolicy {
         input: serde_json::Value,
         limit: Duration,
     ) -> Result<Option<serde_json::Value>, PolicyError> {
-        let mut engine = self.copy();
+        let mut engine = self.take();
         engine.set_execution_timer_config(ExecutionTimerConfig {
             limit,
             check_interval: NonZeroU32::new(64).expect("64 is not zero"),
         });
         engine.set_input(regorus::Value::from(input));
-        match engine.eval_rule(query.to_owned()) {
+        let answer = engine.eval_rule(query.to_owned());
+        // The next evaluation starts by clearing what this one left (`eval_rule` does), input aside.
+        engine.set_input(regorus::Value::Undefined);
+        self.give_back(engine);
+        match answer {
             Ok(regorus::Value::Undefined) => Ok(None),
             Ok(value) => serde_json::to_value(&value).map(Some).map_err(|e| PolicyError::Failed(e.to_string())),
             Err(error) if ran_out_of_time(&*error) => Err(PolicyError::TimeLimit(limit)),
@@ -116,20 +131,29 @@ impl CompiledPolicy {
         }
     }
 
-    /// A copy of the compiled engine; the lock is held for the copy only.
-    fn copy(&self) -> regorus::Engine {
-        match self.template.lock() {
-            Ok(engine) => engine.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        }
+    /// A spare engine, or a copy of the compiled one; each lock is held for a pop or a copy only.
+    fn take(&self) -> regorus::Engine {
+        let spare = self.spare.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+        spare.unwrap_or_else(|| self.template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone())
+    }
+
+    /// Keeps `engine` for a next evaluation, unless enough are kept (it is dropped after the lock is released).
+    fn give_back(&self, engine: regorus::Engine) {
+        let mut spare = self.spare.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let extra = if spare.len() < SPARE_ENGINES {
+            spare.push(engine);
+            None
+        } else {
+            Some(engine)
+        };
+        drop(spare);
+        drop(extra);
     }
 
     /// The packages the files define, as `data.<package>` paths.
     pub fn packages(&self) -> Vec<String> {
-        match self.template.lock() {
-            Ok(engine) => engine.get_packages().unwrap_or_default(),
-            Err(poisoned) => poisoned.into_inner().get_packages().unwrap_or_default(),
-        }
+        let template = self.template.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        template.get_packages().unwrap_or_default()
     }
 
     /// sha256 of each file as it was compiled.

@@ -80,6 +80,14 @@ fn policy(c: &mut Criterion) {
     group.bench_function("baseline: a one-rule policy, evaluation only", |b| {
         b.iter(|| trivial.evaluate("data.t.decision", payload.clone(), limit).unwrap())
     });
+    // The same rule through a dispatch: the rest is the dispatch and the hop to the evaluation's thread and back.
+    let d = dirs();
+    std::fs::write(d.1.path().join("t.rego"), "package t\ndefault decision := {\"decision\": \"pass\"}\n").unwrap();
+    let (one_rule, _) =
+        pipeline(&d, "- {id: t, on: pre_tool, kind: policy, files: [t.rego], query: data.t.decision}\n");
+    group.bench_function("baseline: a one-rule policy, dispatch", |b| {
+        b.iter(|| rt.block_on(one_rule.dispatch(&passed)))
+    });
     group.bench_function("example policy: load and compile", |b| {
         b.iter(|| hook_config::CompiledPolicy::compile(vec![("hooks.rego".into(), EXAMPLE.into())]).unwrap())
     });

@@ -1,8 +1,9 @@
 //! In-process evaluations on a thread of their own, bounded in time and in memory (docs/policy.md#bounds).
 //!
-//! **Time.** The work runs on a thread of its own, and the dispatch waits for its answer until the deadline and no
-//! longer: whatever the thread is doing then — a builtin that never looks at a timer, a lock — the dispatch decides
-//! without it. The thread is left to end by itself; its answer is dropped.
+//! **Time.** The work runs on a thread of its own (its slot's worker, kept for the slot's next evaluation), and the
+//! dispatch waits for its answer until the deadline and no longer: whatever the thread is doing then — a builtin that
+//! never looks at a timer, a lock — the dispatch decides without it. The thread is left to end by itself; its answer
+//! is dropped, and its slot is taken by no one else until then.
 //!
 //! **Memory.** Each evaluation thread has an account of the bytes it holds, kept by the process's global allocator:
 //! it calls [`charge`] before each allocation and [`release`] after each free (the `hook` binary's allocator does;
@@ -20,8 +21,8 @@
 
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 
 use tokio::sync::oneshot;
 use tokio::time::Instant;
@@ -47,9 +48,9 @@ pub(crate) enum Ended<T> {
     Refused(String),
 }
 
-/// Runs `work` on a thread named `name` with an account of `memory_limit` bytes; waits for it until `until`.
+/// Runs `work` on the worker thread of a slot of its own, with an account of `memory_limit` bytes; waits for it
+/// until `until`.
 pub(crate) async fn run<T: Send + 'static>(
-    name: &str,
     until: Instant,
     memory_limit: usize,
     work: impl FnOnce() -> T + Send + 'static,
@@ -69,14 +70,14 @@ pub(crate) async fn run<T: Send + 'static>(
     let (alarm, over) = oneshot::channel();
     set_alarm(slot, Some(alarm));
     let (answer, answered) = oneshot::channel();
-    let spawned = std::thread::Builder::new().name(name.to_owned()).spawn(move || {
+    let job: Job = Box::new(move || {
         ACCOUNT.with(|account| account.set(Account { slot, held: 0, limit: memory_limit }));
         let ended = catch_unwind(AssertUnwindSafe(work));
         ACCOUNT.with(|account| account.set(Account::NONE));
         drop(answer.send(ended));
         free(slot);
     });
-    if let Err(e) = spawned {
+    if let Err(e) = hand_over(slot, job) {
         free(slot);
         return Ended::Refused(format!("could not start its evaluation: {e}"));
     }
@@ -198,14 +199,20 @@ const FREE: u8 = 0;
 const RUNNING: u8 = 1;
 const PARKED: u8 = 2;
 
-/// One evaluation's place in the process: how it is doing, and how its dispatch is told that it ran out of memory.
+/// One evaluation's place in the process: how it is doing, how its dispatch is told that it ran out of memory, and
+/// the thread that runs the slot's evaluations, one after another (started with the slot's first, kept for the next:
+/// starting a thread costs more than evaluating a small policy).
 struct Slot {
     state: AtomicU8,
     alarm: Mutex<Option<oneshot::Sender<usize>>>,
+    worker: Mutex<Option<mpsc::Sender<Job>>>,
 }
 
+/// What a worker runs: one evaluation, which gives its slot back when it is done.
+type Job = Box<dyn FnOnce() + Send>;
+
 #[allow(clippy::declare_interior_mutable_const)] // Each element of the table is its own slot.
-const EMPTY: Slot = Slot { state: AtomicU8::new(FREE), alarm: Mutex::new(None) };
+const EMPTY: Slot = Slot { state: AtomicU8::new(FREE), alarm: Mutex::new(None), worker: Mutex::new(None) };
 
 static SLOT_TABLE: [Slot; SLOTS] = [EMPTY; SLOTS];
 
@@ -221,6 +228,28 @@ fn claim() -> Option<usize> {
 fn set_alarm(slot: usize, alarm: Option<oneshot::Sender<usize>>) {
     let mut held = SLOT_TABLE[slot].alarm.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     *held = alarm;
+}
+
+/// Hands `job` to the worker of `slot` (claimed by the caller), starting one if the slot has none yet.
+fn hand_over(slot: usize, job: Job) -> std::io::Result<()> {
+    let mut worker = SLOT_TABLE[slot].worker.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let job = match worker.as_ref() {
+        Some(jobs) => match jobs.send(job) {
+            Ok(()) => return Ok(()),
+            // Its thread is gone (it could only have panicked outside the evaluation): a new one takes the job.
+            Err(mpsc::SendError(job)) => job,
+        },
+        None => job,
+    };
+    let (jobs, next) = mpsc::channel::<Job>();
+    std::thread::Builder::new().name(format!("hook-evaluation-{slot}")).spawn(move || {
+        for job in next {
+            job();
+        }
+    })?;
+    jobs.send(job).map_err(|_| std::io::Error::other("the new worker ended at once"))?;
+    *worker = Some(jobs);
+    Ok(())
 }
 
 /// Gives a slot back once its thread is done with it.
@@ -247,40 +276,36 @@ fn stop(slot: usize, requested: usize) -> ! {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
-    fn runtime() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
-    }
-
+    /// One test, in order: the threads it stops stay parked for the life of this test binary, and past [`HELD`]
+    /// of them every run is refused.
     #[test]
-    fn an_answer_before_the_deadline_is_the_answer_and_the_slot_is_given_back() {
-        let until = Instant::now() + std::time::Duration::from_secs(30);
-        let ended = runtime().block_on(run("t", until, 1 << 20, || 6 * 7));
-        assert!(matches!(ended, Ended::Answered(42)), "{ended:?}");
-    }
+    fn runs_answer_panic_time_out_stop_at_their_memory_and_are_refused_past_the_held_bound() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let far = || Instant::now() + Duration::from_secs(30);
+        assert!(matches!(rt.block_on(run(far(), 1 << 20, || 6 * 7)), Ended::Answered(42)));
+        let panicked = rt.block_on(run(far(), 1 << 20, || -> u8 { panic!("no such rule") }));
+        assert!(matches!(&panicked, Ended::Panicked(m) if m == "no such rule"), "{panicked:?}");
 
-    #[test]
-    fn a_panic_is_an_ending_with_its_message() {
-        let until = Instant::now() + std::time::Duration::from_secs(30);
-        let ended = runtime().block_on(run("t", until, 1 << 20, || -> u8 { panic!("no such rule") }));
-        assert!(matches!(&ended, Ended::Panicked(m) if m == "no such rule"), "{ended:?}");
-    }
-
-    #[test]
-    fn work_past_its_deadline_is_given_up_on_at_the_deadline() {
         let started = std::time::Instant::now();
-        let until = Instant::now() + std::time::Duration::from_millis(50);
-        let ended =
-            runtime().block_on(run("t", until, 1 << 20, || std::thread::sleep(std::time::Duration::from_secs(5))));
-        assert!(matches!(ended, Ended::TimedOut), "{ended:?}");
-        assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
-    }
+        let soon = Instant::now() + Duration::from_millis(50);
+        let slow = rt.block_on(run(soon, 1 << 20, || std::thread::sleep(Duration::from_secs(5))));
+        assert!(matches!(slow, Ended::TimedOut), "{slow:?}");
+        assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
 
-    #[test]
-    fn accounts_are_per_thread_and_outside_an_evaluation_nothing_is_counted() {
+        // Outside an evaluation a report counts for nothing; inside, one past the limit stops the thread there.
         charge(usize::MAX);
         release(usize::MAX);
-        ACCOUNT.with(|account| assert_eq!(account.get().slot, NO_SLOT));
+        for _ in 0..HELD {
+            let ended = rt.block_on(run(far(), 1024, || charge(4096)));
+            assert!(matches!(ended, Ended::OverMemory { requested: 4096 }), "{ended:?}");
+        }
+        let parked = SLOT_TABLE.iter().filter(|s| s.state.load(Ordering::Acquire) == PARKED).count();
+        assert_eq!(parked, HELD);
+        let refused = rt.block_on(run(far(), 1 << 20, || 1));
+        assert!(matches!(&refused, Ended::Refused(m) if m.contains("are held; restart the host")), "{refused:?}");
     }
 }

@@ -172,7 +172,7 @@ pub(crate) async fn run(
             record.summary.status = RunStatus::TimedOut;
             record.bound = Some(Bound::Time);
         }
-        Ok(Err(_)) => record.fail(event, deny_on_error, "got no answer: the host's evaluator ended without one"),
+        Ok(Err(_)) => record.fail(event, deny_on_error, "got no answer: the host's evaluator panicked"),
         Ok(Ok(Err(error))) => record.fail(event, deny_on_error, &format!("could not be evaluated: {error}")),
         Ok(Ok(Ok(evaluation))) => match answer_bytes(&evaluation) {
             n if n > ask.answer_limit => {
@@ -213,14 +213,11 @@ fn start(
             timeout,
             input: &input,
         };
+        // The dispatch drops `stop` when it stops waiting (its timeout, a cancellation, the dispatch dropped).
         tokio::select! {
             biased;
             _ = stopped => {}
-            answer = tokio::time::timeout(timeout, evaluator.evaluate(request)) => {
-                if let Ok(answer) = answer {
-                    let _ = tx.send(answer);
-                }
-            }
+            answer = evaluator.evaluate(request) => drop(tx.send(answer)),
         }
     };
     std::thread::Builder::new()

@@ -56,7 +56,7 @@ pub(crate) async fn run(
     let (compiled, query) = (spec.compiled.clone(), spec.query.clone());
     let until = (start + timeout).min(deadline);
     let memory = limits.evaluation_memory_bytes;
-    let ended = bounded::run("hook-policy", until, memory, move || compiled.evaluate(&query, payload, timeout)).await;
+    let ended = bounded::run(until, memory, move || compiled.evaluate(&query, payload, timeout)).await;
     let query = &spec.query;
     match ended {
         Ended::Answered(Ok(answer)) => match policy_answer(&decl.id, answer.as_ref()) {
