@@ -266,3 +266,11 @@ fn a_stuck_evaluation_in_one_dispatch_holds_up_no_other_dispatch_of_the_same_pol
     assert_eq!(slow.verdict, Verdict::Deny, "{}", render(&slow));
     assert_eq!(status_of(&slow, "policy"), RunStatus::TimedOut);
 }
+
+#[test]
+fn a_memory_limit_of_zero_is_refused_when_the_pipeline_is_built() {
+    let fixture = Fixture::new();
+    let limits = hook_types::Limits { evaluation_memory_bytes: 0, ..Default::default() };
+    let error = fixture.builder().limits(limits).build().unwrap_err().to_string();
+    assert!(error.contains("evaluation_memory_bytes") && error.contains("is 0"), "{error}");
+}

@@ -136,7 +136,8 @@ pub(crate) async fn run<T: Send + 'static>(
 /// ```
 #[inline]
 pub fn charge(bytes: usize) {
-    ACCOUNT.with(|cell| {
+    // `try_with`: never a panic in an allocator, even while the thread's locals are torn down.
+    let _ = ACCOUNT.try_with(|cell| {
         let mut account = cell.get();
         if account.slot == NO_SLOT {
             return;
@@ -165,7 +166,7 @@ pub fn charge(bytes: usize) {
 /// ```
 #[inline]
 pub fn release(bytes: usize) {
-    ACCOUNT.with(|cell| {
+    let _ = ACCOUNT.try_with(|cell| {
         let mut account = cell.get();
         if account.slot != NO_SLOT {
             account.held = account.held.saturating_sub(bytes);
