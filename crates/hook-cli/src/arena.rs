@@ -18,11 +18,18 @@
 //! one atomic, so a block cut from it belongs to whoever's compare-and-swap claimed it, and the free lists are
 //! behind a spin lock held for a push or a pop. Nothing allocates in a signal handler or between a `fork` and an
 //! `exec` (the same rule glibc's malloc sets), so the lock is never wanted by its own holder.
+//!
+//! Every allocation and free is reported to the pipeline ([`hook_middleware::allocation`]) before the block is cut
+//! or after it is given back: that is how a `policy` hook's evaluation is held to its memory limit, stopped before
+//! an allocation past it rather than failing one (which would abort the process with no answer for the agent). On
+//! any other thread the report is one thread-local read.
 #![allow(unsafe_code)] // An allocator: raw memory by definition. Each block's claim is explained where it is made.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use hook_middleware::allocation;
 
 /// The arena of the `hook` process.
 pub const ARENA_BYTES: usize = 1 << 20;
@@ -168,6 +175,7 @@ impl<const N: usize> Default for Arena<N> {
 unsafe impl<const N: usize> GlobalAlloc for Arena<N> {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        allocation::charge(layout.size());
         if let Some(class) = class_of(layout)
             && let Some((block, _)) = self.take(class, layout.align())
         {
@@ -179,6 +187,7 @@ unsafe impl<const N: usize> GlobalAlloc for Arena<N> {
 
     #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        allocation::charge(layout.size());
         if let Some(class) = class_of(layout)
             && let Some((block, fresh)) = self.take(class, layout.align())
         {
@@ -199,21 +208,27 @@ unsafe impl<const N: usize> GlobalAlloc for Arena<N> {
             // SAFETY: `ptr` is not the arena's, so the system allocator gave it, with this layout.
             _ => unsafe { System.dealloc(ptr, layout) },
         }
+        allocation::release(layout.size());
     }
 
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if !self.contains(ptr) {
+            allocation::charge(new_size.saturating_sub(layout.size()));
             // SAFETY: the system allocator's block, passed on with the caller's contract.
-            return unsafe { System.realloc(ptr, layout, new_size) };
+            let moved = unsafe { System.realloc(ptr, layout, new_size) };
+            allocation::release(layout.size().saturating_sub(new_size));
+            return moved;
         }
         // SAFETY: the caller guarantees that `new_size`, rounded up to the alignment, does not overflow `isize`.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         if class_of(new_layout) == class_of(layout) {
             // Still fits its block.
+            allocation::charge(new_size.saturating_sub(layout.size()));
+            allocation::release(layout.size().saturating_sub(new_size));
             return ptr;
         }
-        // SAFETY: a non-zero size (the caller's contract).
+        // SAFETY: a non-zero size (the caller's contract). `alloc` and `dealloc` report the move.
         let moved = unsafe { self.alloc(new_layout) };
         if !moved.is_null() {
             // SAFETY: both blocks are live, distinct, and at least the smaller size long.

@@ -95,7 +95,7 @@ pub use model::{
     LoadedHook, Matcher, MatcherRule, Program, TrustStatus,
 };
 pub use normalize::id_prefix;
-pub use policy::{CompiledPolicy, PolicySpec};
+pub use policy::{CompiledPolicy, PolicyError, PolicySpec};
 pub use realpath::canonicalize;
 pub use remote::{HttpFormat, HttpSpec, env_refs, expand_env_refs};
 pub use schema::{config_schema, effect_schema};

@@ -63,22 +63,14 @@ fn policy(c: &mut Criterion) {
     group.bench_function("example policy: dispatch, denied", |b| b.iter(|| rt.block_on(fleet.dispatch(&denied))));
     group.bench_function("example policy: dispatch, passed", |b| b.iter(|| rt.block_on(fleet.dispatch(&passed))));
 
-    // The evaluation alone: the input set and the rule asked, on the engine compiled at load.
+    // The evaluation alone, on the calling thread: a copy of the engine compiled at load, the input set, the rule
+    // asked.
     let HookSpec::Policy(spec) = &config.hooks[0].decl.spec else { panic!("a policy hook") };
     let payload =
         serde_json::Value::Object(hook_middleware::protocol::payload_object(hook_types::Protocol::Native, &denied));
+    let limit = Duration::from_secs(1);
     group.bench_function("example policy: evaluation only", |b| {
-        b.iter(|| {
-            spec.compiled.with_engine(|engine| {
-                engine.set_input(regorus::Value::from(payload.clone()));
-                engine.eval_rule(spec.query.clone()).unwrap()
-            })
-        })
-    });
-    // What the interpreter costs by itself: the input already set, and a policy of one constant rule.
-    spec.compiled.with_engine(|engine| engine.set_input(regorus::Value::from(payload.clone())));
-    group.bench_function("example policy: evaluation only, input already set", |b| {
-        b.iter(|| spec.compiled.with_engine(|engine| engine.eval_rule(spec.query.clone()).unwrap()))
+        b.iter(|| spec.compiled.evaluate(&spec.query, payload.clone(), limit).unwrap())
     });
     let trivial = hook_config::CompiledPolicy::compile(vec![(
         "t.rego".into(),
@@ -86,12 +78,15 @@ fn policy(c: &mut Criterion) {
     )])
     .unwrap();
     group.bench_function("baseline: a one-rule policy, evaluation only", |b| {
-        b.iter(|| {
-            trivial.with_engine(|engine| {
-                engine.set_input(regorus::Value::from(payload.clone()));
-                engine.eval_rule("data.t.decision".into()).unwrap()
-            })
-        })
+        b.iter(|| trivial.evaluate("data.t.decision", payload.clone(), limit).unwrap())
+    });
+    // The same rule through a dispatch: the rest is the dispatch and the hop to the evaluation's thread and back.
+    let d = dirs();
+    std::fs::write(d.1.path().join("t.rego"), "package t\ndefault decision := {\"decision\": \"pass\"}\n").unwrap();
+    let (one_rule, _) =
+        pipeline(&d, "- {id: t, on: pre_tool, kind: policy, files: [t.rego], query: data.t.decision}\n");
+    group.bench_function("baseline: a one-rule policy, dispatch", |b| {
+        b.iter(|| rt.block_on(one_rule.dispatch(&passed)))
     });
     group.bench_function("example policy: load and compile", |b| {
         b.iter(|| hook_config::CompiledPolicy::compile(vec![("hooks.rego".into(), EXAMPLE.into())]).unwrap())

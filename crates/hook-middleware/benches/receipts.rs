@@ -25,6 +25,7 @@ fn receipt() -> Receipt {
         duration_ms: 12,
         http_status: None,
         session_id: Some("sess-1".into()),
+        bound: None,
         prev: None,
     }
 }

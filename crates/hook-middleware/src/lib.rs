@@ -71,6 +71,13 @@
 //! ```
 #![forbid(unsafe_code)]
 
+/// What a process's global allocator reports so that an in-process evaluation (a `policy` hook's Rego) stays
+/// within [`Limits::evaluation_memory_bytes`](hook_types::Limits): [`charge`](allocation::charge) before each
+/// allocation, [`release`](allocation::release) after each free. The `hook` binary's allocator reports; a host
+/// whose allocator does not gets the time bound only (docs/policy.md#bounds).
+pub mod allocation {
+    pub use crate::pipeline::bounded::{charge, release};
+}
 mod budget;
 pub mod export;
 mod input;

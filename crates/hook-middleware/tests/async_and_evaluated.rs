@@ -202,6 +202,53 @@ fn a_native_evaluated_gate_fails_closed_without_an_evaluator_and_when_the_evalua
     assert!(late.reason.as_deref().is_some_and(|r| r.contains("no answer from the host's evaluator within 200 ms")));
 }
 
+/// An evaluator that misbehaves: it blocks its thread in `poll` (a synchronous call inside an `async` block) for
+/// `block`, then answers with `reason_bytes` bytes of reason.
+struct Misbehaving {
+    block: Duration,
+    reason_bytes: usize,
+}
+
+impl HostEvaluator for Misbehaving {
+    fn evaluate<'a>(&'a self, _: EvaluationRequest<'a>) -> EvaluationFuture<'a> {
+        Box::pin(async move {
+            std::thread::sleep(self.block);
+            Ok(Evaluation::deny("x".repeat(self.reason_bytes)))
+        })
+    }
+}
+
+#[test]
+fn an_evaluator_that_blocks_its_thread_is_held_to_the_hook_timeout() {
+    let fx = Fixture::new();
+    fx.user_hooks("- {id: judge, on: pre_tool, kind: evaluated, prompt: 'Is this safe?', timeout_ms: 300}");
+    let ring = Arc::new(RingSink::new(4));
+    let blocking = Arc::new(Misbehaving { block: Duration::from_secs(10), reason_bytes: 1 });
+    let pipeline = fx.builder().evaluator(blocking).receipt_sink(ring.clone()).build().unwrap();
+    let started = Instant::now();
+    let result = dispatch(&pipeline, &pre_tool("shell", json!({"command": "ls"})));
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "the dispatch waited {took:?} for a 300 ms timeout");
+    assert_eq!(result.verdict, Verdict::Deny);
+    assert_eq!(result.runs[0].status, RunStatus::TimedOut);
+    assert!(result.reason.as_deref().is_some_and(|r| r.contains("no answer from the host's evaluator within 300 ms")));
+    let receipt = ring.snapshot().into_iter().find(|r| r.hook_id == "judge").unwrap();
+    assert_eq!(receipt.bound, Some(hook_types::Bound::Time));
+}
+
+#[test]
+fn an_evaluator_answer_past_the_capture_limit_fails_the_hook() {
+    let fx = Fixture::new();
+    fx.user_hooks("- {id: judge, on: pre_tool, kind: evaluated, prompt: 'Is this safe?', timeout_ms: 5000}");
+    let verbose = Arc::new(Misbehaving { block: Duration::ZERO, reason_bytes: 2 << 20 });
+    let pipeline = fx.builder().evaluator(verbose).build().unwrap();
+    let result = dispatch(&pipeline, &pre_tool("shell", json!({"command": "ls"})));
+    assert_eq!(result.verdict, Verdict::Deny);
+    assert_eq!(result.runs[0].status, RunStatus::Failed);
+    let reason = result.reason.unwrap_or_default();
+    assert!(reason.contains("past the limit of 1048576") && reason.len() < 200, "{reason}");
+}
+
 #[test]
 fn async_hooks_are_bounded_in_number_and_one_past_the_bound_is_skipped_with_why() {
     use hook_middleware::pipeline::MAX_BACKGROUND;

@@ -58,6 +58,8 @@ fn every_http_failure_denies_a_gate_with_its_reason_within_the_deadline() {
         assert_eq!(receipts.len(), 1, "{what}");
         let outcome = if what == "timeout" { Outcome::CommandTimeout } else { Outcome::CommandFailed };
         assert_eq!(receipts[0].outcome, outcome, "{what}");
+        let bound = (what == "timeout").then_some(hook_types::Bound::Time);
+        assert_eq!(receipts[0].bound, bound, "{what}");
         assert_eq!(receipts[0].kind, hook_types::HookKind::Http);
         let status = match what {
             "500" => Some(500),

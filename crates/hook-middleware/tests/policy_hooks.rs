@@ -1,24 +1,71 @@
 //! `policy` hooks: Rego evaluated in-process on real files. What the example policy answers, and every way an
-//! evaluation can fail (an error, an undefined or malformed answer, the time limit) denies a gate with the reason.
+//! evaluation can fail (an error, an undefined or malformed answer, the time limit, the memory limit) denies a gate
+//! with the reason; an evaluation that runs long holds up no other dispatch.
+// The pipeline holds an evaluation to its memory limit where the process's allocator reports to it, as the `hook`
+// binary's does: this binary's reports too, around the system allocator (the two unsafe blocks forward to it).
+#![allow(unsafe_code)]
 
 #[path = "../../../tests/support/hook_server.rs"]
 mod hook_server;
 mod pipeline_support;
+#[path = "../../../tests/support/runaway_policies.rs"]
+mod runaway_policies;
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::time::{Duration, Instant};
 
+use hook_middleware::allocation;
 use hook_types::{EntryKind, RunStatus, Verdict};
 use pipeline_support::*;
 use serde_json::json;
 
+struct Reporting;
+
+// SAFETY: every method forwards its arguments unchanged to `System`, which upholds `GlobalAlloc`'s contract; the
+// reports touch only a thread-local account and never allocate.
+unsafe impl GlobalAlloc for Reporting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        allocation::charge(layout.size());
+        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        allocation::charge(layout.size());
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        allocation::charge(new_size.saturating_sub(layout.size()));
+        // SAFETY: as above; `ptr` came from this allocator, which is `System`.
+        let moved = unsafe { System.realloc(ptr, layout, new_size) };
+        allocation::release(layout.size().saturating_sub(new_size));
+        moved
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) };
+        allocation::release(layout.size());
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Reporting = Reporting;
+
 const EXAMPLE: &str = include_str!("../../../examples/policy/policy/hooks.rego");
 
 fn policy_fixture(rego: &str, query: &str, event: &str) -> Fixture {
+    timed_policy_fixture(rego, query, event, 300)
+}
+
+fn timed_policy_fixture(rego: &str, query: &str, event: &str, timeout_ms: u64) -> Fixture {
     let fixture = Fixture::new();
     fixture.write("policy/p.rego", rego);
     let path = fixture.ws.join("policy/p.rego");
     fixture.user_hooks(&format!(
-        "- {{id: policy, on: {event}, kind: policy, files: [\"{}\"], query: {query}, timeout_ms: 300}}\n",
+        "- {{id: policy, on: {event}, kind: policy, files: [\"{}\"], query: {query}, timeout_ms: {timeout_ms}}}\n",
         path.display()
     ));
     fixture
@@ -72,7 +119,7 @@ fn every_evaluation_failure_denies_a_gate_with_the_reason() {
         (
             "the time limit",
             "package p\nimport rego.v1\nd := {\"decision\": \"pass\", \"reason\": sprintf(\"%d\", [count([1 | some a in numbers.range(1, 20000); some b in numbers.range(1, 20000); a == b + 30000])])}\n",
-            "failed to evaluate",
+            "timed out after 300 ms",
         ),
     ];
     for (what, rego, says) in cases {
@@ -129,4 +176,101 @@ fn the_opa_endpoint_answers_as_the_policy_does_in_process() {
         let (a, b) = (dispatch(&local.pipeline(), &input), dispatch(&remote.pipeline(), &input));
         assert_eq!((a.verdict, &a.reason), (b.verdict, &b.reason), "{command}");
     }
+}
+
+/// This process's peak resident memory so far (`VmHWM`), in bytes.
+fn peak_rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
+}
+
+const GIB: u64 = 1 << 30;
+
+/// Dispatches a pre_tool `shell` call on `fixture`'s hooks with a receipt ring; the result, its receipt of hook
+/// `policy`, and how long the dispatch took.
+fn dispatch_with_receipt(
+    fixture: &Fixture,
+    event_input: &hook_middleware::EventInput,
+) -> (hook_middleware::DispatchResult, hook_types::Receipt, Duration) {
+    let ring = std::sync::Arc::new(hook_middleware::receipts::RingSink::new(8));
+    let pipeline = fixture.builder().receipt_sink(ring.clone()).build().unwrap();
+    let started = Instant::now();
+    let result = dispatch(&pipeline, event_input);
+    let took = started.elapsed();
+    let receipt = ring.snapshot().into_iter().find(|r| r.hook_id == "policy").expect("a receipt of the policy hook");
+    (result, receipt, took)
+}
+
+#[test]
+fn a_policy_that_asks_for_ten_billion_numbers_denies_at_its_memory_limit_and_never_aborts() {
+    let fixture = timed_policy_fixture(runaway_policies::HUGE_RANGE, "data.p.d", "pre_tool", 5_000);
+    let (result, receipt, took) = dispatch_with_receipt(&fixture, &pre_tool("shell", json!({"command": "ls"})));
+    assert_eq!(result.verdict, Verdict::Deny, "{}", render(&result));
+    let reason = result.reason.clone().unwrap_or_default();
+    assert!(reason.contains("ran past its memory limit of 256 MiB"), "{reason}");
+    assert_eq!(status_of(&result, "policy"), RunStatus::Failed);
+    assert_eq!(receipt.bound, Some(hook_types::Bound::Memory), "{receipt:?}");
+    assert!(took < Duration::from_secs(5), "stopped at the allocation, not at the timeout: {took:?}");
+    assert!(peak_rss() < GIB, "peak RSS {} MiB", peak_rss() >> 20);
+}
+
+#[test]
+fn a_string_that_doubles_past_the_memory_limit_on_an_observer_is_an_error_entry() {
+    let fixture = timed_policy_fixture(&runaway_policies::doubling_string(), "data.p.d", "post_tool", 30_000);
+    let started = Instant::now();
+    let result = dispatch(&fixture.pipeline(), &post_tool("shell"));
+    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    assert_ne!(result.verdict, Verdict::Deny);
+    let entries = entries_of(&result, "policy");
+    assert!(entries.contains("ran past its memory limit of 256 MiB"), "{entries}");
+    assert!(result.runs[0].entries.iter().any(|e| e.kind == EntryKind::Error), "{}", render(&result));
+    assert!(peak_rss() < GIB, "peak RSS {} MiB", peak_rss() >> 20);
+}
+
+#[test]
+fn a_builtin_that_never_looks_at_the_timer_is_given_up_at_the_timeout() {
+    // `indexof_n` runs for 13 s in one builtin call on the shared development machine; the dispatch answers at the
+    // hook's 300 ms. (The thread it leaves runs on until this test binary exits.)
+    let fixture = timed_policy_fixture(&runaway_policies::quadratic_search(18), "data.p.d", "pre_tool", 300);
+    let (result, receipt, took) = dispatch_with_receipt(&fixture, &pre_tool("shell", json!({"command": "ls"})));
+    assert_eq!(result.verdict, Verdict::Deny, "{}", render(&result));
+    let reason = result.reason.clone().unwrap_or_default();
+    assert!(reason.contains("timed out after 300 ms"), "{reason}");
+    assert_eq!(status_of(&result, "policy"), RunStatus::TimedOut);
+    assert_eq!((receipt.outcome, receipt.bound), (hook_types::Outcome::CommandTimeout, Some(hook_types::Bound::Time)));
+    assert!(took < Duration::from_secs(5), "the dispatch waited {took:?} for a 300 ms timeout");
+}
+
+#[test]
+fn a_stuck_evaluation_in_one_dispatch_holds_up_no_other_dispatch_of_the_same_policy() {
+    let fixture = timed_policy_fixture(runaway_policies::SLOW_UNLESS_QUICK, "data.p.d", "pre_tool", 6_000);
+    let pipeline = fixture.pipeline();
+    let stuck = {
+        let pipeline = pipeline.clone();
+        std::thread::spawn(move || {
+            let result = dispatch(&pipeline, &pre_tool("shell", json!({"command": "slow"})));
+            (result, Instant::now())
+        })
+    };
+    // Let the slow evaluation start first, so the quick one finds the policy busy.
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let quick = dispatch(&pipeline, &pre_tool("shell", json!({"command": "quick"})));
+    let (took, finished) = (started.elapsed(), Instant::now());
+    assert_eq!(quick.verdict, Verdict::Pass, "{}", render(&quick));
+    assert_eq!(quick.runs[0].entries.len(), 0, "{}", render(&quick));
+    assert!(took < Duration::from_secs(3), "the quick dispatch waited {took:?}");
+    let (slow, slow_finished) = stuck.join().unwrap();
+    assert!(finished < slow_finished, "the quick dispatch returned first");
+    assert_eq!(slow.verdict, Verdict::Deny, "{}", render(&slow));
+    assert_eq!(status_of(&slow, "policy"), RunStatus::TimedOut);
+}
+
+#[test]
+fn a_memory_limit_of_zero_is_refused_when_the_pipeline_is_built() {
+    let fixture = Fixture::new();
+    let limits = hook_types::Limits { evaluation_memory_bytes: 0, ..Default::default() };
+    let error = fixture.builder().limits(limits).build().unwrap_err().to_string();
+    assert!(error.contains("evaluation_memory_bytes") && error.contains("is 0"), "{error}");
 }

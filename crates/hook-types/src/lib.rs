@@ -40,6 +40,8 @@ pub use event::{CANONICAL_EVENTS, Event, EventClass, EventFilters, ParsedEvent, 
 pub use limits::Limits;
 pub use origin::{HookKind, OnError, Origin, Protocol};
 pub use suggest::did_you_mean;
-pub use summary::{EntryKind, Outcome, OutputEntry, Receipt, Replay, RunStatus, RunSummary, format_rfc3339_millis};
+pub use summary::{
+    Bound, EntryKind, Outcome, OutputEntry, Receipt, Replay, RunStatus, RunSummary, format_rfc3339_millis,
+};
 pub use text::{needs_escape, terminal_escaped};
 pub use verdict::{Decision, FoldOutcome, Verdict, gate_fold, permission_fold};

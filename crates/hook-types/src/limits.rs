@@ -36,6 +36,10 @@ pub struct Limits {
     pub max_hooks_per_file: usize,
     /// Most hooks read from all files of one load together; the rest are dropped with one error-level issue.
     pub max_hooks_total: usize,
+    /// Most bytes one in-process evaluation (a `policy` hook's Rego) may hold allocated at once. Enforced where the
+    /// process's allocator reports its allocations (the `hook` binary's does; see docs/policy.md): past it the
+    /// evaluation is given up and the hook fails.
+    pub evaluation_memory_bytes: usize,
 }
 
 impl Default for Limits {
@@ -52,6 +56,7 @@ impl Default for Limits {
             max_nesting_depth: 100,
             max_hooks_per_file: 10_000,
             max_hooks_total: 50_000,
+            evaluation_memory_bytes: 256 * 1024 * 1024,
         }
     }
 }

@@ -197,8 +197,37 @@ pub struct Receipt {
     pub http_status: Option<u16>,
     /// The host's session id, if the dispatch carried one.
     pub session_id: Option<String>,
+    /// The bound an in-process evaluation (`policy`, `http`, `evaluated`) ran into, which failed it; absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<Bound>,
     /// The sha256 (hex) of the previous line of the log, filled in by the file sink; `null` elsewhere.
     pub prev: Option<String>,
+}
+
+/// A bound an in-process evaluation ran into (a receipt's `bound`).
+///
+/// ```
+/// use hook_types::Bound;
+/// assert_eq!(serde_json::to_string(&Bound::Memory).unwrap(), "\"memory\"");
+/// assert_eq!(Bound::Time.to_string(), "time");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// Its timeout passed before it answered.
+    Time,
+    /// It would have held more memory than its limit allows.
+    Memory,
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Bound::Time => "time",
+            Bound::Memory => "memory",
+        })
+    }
 }
 
 /// Formats milliseconds since the Unix epoch as RFC 3339 UTC (`2026-11-30T04:35:23.120Z`). Pure arithmetic.

@@ -270,6 +270,7 @@ fn receipt_snapshot() {
         duration_ms: 10_003,
         http_status: None,
         session_id: Some("sess-1".into()),
+        bound: None,
         prev: Some("0".repeat(64)),
     };
     insta::assert_yaml_snapshot!(receipt);

@@ -58,7 +58,7 @@ pub(crate) struct RunContext<'a> {
     pub workspace: &'a Path,
     pub env_policy: &'a EnvPolicy,
     pub payloads: &'a Payloads,
-    pub evaluator: Option<&'a dyn super::evaluated::HostEvaluator>,
+    pub evaluator: Option<&'a std::sync::Arc<dyn super::evaluated::HostEvaluator>>,
 }
 
 /// A run ready to start.

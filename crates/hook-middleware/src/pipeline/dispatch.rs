@@ -393,12 +393,15 @@ impl Dispatch<'_> {
                 self.deadline_cancelled(user_meta(hook), event)
             } else {
                 let span = spans::hook_span(&hook.decl().id, event);
-                let record = span.in_scope(|| match &hook.decl().spec {
+                let record = match &hook.decl().spec {
                     HookSpec::Policy(spec) => {
-                        super::policy::run(user_meta(hook), &hook.hook, spec, self.input, &self.inner.limits)
+                        let limits = &self.inner.limits;
+                        super::policy::run(user_meta(hook), &hook.hook, spec, self.input, limits, self.deadline)
+                            .instrument(span.clone())
+                            .await
                     }
-                    _ => inprocess::declared(user_meta(hook), hook.decl(), self.input),
-                });
+                    _ => span.in_scope(|| inprocess::declared(user_meta(hook), hook.decl(), self.input)),
+                };
                 Record { span: Some(span), ..record }
             };
             prior.extend(record.effects.iter().cloned());
@@ -468,7 +471,7 @@ impl Dispatch<'_> {
             workspace: &self.inner.workspace,
             env_policy: &self.inner.env_policy,
             payloads,
-            evaluator: self.inner.evaluator.as_deref(),
+            evaluator: self.inner.evaluator.as_ref(),
         }
     }
 
@@ -643,21 +646,14 @@ async fn run_evaluated(
         permit = coordinator.permit() => permit,
     };
     let (timeout_ms, _) = cx.limits.clamp_timeout_ms(spec.timeout_ms);
-    let payload = cx.payloads.get(decl.protocol, cx.input);
-    let payload = String::from_utf8_lossy(&payload);
+    let payload = String::from_utf8_lossy(&cx.payloads.get(decl.protocol, cx.input)).into_owned();
     let span = spans::hook_span(&decl.id, event);
     let deny_on_error = decl.on_error == hook_types::OnError::Deny;
-    let run = evaluated::run(
-        record,
-        cx.evaluator,
-        spec,
-        coordinator,
-        position,
-        (cx.input, &payload, Duration::from_millis(timeout_ms)),
-        deny_on_error,
-    )
-    .instrument(span.clone())
-    .await;
+    let timeout = Duration::from_millis(timeout_ms);
+    let ask = evaluated::Ask { input: cx.input, payload, timeout, answer_limit: cx.limits.capture_limit_bytes };
+    let run = evaluated::run(record, cx.evaluator, spec, coordinator, position, ask, deny_on_error)
+        .instrument(span.clone())
+        .await;
     let mut record = match run {
         (record, None) => record,
         (record, Some(cause)) => cancelled(record, cause, cx),
@@ -669,8 +665,8 @@ async fn run_evaluated(
     record
 }
 
-/// One http hook's request, once it holds its permit: prepared, sent on the blocking pool, interpreted; given up
-/// at once when the dispatch cancels it (the request ends by its own deadline).
+/// One http hook's request, once it holds its permit: prepared, sent on a thread of its own, interpreted; given up
+/// at its deadline, or at once when the dispatch cancels it (the request ends by its own deadline).
 async fn run_http(
     coordinator: &Coordinator,
     cx: &RunContext<'_>,
@@ -688,34 +684,23 @@ async fn run_http(
         Err(why) => record.fail(event, decl.on_error == hook_types::OnError::Deny, &why),
         Ok(request) => {
             let started = Instant::now();
-            // A thread of its own rather than Tokio's blocking pool: a runtime waits for its blocking tasks when
-            // it shuts down, and a request given up on must not hold its host past the dispatch.
-            let (tx, sent) = tokio::sync::oneshot::channel();
-            let spawned = std::thread::Builder::new()
-                .name("hook-http".into())
-                .spawn(move || drop(tx.send(super::http::send(request))));
-            if let Err(e) = spawned {
-                record.fail(event, decl.on_error == hook_types::OnError::Deny, &format!("could not start: {e}"));
-                return record;
-            }
-            let answer = tokio::select! {
-                biased;
-                _ = coordinator.cancelled(position) => None,
-                answer = sent.instrument(span.clone()) => Some(answer),
+            let stop = async {
+                coordinator.cancelled(position).await;
             };
+            let exchange = super::http::exchange(request, stop).instrument(span.clone()).await;
             record.span = Some(span);
-            match answer {
-                None => {
+            match exchange {
+                super::http::Exchange::Stopped => {
                     let mut record = cancelled(record, coordinator.cause_now(), cx);
                     record.set_duration(started.elapsed());
                     return record;
                 }
-                Some(Ok(answer)) => super::http::interpret(&mut record, decl, spec, input, timeout_ms, answer),
-                Some(Err(_)) => record.fail(
-                    event,
-                    decl.on_error == hook_types::OnError::Deny,
-                    "failed: its request ended without an answer",
-                ),
+                super::http::Exchange::Answered(answer) => {
+                    super::http::interpret(&mut record, decl, spec, input, timeout_ms, answer);
+                }
+                super::http::Exchange::Lost(why) => {
+                    record.fail(event, decl.on_error == hook_types::OnError::Deny, &why);
+                }
             }
         }
     }
@@ -735,7 +720,7 @@ fn cancelled(mut record: Record, cause: Cancel, cx: &RunContext<'_>) -> Record {
     record
 }
 
-fn deadline_text(ms: u64) -> String {
+pub(super) fn deadline_text(ms: u64) -> String {
     format!("cancelled: the dispatch deadline of {ms} ms passed")
 }
 

@@ -9,10 +9,11 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use hook_config::EvaluatedSpec;
-use hook_types::{Decision, EntryKind, RunStatus};
+use hook_types::{Bound, Decision, EntryKind, RunStatus};
 
 use super::inprocess;
 use super::record::{Cancel, Record};
@@ -106,17 +107,32 @@ pub(crate) const NO_EVALUATOR_NOTICE: &str = "no-evaluator";
 pub(crate) const NO_EVALUATOR: &str =
     "not run: this host has no evaluator (no model) to answer a `kind: evaluated` hook's prompt";
 
+/// What an evaluated hook is asked with: the event, its payload in the hook's protocol, its timeout, and the most
+/// bytes its answer may take (the host's capture limit, as a command hook's output).
+pub(crate) struct Ask<'a> {
+    pub input: &'a EventInput,
+    pub payload: String,
+    pub timeout: Duration,
+    pub answer_limit: usize,
+}
+
 /// Runs one evaluated hook in a dispatch: skipped without an evaluator; else the evaluator's answer, held to the
 /// hook's timeout and stopped by the dispatch's cancellation (then with why, for the caller to cancel the record).
+///
+/// The evaluator's future is polled on a thread of its own, inside the host's runtime (its timers, I/O and tasks
+/// are the host's), so one that blocks in `poll` — a synchronous call inside an `async fn` — holds that thread, not
+/// the dispatch: the dispatch decides at the timeout whatever the thread is doing. The future is dropped at the
+/// timeout or when the dispatch stops waiting; a thread still blocked ends when its call returns.
 pub(crate) async fn run(
     mut record: Record,
-    evaluator: Option<&dyn HostEvaluator>,
+    evaluator: Option<&Arc<dyn HostEvaluator>>,
     spec: &EvaluatedSpec,
     coordinator: &Coordinator,
     position: usize,
-    (input, payload, timeout): (&EventInput, &str, Duration),
+    ask: Ask<'_>,
     deny_on_error: bool,
 ) -> (Record, Option<Cancel>) {
+    let input = ask.input;
     let event = &input.event;
     let Some(evaluator) = evaluator else {
         record.summary.status = RunStatus::Skipped;
@@ -128,26 +144,25 @@ pub(crate) async fn run(
         }
         return (record, None);
     };
-    let request = EvaluationRequest {
-        hook_id: &record.meta.hook_id,
-        prompt: &spec.prompt,
-        payload,
-        model: spec.model.as_deref(),
-        agent: spec.agent,
-        timeout,
-        input,
-    };
     let started = std::time::Instant::now();
+    let timeout = ask.timeout;
+    let (stop, answer) = match start(Arc::clone(evaluator), &record.meta.hook_id, spec, &ask) {
+        Ok(started) => started,
+        Err(why) => {
+            record.fail(event, deny_on_error, &why);
+            return (record, None);
+        }
+    };
     let answer = tokio::select! {
         biased;
         cause = coordinator.cancelled(position) => Err(cause),
-        answer = tokio::time::timeout(timeout, evaluator.evaluate(request)) => Ok(answer),
+        answer = tokio::time::timeout(timeout, answer) => Ok(answer),
     };
+    // The thread drops the evaluator's future now, if it is still polling it.
+    drop(stop);
+    record.set_duration(started.elapsed());
     let answer = match answer {
-        Err(cause) => {
-            record.set_duration(started.elapsed());
-            return (record, Some(cause));
-        }
+        Err(cause) => return (record, Some(cause)),
         Ok(answer) => answer,
     };
     match answer {
@@ -155,12 +170,77 @@ pub(crate) async fn run(
             let ms = timeout.as_millis();
             record.fail(event, deny_on_error, &format!("got no answer from the host's evaluator within {ms} ms"));
             record.summary.status = RunStatus::TimedOut;
+            record.bound = Some(Bound::Time);
         }
-        Ok(Err(error)) => record.fail(event, deny_on_error, &format!("could not be evaluated: {error}")),
-        Ok(Ok(evaluation)) => {
-            inprocess::apply(&mut record, input, deny_on_error, evaluation.effects, evaluation.decision);
+        Ok(Err(_)) => record.fail(event, deny_on_error, "got no answer: the host's evaluator panicked"),
+        Ok(Ok(Err(error))) => record.fail(event, deny_on_error, &format!("could not be evaluated: {error}")),
+        Ok(Ok(Ok(evaluation))) => match answer_bytes(&evaluation) {
+            n if n > ask.answer_limit => {
+                let limit = ask.answer_limit;
+                record.fail(event, deny_on_error, &format!("answered with {n} bytes, past the limit of {limit}"));
+            }
+            n => {
+                record.output_bytes = n as u64;
+                inprocess::apply(&mut record, input, deny_on_error, evaluation.effects, evaluation.decision);
+            }
+        },
+    }
+    (record, None)
+}
+
+/// The evaluator's answer, when it comes.
+type Answer = tokio::sync::oneshot::Receiver<Result<Evaluation, EvalError>>;
+
+/// Starts the evaluator on a thread of its own; dropping the returned sender stops it at its next `poll`.
+fn start(
+    evaluator: Arc<dyn HostEvaluator>,
+    hook_id: &str,
+    spec: &EvaluatedSpec,
+    ask: &Ask<'_>,
+) -> Result<(tokio::sync::oneshot::Sender<()>, Answer), String> {
+    let host = tokio::runtime::Handle::try_current().map_err(|e| format!("could not be evaluated: {e}"))?;
+    let (hook_id, prompt, model, agent) = (hook_id.to_owned(), spec.prompt.clone(), spec.model.clone(), spec.agent);
+    let (input, payload, timeout) = (ask.input.clone(), ask.payload.clone(), ask.timeout);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (tx, answer) = tokio::sync::oneshot::channel();
+    let evaluation = async move {
+        let request = EvaluationRequest {
+            hook_id: &hook_id,
+            prompt: &prompt,
+            payload: &payload,
+            model: model.as_deref(),
+            agent,
+            timeout,
+            input: &input,
+        };
+        // The dispatch drops `stop` when it stops waiting (its timeout, a cancellation, the dispatch dropped).
+        tokio::select! {
+            biased;
+            _ = stopped => {}
+            answer = evaluator.evaluate(request) => drop(tx.send(answer)),
+        }
+    };
+    std::thread::Builder::new()
+        .name("hook-evaluated".into())
+        .spawn(move || host.block_on(evaluation))
+        .map_err(|e| format!("could not start its evaluation: {e}"))?;
+    Ok((stop, answer))
+}
+
+/// The size of an answer as JSON (its effects and decision), counted without building it.
+fn answer_bytes(evaluation: &Evaluation) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(buf.len());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
         }
     }
-    record.set_duration(started.elapsed());
-    (record, None)
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, &evaluation.effects);
+    let _ = serde_json::to_writer(&mut count, &evaluation.decision);
+    count.0
 }

@@ -8,9 +8,9 @@
 //! with a reason that names the failure, and an observer logs an Error entry. Header values are never logged or
 //! recorded; a receipt records the status and the duration.
 //!
-//! The request runs on a thread of its own; a dispatch that is cancelled (a deny above, the dispatch deadline)
-//! stops waiting for it at once, and the request itself ends by its own deadline, holding up nothing (a runtime
-//! shutting down would wait for a task of its blocking pool).
+//! The request runs on a thread of its own ([`exchange`]): the dispatch stops waiting for it at the hook's deadline
+//! whatever it is blocked on, and at once when the dispatch is cancelled (a deny above, the dispatch deadline); the
+//! request itself ends by the client's own deadline, holding up nothing.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -110,6 +110,44 @@ pub(crate) fn prepare(
     })
 }
 
+/// How waiting for one request ended.
+pub(crate) enum Exchange {
+    /// The answer, or the failure; at the request's deadline a timeout, whatever the request is doing then.
+    Answered(Answer),
+    /// The caller stopped waiting first.
+    Stopped,
+    /// Its thread could not be started, or ended without an answer.
+    Lost(String),
+}
+
+/// Sends `request` on a thread of its own and waits for its answer until the request's deadline, or until `stop`
+/// resolves. The deadline is decided here, not only by the client's own timer: nothing the request blocks on (a
+/// name lookup, a TLS handshake, a server that trickles its answer) can hold the dispatch past it. A request given
+/// up on ends by the client's timer, holding up nothing (a runtime shutting down would wait for a task of its
+/// blocking pool, so it is a thread of its own).
+pub(crate) async fn exchange(request: Request, stop: impl std::future::Future<Output = ()>) -> Exchange {
+    let timeout = request.timeout;
+    let (tx, sent) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new().name("hook-http".into()).spawn(move || drop(tx.send(send(request))));
+    if let Err(e) = spawned {
+        return Exchange::Lost(format!("could not start: {e}"));
+    }
+    tokio::select! {
+        biased;
+        () = stop => Exchange::Stopped,
+        answer = sent => match answer {
+            Ok(answer) => Exchange::Answered(answer),
+            Err(_) => Exchange::Lost("failed: its request ended without an answer".into()),
+        },
+        () = tokio::time::sleep(timeout) => Exchange::Answered(Answer {
+            status: None,
+            body: Vec::new(),
+            error: Some(Failure::Timeout),
+            duration: timeout,
+        }),
+    }
+}
+
 /// Sends one request and reads the answer, blocking; bounded by the request's deadline and limit.
 pub(crate) fn send(request: Request) -> Answer {
     let start = Instant::now();
@@ -186,6 +224,7 @@ pub(crate) fn interpret(
         Some(Failure::Timeout) => {
             record.fail(event, deny, &format!("timed out after {timeout_ms} ms waiting for `{url}`"));
             record.summary.status = RunStatus::TimedOut;
+            record.bound = Some(hook_types::Bound::Time);
             return;
         }
         Some(Failure::Other(why)) => {

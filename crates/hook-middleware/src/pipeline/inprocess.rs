@@ -79,7 +79,7 @@ pub(crate) fn apply(
 }
 
 /// The text of a panic payload (`panic!("…")` carries a `&str` or a `String`).
-fn panic_message(payload: &(dyn Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_owned()
     } else if let Some(s) = payload.downcast_ref::<String>() {

@@ -46,6 +46,7 @@
 //! ```
 
 mod background;
+pub(crate) mod bounded;
 mod closed;
 mod command;
 mod continuation;
@@ -482,6 +483,9 @@ fn check_limits(limits: &Limits) -> Result<(), BuildError> {
     }
     if limits.dispatch_deadline_ms == 0 {
         return bad("dispatch_deadline_ms", "is 0: every dispatch would be cancelled at once; expected at least 1");
+    }
+    if limits.evaluation_memory_bytes == 0 {
+        return bad("evaluation_memory_bytes", "is 0: every policy evaluation would be stopped at once; expected more");
     }
     if limits.timeout_min_ms > limits.timeout_max_ms {
         return bad("timeout_min_ms", "is above `timeout_max_ms`; expected min ≤ max");

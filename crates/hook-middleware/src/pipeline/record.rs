@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use hook_types::{
-    Decision, Effect, EntryKind, Event, HookKind, Origin, OutputEntry, Protocol, Receipt, RunStatus, RunSummary,
+    Bound, Decision, Effect, EntryKind, Event, HookKind, Origin, OutputEntry, Protocol, Receipt, RunStatus, RunSummary,
 };
 
 use super::result::deny_decides;
@@ -41,6 +41,8 @@ pub(crate) struct Record {
     pub output_bytes: u64,
     /// The status an `http` hook's server answered with.
     pub http_status: Option<u16>,
+    /// The bound an in-process evaluation ran into, which failed it.
+    pub bound: Option<Bound>,
     pub cancelled: Option<Cancel>,
     /// The hook's span, if it ran in one. Its status is recorded only once the dispatch has folded every run, so
     /// the span says what the run summary and the receipt say (a run the fold discards is `cancelled` there too).
@@ -71,6 +73,7 @@ impl Record {
             decision: Decision::Pass,
             output_bytes: 0,
             http_status: None,
+            bound: None,
             cancelled: None,
             span: None,
         }
@@ -92,6 +95,7 @@ impl Record {
         self.emitted.clear();
         self.decision = Decision::Pass;
         self.output_bytes = 0;
+        self.bound = None;
         self.cancelled = Some(cause);
         self.entry(EntryKind::Feedback, why);
     }
@@ -141,6 +145,7 @@ impl Record {
             duration_ms: self.summary.duration_ms,
             http_status: self.http_status,
             session_id: session_id.map(str::to_owned),
+            bound: self.bound,
             prev: None,
         }
     }

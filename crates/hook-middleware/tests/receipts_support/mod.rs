@@ -43,6 +43,7 @@ pub fn receipt(n: u64) -> Receipt {
         duration_ms: n % 50,
         http_status: None,
         session_id: Some("sess-1".into()),
+        bound: None,
         prev: None,
     }
 }
