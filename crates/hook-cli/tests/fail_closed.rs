@@ -60,6 +60,8 @@ struct Installed {
     agent: &'static str,
     command: String,
     handler: Option<Value>,
+    /// The process group of the last run.
+    group: std::sync::Mutex<Option<u32>>,
 }
 
 impl Installed {
@@ -74,7 +76,7 @@ impl Installed {
         let out = env.finish(install);
         assert_eq!(out.code, 0, "{agent}: {out:#?}");
         let (command, handler) = installed_handler(&env.ws, agent, event);
-        Installed { env, agent, command, handler }
+        Installed { env, agent, command, handler, group: std::sync::Mutex::new(None) }
     }
 
     /// Runs the handler as the agent would: its shell, in the workspace, a minimal environment whose `PATH` is
@@ -99,7 +101,11 @@ impl Installed {
         for (name, value) in extra_env {
             agent.env(name, value);
         }
+        // A group of its own, as Claude Code, Qwen Code and Factory Droid start a handler: what the handler leaves
+        // behind can be found by its group.
+        std::os::unix::process::CommandExt::process_group(&mut agent, 0);
         let mut child = agent.spawn().unwrap();
+        *self.group.lock().unwrap() = Some(child.id());
         let input = shell_call(self.agent, &self.env.ws).to_string();
         let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
         let started = Instant::now();
@@ -256,6 +262,11 @@ fn the_bridges_own_answers_pass_through_the_handler_unchanged() {
         let said = format!("{}{}", out.stdout, out.stderr);
         assert!(said.contains("no shell here"), "{agent}: {out:#?}");
         assert!(!said.contains("the call is blocked"), "{agent}: the bridge answered; the fallback must not: {out:#?}");
+        // The timer was stopped and its `sleep` reaped: nothing of the handler is left, not even a zombie (an
+        // orphan would wait for an init that may never reap it).
+        let group = installed.group.lock().unwrap().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(in_group(group), Vec::<String>::new(), "{agent}: the handler left processes behind");
 
         std::fs::remove_file(installed.env.ws.join(".hooks/hooks.yaml")).unwrap();
         let out = installed.run(&path_with_hook(), &[]);
@@ -324,4 +335,19 @@ fn validate_flags_a_hand_written_bridge_entry_without_the_fallback_and_not_an_in
     let said = format!("{}{}", out.stdout, out.stderr);
     assert_eq!(said.matches("runs the bridge with no fallback").count(), 1, "the gate only: {out:#?}");
     assert!(said.contains("run `hook install --agent claude` again"), "{out:#?}");
+}
+
+/// The processes of process group `group` (zombies included), each as `pid state name`.
+fn in_group(group: u32) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // pid (comm) state ppid pgrp …; comm may hold spaces, so read after its last ')'.
+        let Some((head, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(group) {
+            found.push(format!("{} {} {}", entry.file_name().to_string_lossy(), fields[0], head));
+        }
+    }
+    found
 }

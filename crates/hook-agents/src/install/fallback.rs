@@ -8,7 +8,9 @@
 //! 1. The bridge runs in the background with the agent's stdin (handed over through descriptor 3: a shell gives a
 //!    background command `/dev/null` otherwise, and dash ignores a plain `<&0`) and stdout, and a timer runs beside it
 //!    ([`wrapper_timer_secs`]: above the bridge's own answer deadline, below the agent's timeout). The timer kills a
-//!    bridge that has not exited when it fires; a bridge that exits first stops the timer.
+//!    bridge that has not exited when it fires; a bridge that exits first stops the timer, which reaps its `sleep`
+//!    (an orphan would be left to an init that may never reap it) — unless the stop comes between the `sleep`'s
+//!    start and the shell noting its pid, when that `sleep` is left to end by itself (no descriptor of the agent's).
 //! 2. The bridge's own statuses pass through: 0, 1 and 2 ([`BRIDGE_STATUSES`](crate::bridge::BRIDGE_STATUSES); the bridge maps every other status it
 //!    could hand back to 1).
 //! 3. Anything else — 127 (not found), 126 (not executable), death by a signal (a crash, an abort, the kernel's
@@ -96,7 +98,7 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
     );
     let answer = crate::bridge::failure(Some(agent), Some(event), &message);
     let mut line = format!(
-        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ trap 'kill ${S} 2>/dev/null; exit 0' TERM; sleep {timer} & {S}=$!; \
+        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ trap 'kill ${S} 2>/dev/null && wait ${S}; exit 0' TERM; sleep {timer} & {S}=$!; \
          wait ${S} && {{ trap '' TERM; kill -9 ${P}; exit 3; }}; }} </dev/null >/dev/null 2>&1 & {T}=$!; {{ wait ${P}; }} \
          2>/dev/null; {C}=$?; kill ${T} 2>/dev/null; wait ${T}; {F}=$?; case ${C} in {statuses}) exit ${C};; esac; if [ \
          ${F} = 3 ]; then {W}={}; elif [ ${C} = 127 ]; then {W}={}; elif [ ${C} = 126 ]; then {W}={}; elif [ ${C} -gt \
