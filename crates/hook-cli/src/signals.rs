@@ -46,24 +46,7 @@ pub struct Signals {
 impl Signals {
     /// Installs the handlers. Must be called inside the runtime.
     pub fn new() -> std::io::Result<Signals> {
-        use rustix::pipe::PipeFlags;
-        let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
-        let write = Arc::new(write);
-        for (number, _) in STOP_SIGNALS {
-            let write = Arc::clone(&write);
-            let byte = [u8::try_from(number).map_err(std::io::Error::other)?];
-            #[allow(unsafe_code)]
-            // SAFETY: the action is async-signal-safe: one write(2) through rustix's raw system call (no allocation,
-            // no lock, no errno) to a non-blocking pipe it keeps open; a full pipe drops the byte, and a signal
-            // already waiting there stops the dispatch just the same.
-            let registered = unsafe {
-                signal_hook_registry::register(number, move || {
-                    let _ = rustix::io::write(&*write, &byte);
-                })
-            };
-            registered?;
-        }
-        Ok(Signals { arrived: pipe::Receiver::from_owned_fd(read)? })
+        Ok(Signals { arrived: pipe::Receiver::from_owned_fd(stop_signal_pipe()?)? })
     }
 
     /// The next of the three signals to arrive.
@@ -72,8 +55,8 @@ impl Signals {
         loop {
             match self.arrived.read(&mut byte).await {
                 Ok(1) => {
-                    if let Some((_, signal)) = STOP_SIGNALS.iter().find(|(n, _)| *n == libc::c_int::from(byte[0])) {
-                        return *signal;
+                    if let Some(signal) = stop_signal(byte[0]) {
+                        return signal;
                     }
                 }
                 // The handlers hold the write end for as long as the process lives: no end of file, and no error
@@ -90,6 +73,35 @@ pub enum Outcome<T> {
     Finished(T),
     /// A signal stopped it; every hook it started is dead and reaped.
     Interrupted(GroupSignal),
+}
+
+/// The read end of a new non-blocking pipe into which each of the three stop signals writes its number, one byte
+/// per arrival. Each caller gets a pipe and handlers of its own (the registry keeps every action of a signal), so a
+/// reader never takes another's byte.
+pub fn stop_signal_pipe() -> std::io::Result<std::os::fd::OwnedFd> {
+    use rustix::pipe::PipeFlags;
+    let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
+    let write = Arc::new(write);
+    for (number, _) in STOP_SIGNALS {
+        let write = Arc::clone(&write);
+        let byte = [u8::try_from(number).map_err(std::io::Error::other)?];
+        #[allow(unsafe_code)]
+        // SAFETY: the action is async-signal-safe: one write(2) through rustix's raw system call (no allocation,
+        // no lock, no errno) to a non-blocking pipe it keeps open; a full pipe drops the byte, and a signal
+        // already waiting there stops the dispatch just the same.
+        let registered = unsafe {
+            signal_hook_registry::register(number, move || {
+                let _ = rustix::io::write(&*write, &byte);
+            })
+        };
+        registered?;
+    }
+    Ok(read)
+}
+
+/// The stop signal whose number a [`stop_signal_pipe`] byte holds.
+pub fn stop_signal(byte: u8) -> Option<GroupSignal> {
+    STOP_SIGNALS.iter().find(|(n, _)| *n == libc::c_int::from(byte)).map(|(_, signal)| *signal)
 }
 
 /// Drives `work` (a dispatch) until it finishes or a signal arrives; see the module documentation for what a signal

@@ -71,7 +71,7 @@ impl Watchdog {
             Arc::new(Shared { answered: AtomicBool::new(false), known: Mutex::new(Known { agent, event_name: None }) });
         let watching = Arc::clone(&shared);
         let started = Instant::now();
-        let signals = signal_pipe().ok();
+        let signals = signals::stop_signal_pipe().ok();
         let spawned = std::thread::Builder::new()
             .name("hook-bridge-watchdog".into())
             .stack_size(256 * 1024)
@@ -164,27 +164,6 @@ fn write_raw(answer: &Answer) {
     }
 }
 
-/// A pipe the stop signals write their number into, for this thread alone (the dispatch has its own).
-fn signal_pipe() -> std::io::Result<OwnedFd> {
-    use rustix::pipe::PipeFlags;
-    let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
-    let write = Arc::new(write);
-    for number in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        let write = Arc::clone(&write);
-        let byte = [u8::try_from(number).map_err(std::io::Error::other)?];
-        #[allow(unsafe_code)]
-        // SAFETY: the action is async-signal-safe: one write(2) through rustix's raw system call (no allocation, no
-        // lock, no errno) to a non-blocking pipe it keeps open for the life of the process.
-        let registered = unsafe {
-            signal_hook_registry::register(number, move || {
-                let _ = rustix::io::write(&*write, &byte);
-            })
-        };
-        registered?;
-    }
-    Ok(read)
-}
-
 /// Waits up to `left` for a byte on the signal pipe: the signal it names, if one came.
 fn wait_for_signal(pipe: &OwnedFd, left: Duration) -> Option<GroupSignal> {
     use rustix::event::{PollFd, PollFlags, poll};
@@ -195,11 +174,7 @@ fn wait_for_signal(pipe: &OwnedFd, left: Duration) -> Option<GroupSignal> {
     }
     let mut byte = [0u8; 1];
     match rustix::io::read(pipe.as_fd(), &mut byte) {
-        Ok(1) => match libc::c_int::from(byte[0]) {
-            libc::SIGINT => Some(GroupSignal::Interrupt),
-            libc::SIGHUP => Some(GroupSignal::Hangup),
-            _ => Some(GroupSignal::Terminate),
-        },
+        Ok(1) => signals::stop_signal(byte[0]),
         _ => None,
     }
 }
