@@ -351,3 +351,16 @@ fn in_group(group: u32) -> Vec<String> {
     }
     found
 }
+
+#[test]
+fn a_bridge_that_fails_at_once_never_leaves_the_handler_waiting_on_its_timer() {
+    // The regression: a bridge that exited before the timer had set itself up left the handler waiting the whole
+    // timer (64 s) about one time in twenty. Each run must end long before the timer could.
+    let installed = Installed::new("claude", "PreToolUse", &[]);
+    for round in 0..40 {
+        let started = Instant::now();
+        let out = installed.run(SYSTEM_PATH, &[]);
+        assert!(out.denies("claude"), "round {round}: {out:#?}");
+        assert!(started.elapsed() < Duration::from_secs(20), "round {round}: {:?}", started.elapsed());
+    }
+}

@@ -7,10 +7,10 @@
 //!
 //! 1. The bridge runs in the background with the agent's stdin (handed over through descriptor 3: a shell gives a
 //!    background command `/dev/null` otherwise, and dash ignores a plain `<&0`) and stdout, and a timer runs beside it
-//!    ([`wrapper_timer_secs`]: above the bridge's own answer deadline, below the agent's timeout). The timer kills a
-//!    bridge that has not exited when it fires; a bridge that exits first stops the timer, which reaps its `sleep`
-//!    (an orphan would be left to an init that may never reap it) — unless the stop comes between the `sleep`'s
-//!    start and the shell noting its pid, when that `sleep` is left to end by itself (no descriptor of the agent's).
+//!    ([`wrapper_timer_secs`]: above the bridge's own answer deadline, below the agent's timeout). A timer that fires
+//!    ends the bridge with SIGUSR2 (and SIGCONT, should it be stopped; SIGKILL a second later), so its status says
+//!    the timer ended it. When the bridge exits, the timer and its `sleep` are killed (`pkill -P`, then SIGKILL,
+//!    which no race loses — a trap on the timer could miss a signal that came before its `wait`) and reaped.
 //! 2. The bridge's own statuses pass through: 0, 1 and 2 ([`BRIDGE_STATUSES`](crate::bridge::BRIDGE_STATUSES); the bridge maps every other status it
 //!    could hand back to 1).
 //! 3. Anything else — 127 (not found), 126 (not executable), death by a signal (a crash, an abort, the kernel's
@@ -98,14 +98,14 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
     );
     let answer = crate::bridge::failure(Some(agent), Some(event), &message);
     let mut line = format!(
-        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ trap 'kill ${S} 2>/dev/null && wait ${S}; exit 0' TERM; sleep {timer} & {S}=$!; \
-         wait ${S} && {{ trap '' TERM; kill -9 ${P}; exit 3; }}; }} </dev/null >/dev/null 2>&1 & {T}=$!; {{ wait ${P}; }} \
-         2>/dev/null; {C}=$?; kill ${T} 2>/dev/null; wait ${T}; {F}=$?; case ${C} in {statuses}) exit ${C};; esac; if [ \
-         ${F} = 3 ]; then {W}={}; elif [ ${C} = 127 ]; then {W}={}; elif [ ${C} = 126 ]; then {W}={}; elif [ ${C} -gt \
-         128 ]; then {W}=\"{}\"; else {W}=\"{}\"; fi; ",
-        quote_always(&why.timer),
+        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ sleep {timer} && {{ kill -USR2 ${P}; kill -CONT ${P}; sleep 1; kill \
+         -9 ${P}; }}; }} </dev/null >/dev/null 2>&1 & {T}=$!; {{ wait ${P}; }} 2>/dev/null; {C}=$?; pkill -P ${T} \
+         2>/dev/null; kill -9 ${T} 2>/dev/null; {{ wait ${T}; }} 2>/dev/null; case ${C} in {statuses}) exit ${C};; esac; \
+         if [ ${C} = 127 ]; then {W}={}; elif [ ${C} = 126 ]; then {W}={}; elif [ ${C} -gt 128 ] && [ \"$(kill -l \
+         $(({C}-128)))\" = USR2 ]; then {W}={}; elif [ ${C} -gt 128 ]; then {W}=\"{}\"; else {W}=\"{}\"; fi; ",
         quote_always(&why.missing),
         quote_always(&why.not_executable),
+        quote_always(&why.timer),
         why.signal,
         why.other,
     );
@@ -128,12 +128,8 @@ const MARK: &str = "@WHY@";
 const P: &str = "hook_bridge_pid";
 /// The timer's process id.
 const T: &str = "hook_bridge_timer";
-/// The timer's `sleep`.
-const S: &str = "hook_bridge_sleep";
 /// The bridge's exit status.
 const C: &str = "hook_bridge_status";
-/// The timer's exit status: 3 when it fired.
-const F: &str = "hook_bridge_fired";
 /// The reason.
 const W: &str = "hook_bridge_why";
 
