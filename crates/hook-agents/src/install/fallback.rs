@@ -9,8 +9,10 @@
 //!    background command `/dev/null` otherwise, and dash ignores a plain `<&0`) and stdout, and a timer runs beside it
 //!    ([`wrapper_timer_secs`]: above the bridge's own answer deadline, below the agent's timeout). A timer that fires
 //!    ends the bridge with SIGUSR2 (and SIGCONT, should it be stopped; SIGKILL a second later), so its status says
-//!    the timer ended it. When the bridge exits, the timer and its `sleep` are killed (`pkill -P`, then SIGKILL,
-//!    which no race loses — a trap on the timer could miss a signal that came before its `wait`) and reaped.
+//!    the timer ended it. When the bridge exits, the timer's `sleep` is killed (`pkill -P`), after which the timer
+//!    ends by itself and reaps it; where there was no `sleep` yet (or no `pkill`), the timer is killed with SIGKILL,
+//!    which no race loses (a trap on the timer could miss a signal that came before its `wait`); either way it is
+//!    waited for.
 //! 2. The bridge's own statuses pass through: 0, 1 and 2 ([`BRIDGE_STATUSES`](crate::bridge::BRIDGE_STATUSES); the bridge maps every other status it
 //!    could hand back to 1).
 //! 3. Anything else — 127 (not found), 126 (not executable), death by a signal (a crash, an abort, the kernel's
@@ -98,9 +100,9 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
     );
     let answer = crate::bridge::failure(Some(agent), Some(event), &message);
     let mut line = format!(
-        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ sleep {timer} && {{ kill -USR2 ${P}; kill -CONT ${P}; sleep 1; kill \
-         -9 ${P}; }}; }} </dev/null >/dev/null 2>&1 & {T}=$!; {{ wait ${P}; }} 2>/dev/null; {C}=$?; pkill -P ${T} \
-         2>/dev/null; kill -9 ${T} 2>/dev/null; {{ wait ${T}; }} 2>/dev/null; case ${C} in {statuses}) exit ${C};; esac; \
+        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ sleep {timer} && {{ kill -USR2 ${P}; kill -CONT ${P}; sleep 1 && \
+         kill -9 ${P}; }}; }} </dev/null >/dev/null 2>&1 & {T}=$!; {{ wait ${P}; }} 2>/dev/null; {C}=$?; pkill -P ${T} \
+         2>/dev/null || kill -9 ${T} 2>/dev/null; {{ wait ${T}; }} 2>/dev/null; case ${C} in {statuses}) exit ${C};; esac; \
          if [ ${C} = 127 ]; then {W}={}; elif [ ${C} = 126 ]; then {W}={}; elif [ ${C} -gt 128 ] && [ \"$(kill -l \
          $(({C}-128)))\" = USR2 ]; then {W}={}; elif [ ${C} -gt 128 ]; then {W}=\"{}\"; else {W}=\"{}\"; fi; ",
         quote_always(&why.missing),
