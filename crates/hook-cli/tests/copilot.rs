@@ -104,7 +104,7 @@ fn installed() -> (Env, String) {
     let stop = file["hooks"]["agentStop"][0]["bash"].as_str().unwrap().to_owned();
     assert!(stop.starts_with("hook bridge --protocol copilot") && stop.ends_with("--event agentStop"), "{stop}");
     let command = stop.replace("--event agentStop", "--event preToolUse");
-    assert!(guarded.starts_with(&format!("{{ {command} <&3 3<&- &")), "{guarded}");
+    assert!(guarded.contains(&format!(" {command} <&3 3<&- &")), "{guarded}");
     (env, guarded)
 }
 

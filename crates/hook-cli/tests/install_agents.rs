@@ -168,8 +168,7 @@ fn bridge_command(agent: &Agent, written: &Value) -> String {
     let bare = command_of(&hooks[agent.stop][0]);
     let guarded = command_of(&hooks[agent.gate][0]);
     let wrapped = |command: &str| {
-        command.contains(&format!("{{ {bare} <&3 3<&- & hook_bridge_pid=$!;"))
-            && command.contains("the call is blocked")
+        command.contains(&format!(" {bare} <&3 3<&- & hook_bridge_pid=$!;")) && command.contains("the call is blocked")
     };
     assert!(wrapped(&guarded), "{guarded}");
     for (event, entries) in hooks {

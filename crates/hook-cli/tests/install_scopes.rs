@@ -217,9 +217,9 @@ fn an_install_into_a_committed_file_writes_no_absolute_path() {
         // Codex, which runs handlers with the user's own shell).
         for command in commands {
             let bare = command.starts_with(&format!("hook bridge --protocol {agent}\""));
-            let wrapped = ["{ ", "sh -c '{ "]
-                .iter()
-                .any(|start| command.starts_with(&format!("{start}hook bridge --protocol {agent} <&3 3<&- &")));
+            let line = command.lines().next().unwrap_or_default();
+            let wrapped = ["sleep ", "sh -c 'sleep "].iter().any(|start| line.starts_with(start))
+                && line.contains(&format!(" hook bridge --protocol {agent} <&3 3<&- &"));
             assert!(bare || wrapped, "{agent}: {command}");
         }
     }

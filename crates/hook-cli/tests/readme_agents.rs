@@ -123,8 +123,8 @@ fn check_agent_section(title: &str, name: &str) {
     let (gate, input) = destructive_call(agent, &env.ws);
     let command = bridge_command(agent, &file, &gate);
     // On a gate, the portable command inside the fail-closed wrapper.
-    let portable = format!("{{ hook bridge --protocol {name} <&3 3<&- &");
-    assert!(command.starts_with(&portable) || command.starts_with(&format!("sh -c '{portable}")), "{command}");
+    let portable = format!(" hook bridge --protocol {name} <&3 3<&- &");
+    assert!(command.contains(&portable) && !command.contains(HOOK), "{command}");
     if name == "codex" {
         let state = std::fs::read_to_string(env.home.join(".codex/config.toml")).unwrap_or_default();
         assert!(state.contains("trusted_hash"), "install trusts its bridge entries in Codex's store: {state}");

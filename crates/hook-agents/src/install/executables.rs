@@ -49,7 +49,7 @@ pub const ASIDE_DIR: &str = "moved-by-hook";
 /// use hook_agents::install::{bridge_script, Agent};
 /// use hook_types::Limits;
 /// let script = bridge_script(Agent::Cline, "PreToolUse", "hook bridge --protocol cline", &Limits::default());
-/// assert!(script.starts_with("#!/bin/sh\n") && script.contains("\n{ hook bridge --protocol cline <&3 3<&- &"));
+/// assert!(script.starts_with("#!/bin/sh\n") && script.contains(" hook bridge --protocol cline <&3 3<&- &"));
 /// assert!(script.contains(r#"{"cancel":true"#));
 /// ```
 pub fn bridge_script(agent: Agent, event: &str, command: &str, limits: &Limits) -> String {

@@ -5,14 +5,14 @@
 //! `hook install` writes is not the bare bridge command but a small POSIX-shell wrapper around it
 //! ([`guarded_command`]), which the agent runs with its shell as it runs any hook command:
 //!
-//! 1. The bridge runs in the background with the agent's stdin (handed over through descriptor 3: a shell gives a
-//!    background command `/dev/null` otherwise, and dash ignores a plain `<&0`) and stdout, and a timer runs beside it
-//!    ([`wrapper_timer_secs`]: above the bridge's own answer deadline, below the agent's timeout). A timer that fires
-//!    ends the bridge with SIGUSR2 (and SIGCONT, should it be stopped; SIGKILL a second later), so its status says
-//!    the timer ended it. When the bridge exits, the timer's `sleep` is killed (`pkill -P`), after which the timer
-//!    ends by itself and reaps it; where there was no `sleep` yet (or no `pkill`), the timer is killed with SIGKILL,
-//!    which no race loses (a trap on the timer could miss a signal that came before its `wait`); either way it is
-//!    waited for.
+//! 1. A timer (`sleep`, [`wrapper_timer_secs`]: above the bridge's own answer deadline, below the agent's timeout)
+//!    and a watcher run side by side, both children of the handler's shell. The watcher runs the bridge with the
+//!    agent's stdin (handed over through descriptor 3: a shell gives a background command `/dev/null` otherwise, and
+//!    dash ignores a plain `<&0`), waits for it, stops the timer and exits with the bridge's status. The shell waits
+//!    for the timer: stopped, it collects the watcher's status; run out, it signals the watcher, which kills the
+//!    bridge with SIGKILL (a stopped or hung one too) and exits 124. Every process is reaped by its parent, so nothing
+//!    is left behind, and no signal is sent that a race could lose: the watcher is signalled only once the timer ran
+//!    out, when it is waiting on a bridge that has run for all of it.
 //! 2. The bridge's own statuses pass through: 0, 1 and 2 ([`BRIDGE_STATUSES`](crate::bridge::BRIDGE_STATUSES); the bridge maps every other status it
 //!    could hand back to 1).
 //! 3. Anything else — 127 (not found), 126 (not executable), death by a signal (a crash, an abort, the kernel's
@@ -75,7 +75,7 @@ pub fn guards_event(agent: Agent, event: &str) -> bool {
 /// use hook_agents::install::{guarded_command, Agent};
 /// use hook_types::Limits;
 /// let line = guarded_command(Agent::Claude, "PreToolUse", "hook bridge --protocol claude", &Limits::default());
-/// assert!(line.starts_with("{ hook bridge --protocol claude <&3 3<&- & hook_bridge_pid=$!; } 3<&0;"));
+/// assert!(line.contains(" hook bridge --protocol claude <&3 3<&- & hook_bridge_pid=$!;"));
 /// assert!(line.contains("exit 2"));
 /// assert_eq!(guarded_command(Agent::Claude, "PostToolUse", "hook bridge --protocol claude", &Limits::default()),
 ///            "hook bridge --protocol claude");
@@ -100,14 +100,15 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
     );
     let answer = crate::bridge::failure(Some(agent), Some(event), &message);
     let mut line = format!(
-        "{{ {command} <&3 3<&- & {P}=$!; }} 3<&0; {{ sleep {timer} && {{ kill -USR2 ${P}; kill -CONT ${P}; sleep 1 && \
-         kill -9 ${P}; }}; }} </dev/null >/dev/null 2>&1 & {T}=$!; {{ wait ${P}; }} 2>/dev/null; {C}=$?; pkill -P ${T} \
-         2>/dev/null || kill -9 ${T} 2>/dev/null; {{ wait ${T}; }} 2>/dev/null; case ${C} in {statuses}) exit ${C};; esac; \
-         if [ ${C} = 127 ]; then {W}={}; elif [ ${C} = 126 ]; then {W}={}; elif [ ${C} -gt 128 ] && [ \"$(kill -l \
-         $(({C}-128)))\" = USR2 ]; then {W}={}; elif [ ${C} -gt 128 ]; then {W}=\"{}\"; else {W}=\"{}\"; fi; ",
+        "sleep {timer} </dev/null >/dev/null 2>&1 & {S}=$!; {{ {{ trap '{F}=1; kill -9 ${P} 2>/dev/null' TERM; {command} \
+         <&3 3<&- & {P}=$!; {{ wait ${P}; }} 2>/dev/null; {C}=$?; [ -n \"${F}\" ] && {{ wait ${P}; exit {TIMED_OUT}; }}; \
+         kill ${S} 2>/dev/null; exit ${C}; }} & {T}=$!; }} 3<&0; {{ wait ${S}; }} 2>/dev/null && kill ${T} 2>/dev/null; \
+         {{ wait ${T}; }} 2>/dev/null; {C}=$?; case ${C} in {statuses}) exit ${C};; esac; if [ ${C} = {TIMED_OUT} ]; \
+         then {W}={}; elif [ ${C} = 127 ]; then {W}={}; elif [ ${C} = 126 ]; then {W}={}; elif [ ${C} -gt 128 ]; then \
+         {W}=\"{}\"; else {W}=\"{}\"; fi; ",
+        quote_always(&why.timer),
         quote_always(&why.missing),
         quote_always(&why.not_executable),
-        quote_always(&why.timer),
         why.signal,
         why.other,
     );
@@ -128,10 +129,16 @@ const MARK: &str = "@WHY@";
 // value of that environment variable when the agent has it set, so the names are ones nobody exports.
 /// The bridge's process id.
 const P: &str = "hook_bridge_pid";
-/// The timer's process id.
-const T: &str = "hook_bridge_timer";
-/// The bridge's exit status.
+/// The watcher's process id: the subshell that runs the bridge, waits for it and stops the timer.
+const T: &str = "hook_bridge_watch";
+/// The timer's `sleep`.
+const S: &str = "hook_bridge_sleep";
+/// Set in the watcher when the timer fired.
+const F: &str = "hook_bridge_fired";
+/// The bridge's exit status, then the watcher's.
 const C: &str = "hook_bridge_status";
+/// The watcher's status when the timer fired and it killed the bridge (`timeout`'s; the bridge never uses it).
+const TIMED_OUT: u8 = 124;
 /// The reason.
 const W: &str = "hook_bridge_why";
 
