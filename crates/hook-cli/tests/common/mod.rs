@@ -168,31 +168,13 @@ impl Env {
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("CURSOR_PROJECT_DIR")
             .env_remove("HOOK_BRIDGE_TEST_PANIC")
-            .env_remove("HOOK_BRIDGE_DEPTH")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .env_remove("HOOK_BRIDGE_DEPTH");
         if let Some(var) = project_var {
             agent.env(var, &self.ws);
         }
         // A committed file names `hook` on PATH, as a teammate's machine has it: this build.
         agent.env("PATH", path_with_this_hook());
-        let mut child = agent.spawn().unwrap();
-        child.stdin.take().unwrap().write_all(input).unwrap();
-        let started = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if started.elapsed() > Duration::from_secs(30) {
-                let _ = child.kill();
-                panic!("`{command}` did not end within 30 s: did a bridge run a bridge?");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let output = child.wait_with_output().unwrap();
-        Out {
-            code: output.status.code().unwrap_or(-1),
-            stdout: self.redact(&String::from_utf8_lossy(&output.stdout)),
-            stderr: self.redact(&String::from_utf8_lossy(&output.stderr)),
-        }
+        self.finish_within(agent, input, Duration::from_secs(30))
     }
 
     /// `hook bridge --protocol <agent>` with `input` on stdin, as the agent runs it (with `--workspace`).
