@@ -85,22 +85,6 @@ pub fn bridged_agent() -> impl clap::builder::TypedValueParser<Value = Protocol>
     })
 }
 
-/// What is known so far, for a failure's answer: the agent and the event, once read; the watchdog is told too.
-#[derive(Debug)]
-struct Known<'a> {
-    agent: Option<Agent>,
-    event_name: Option<String>,
-    dog: &'a Watchdog,
-}
-
-impl Known<'_> {
-    fn read(&mut self, agent: Agent, event_name: Option<&str>) {
-        self.agent = Some(agent);
-        self.event_name = event_name.map(str::to_owned);
-        self.dog.knows(self.agent, event_name);
-    }
-}
-
 /// The message of the last panic, kept by the bridge's panic hook for the answer.
 static PANIC_MESSAGE: Mutex<Option<String>> = Mutex::new(None);
 
@@ -134,12 +118,11 @@ fn run_and_deliver(args: &[OsString]) -> u8 {
 
 /// The bridge inside `catch_unwind`: a panic becomes a failure's answer too.
 fn run(args: &[OsString], dog: &Watchdog) -> Answer {
-    let mut known = Known { agent: protocol_hint(args), event_name: None, dog };
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| bridge(args, &mut known)));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| bridge(args, dog)));
     outcome.unwrap_or_else(|_| {
         let message = PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
         let message = format!("internal error (a bug in hook; please report it): the bridge panicked: {message}");
-        failure(known.agent, known.event_name.as_deref(), &one_line(&message))
+        dog.failure(&one_line(&message))
     })
 }
 
@@ -150,8 +133,9 @@ fn deliver(answer: &Answer) -> u8 {
     answer.exit_code
 }
 
-/// The bridge, start to end; every failure becomes the answer.
-fn bridge(args: &[OsString], known: &mut Known<'_>) -> Answer {
+/// The bridge, start to end; every failure becomes the answer, in the form of what `dog` knows of the agent and the
+/// event so far.
+fn bridge(args: &[OsString], dog: &Watchdog) -> Answer {
     let parsed = match plain_bridge(args) {
         Some(cli) => Ok(cli),
         None => Cli::try_parse_from(args),
@@ -164,31 +148,32 @@ fn bridge(args: &[OsString], known: &mut Known<'_>) -> Answer {
     }
     let stdin = match read_stdin() {
         Ok(stdin) => stdin,
-        Err(message) => return failure(known.agent, None, &message),
+        Err(message) => return dog.failure(&message),
     };
     let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             // The event still decides between the blocking form and a non-blocking error, if the input says it.
-            known.event_name = known.agent.and_then(|agent| parse_input(agent, &stdin).ok()).map(|r| r.event_name);
+            let event = dog.agent().and_then(|agent| parse_input(agent, &stdin).ok()).map(|r| r.event_name);
+            dog.knows(None, event.as_deref());
             // clap's first paragraph says what is wrong; its continuation lines name the arguments.
             let message = err.render().to_string();
             let first: Vec<&str> = message.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
             let first = first.join(" ");
             let first = first.strip_prefix("error: ").unwrap_or(&first);
-            return failure(known.agent, known.event_name.as_deref(), &format!("bad arguments: {first}"));
+            return dog.failure(&format!("bad arguments: {first}"));
         }
     };
     let Command::Bridge(bridge_args) = &cli.command else {
-        return failure(known.agent, None, "bad arguments: expected `hook bridge --protocol AGENT`");
+        return dog.failure("bad arguments: expected `hook bridge --protocol AGENT`");
     };
     let agent = bridge_args.protocol;
-    known.read(agent, bridge_args.event.as_deref());
+    dog.knows(Some(agent), bridge_args.event.as_deref());
     let read = match parse_input_as(agent, bridge_args.event.as_deref(), &stdin) {
         Ok(read) => read,
         Err(err) => return failure(Some(agent), bridge_args.event.as_deref(), &err.to_string()),
     };
-    known.read(agent, Some(&read.event_name));
+    dog.knows(Some(agent), Some(&read.event_name));
     if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| !v.is_empty()) {
         panic!("{TEST_PANIC_VAR} is set: panicking on purpose");
     }
@@ -395,7 +380,7 @@ mod tests {
     #[test]
     fn help_is_help_not_a_failure() {
         let dog = Watchdog::start(std::time::Duration::from_secs(600), None);
-        let answer = bridge(&args(&["bridge", "--help"]), &mut Known { agent: None, event_name: None, dog: &dog });
+        let answer = bridge(&args(&["bridge", "--help"]), &dog);
         assert_eq!(answer.exit_code, 0);
         assert!(answer.stdout.contains("--protocol <AGENT>"), "{}", answer.stdout);
     }

@@ -84,13 +84,26 @@ impl Watchdog {
         Watchdog { shared }
     }
 
-    /// Records the agent and the event once read: a later answer of the watchdog takes their form.
+    /// Records the agent and the event once read: a later failure answer, the bridge's or the watchdog's, takes their
+    /// form.
     pub fn knows(&self, agent: Option<Agent>, event_name: Option<&str>) {
         let mut known = self.shared.known.lock().unwrap_or_else(|e| e.into_inner());
         known.agent = agent.or(known.agent);
         if let Some(name) = event_name {
             known.event_name = Some(name.to_owned());
         }
+    }
+
+    /// The agent, once known.
+    pub fn agent(&self) -> Option<Agent> {
+        self.shared.known.lock().unwrap_or_else(|e| e.into_inner()).agent
+    }
+
+    /// The failure answer with `message`, in the form of the agent and the event known so far (the same answer the
+    /// watchdog itself would give).
+    pub fn failure(&self, message: &str) -> Answer {
+        let known = self.shared.known.lock().unwrap_or_else(|e| e.into_inner());
+        failure(known.agent, known.event_name.as_deref(), message)
     }
 
     /// Claims the one answer of this process: `true` for the first caller, who then writes it; `false` when the
