@@ -3,6 +3,7 @@
 //! - [`paths`]: the repository's root, its `tests/fixtures`, and copying a fixture tree into a temp dir.
 //! - [`reader`]: reading a file of one format into the model, and views of the result (rows, one-line hooks, issue
 //!   lines) that hold no machine-specific paths, for assertions and snapshots.
+//! - [`source`]: Rust source as tokens (comments and test items left out), for the tidy checks.
 //!
 //! hook-config's own integration tests use this crate as a dev-dependency. That is a cycle only on paper: an
 //! integration test links the one `hook_config` library this crate links too, so the types are the same. (Unit tests
@@ -19,3 +20,4 @@
 
 pub mod paths;
 pub mod reader;
+pub mod source;

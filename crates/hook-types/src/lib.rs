@@ -32,13 +32,14 @@ mod text;
 mod verdict;
 
 pub use agent::{
-    AGENTS, Agent, AgentEvent, AgentFiles, Answers, CANONICAL_TOOLS, HandlerShape, InstallScope, McpSpelling, TimeUnit,
-    WireShape, canonical_tool, static_canonical_tool, suggest_tool, tool_name_for,
+    AGENTS, Agent, AgentEvent, AgentFiles, Answers, CANONICAL_TOOLS, DefaultFailure, HandlerShape, InstallScope,
+    MatcherUse, McpSpelling, Protocol, TimeUnit, WireShape, canonical_tool, static_canonical_tool, suggest_tool,
+    tool_name_for,
 };
 pub use effect::{AnnotationSeverity, Effect, EffectError, HardBlock, Severity, effect_kinds};
 pub use event::{CANONICAL_EVENTS, Event, EventClass, EventFilters, ParsedEvent, Scope, UnknownEvent};
 pub use limits::Limits;
-pub use origin::{HookKind, OnError, Origin, Protocol};
+pub use origin::{HookKind, OnError, Origin};
 pub use suggest::did_you_mean;
 pub use summary::{
     Bound, EntryKind, Outcome, OutputEntry, Receipt, Replay, RunStatus, RunSummary, format_rfc3339_millis,

@@ -50,6 +50,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use hook_types::MatcherUse;
 use serde_json::{Map, Value, json};
 
 use super::WireFile;
@@ -63,13 +64,6 @@ const EVENTS: AgentEvents = AgentEvents::spelled(hook_types::Protocol::Claude);
 
 const CLAUDE: Dialect = Dialect {
     events: EVENTS,
-    matchers: &[
-        ("UserPromptSubmit", MatcherUse::Ignored),
-        ("Stop", MatcherUse::Ignored),
-        ("Notification", MatcherUse::Unrouted("its notification type")),
-        ("SessionEnd", MatcherUse::Unrouted("its reason")),
-        ("SubagentStop", MatcherUse::Unsupported("the subagent's type")),
-    ],
     group_keys: &["matcher", "hooks"],
     handler_keys: &[
         "type",
@@ -140,20 +134,6 @@ pub(super) fn read_settings(root: &Value, dialect: &Dialect, reporter: &mut Repo
     read_groups(settings, dialect, disabled, reporter)
 }
 
-/// How an agent uses a group's matcher on one of its mapped events (the events not listed test it: the tool
-/// events, SessionStart's `source`, PreCompact's `trigger`, and foreign events, which keep it for the bridge).
-#[derive(Debug, Clone, Copy)]
-pub(super) enum MatcherUse {
-    /// The agent ignores it: dropped, with a warning.
-    Ignored,
-    /// The agent filters by this field, which this engine does not route on: dropped with a warning, so the hooks
-    /// run on every such event. Only for observers, where running more often changes no decision.
-    Unrouted(&'static str),
-    /// The agent filters by this field, which this engine does not route on, on an event whose hooks decide: the
-    /// group is reported and not loaded.
-    Unsupported(&'static str),
-}
-
 /// An agent's own reading of a tool matcher: the pattern to test instead, or the warning to give.
 pub(super) type ToolMatcher = fn(&str) -> Result<String, String>;
 
@@ -161,8 +141,6 @@ pub(super) type ToolMatcher = fn(&str) -> Result<String, String>;
 pub(super) struct Dialect {
     /// The events.
     pub(super) events: AgentEvents,
-    /// Mapped events whose matcher is not simply tested (see [`MatcherUse`]).
-    pub(super) matchers: &'static [(&'static str, MatcherUse)],
     /// The keys of a group.
     pub(super) group_keys: &'static [&'static str],
     /// The keys of a handler.
@@ -376,7 +354,7 @@ impl GroupReader<'_> {
             }
         };
         let agent = self.dialect.events.agent.agent().name;
-        let usage = mapped.and_then(|m| self.dialect.matchers.iter().find(|(e, _)| *e == m)).map(|(_, u)| *u);
+        let usage = mapped.and_then(|m| self.dialect.events.agent.agent().event(m)).and_then(|row| row.matcher);
         match usage {
             None => {}
             Some(MatcherUse::Ignored) => {

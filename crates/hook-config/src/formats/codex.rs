@@ -39,7 +39,7 @@ use serde_json::Value;
 
 use super::WireFile;
 use super::agent::AgentEvents;
-use super::claude::{Dialect, MatcherUse, read_groups};
+use super::claude::{Dialect, read_groups};
 use crate::issues::{Place, Reporter, describe};
 use crate::parse::{NodePath, Target};
 
@@ -47,12 +47,6 @@ const EVENTS: AgentEvents = AgentEvents::spelled(hook_types::Protocol::Codex);
 
 const CODEX: Dialect = Dialect {
     events: EVENTS,
-    matchers: &[
-        ("UserPromptSubmit", MatcherUse::Ignored),
-        ("Stop", MatcherUse::Ignored),
-        ("SessionEnd", MatcherUse::Ignored),
-        ("SubagentStop", MatcherUse::Unsupported("the subagent's type")),
-    ],
     group_keys: &["matcher", "hooks"],
     handler_keys: &[
         "type",

@@ -29,22 +29,12 @@ use serde_json::Value;
 
 use super::WireFile;
 use super::agent::{AgentEvents, seconds_to_ms};
-use super::claude::{Dialect, MatcherUse, read_event_map};
+use super::claude::{Dialect, read_event_map};
 use crate::issues::{Place, Reporter, describe};
 use crate::parse::{NodePath, Target};
 
 const DROID: Dialect = Dialect {
     events: AgentEvents::spelled(hook_types::Protocol::Droid),
-    // "matcher: … only applicable for PreToolUse and PostToolUse".
-    matchers: &[
-        ("UserPromptSubmit", MatcherUse::Ignored),
-        ("Stop", MatcherUse::Ignored),
-        ("SubagentStop", MatcherUse::Ignored),
-        ("Notification", MatcherUse::Ignored),
-        ("SessionStart", MatcherUse::Ignored),
-        ("SessionEnd", MatcherUse::Ignored),
-        ("PreCompact", MatcherUse::Ignored),
-    ],
     group_keys: &["matcher", "commandRegex", "hooks"],
     handler_keys: &["type", "command", "timeout", "preserveRiskLevel"],
     evaluated_types: &[],

@@ -30,21 +30,12 @@ use serde_json::Value;
 
 use super::WireFile;
 use super::agent::AgentEvents;
-use super::claude::{Dialect, MatcherUse, read_settings};
+use super::claude::{Dialect, read_settings};
 use crate::issues::Reporter;
 use crate::model::{Matcher, MatcherRule};
 
 const QWEN: Dialect = Dialect {
     events: AgentEvents::spelled(hook_types::Protocol::Qwen),
-    // Its "Matcher Patterns" table: no matcher on UserPromptSubmit and Stop; Notification's type, SessionEnd's
-    // reason and SubagentStop's agent type are fields this engine does not route on.
-    matchers: &[
-        ("UserPromptSubmit", MatcherUse::Ignored),
-        ("Stop", MatcherUse::Ignored),
-        ("Notification", MatcherUse::Unrouted("its notification type")),
-        ("SessionEnd", MatcherUse::Unrouted("its reason")),
-        ("SubagentStop", MatcherUse::Unsupported("the subagent's type")),
-    ],
     group_keys: &["matcher", "sequential", "hooks"],
     handler_keys: &[
         "type",

@@ -318,19 +318,11 @@ fn copilot(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
 /// Codex's extra rules (codex-rs/hooks/src/engine/output_parser.rs): combinations its parsers reject as
 /// unsupported, each a failure of the run. The messages are Codex's own.
 fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
-    let name = match event {
-        Event::PreTool => "PreToolUse",
-        Event::PermissionRequest => "PermissionRequest",
-        Event::PostTool => "PostToolUse",
-        Event::TurnStart => "UserPromptSubmit",
-        Event::TurnEnd => "Stop",
-        Event::SessionStart => "SessionStart",
-        _ => "",
-    };
+    let codex = Protocol::Codex.agent();
+    let name = codex.event_name(event, false, false, None).unwrap_or_default();
     if let Some(s) = &out.specific {
         // schema.rs `HookEventNameWire`: required, and one of the events Codex dispatches (install writes the
         // bridge on exactly those: the agent table's rows).
-        let codex = Protocol::Codex.agent();
         match s.hook_event_name.as_deref() {
             None => return Some("field `hookSpecificOutput.hookEventName` is required".into()),
             Some(name) if !codex.install_events().any(|n| n == name) => {

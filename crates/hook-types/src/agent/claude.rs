@@ -1,0 +1,91 @@
+//! Claude Code: its entry in the agent table, with its event and tool names.
+
+use super::*;
+
+/// Claude Code hooks reference, "Hook events".
+const EVENTS: &[AgentEvent] = &[
+    ev("SessionStart", Event::SessionStart),
+    ev("UserPromptSubmit", Event::TurnStart).matched(MatcherUse::Ignored),
+    ev("PreToolUse", Event::PreTool),
+    ev("PermissionRequest", Event::PermissionRequest),
+    ev("PostToolUse", Event::PostTool),
+    with("PostToolUseFailure", Event::PostTool, FAILED),
+    ev("Stop", Event::TurnEnd).matched(MatcherUse::Ignored),
+    with("SubagentStop", Event::TurnEnd, SUBAGENT).matched(MatcherUse::Unsupported("the subagent's type")),
+    ev("PreCompact", Event::Compaction),
+    ev("Notification", Event::Notification).matched(MatcherUse::Unrouted("its notification type")),
+    ev("SessionEnd", Event::SessionEnd).matched(MatcherUse::Unrouted("its reason")),
+    foreign("Setup"),
+    foreign("InstructionsLoaded"),
+    foreign("UserPromptExpansion"),
+    foreign("PostToolBatch"),
+    foreign("PermissionDenied"),
+    foreign("SubagentStart"),
+    foreign("StopFailure"),
+    foreign("TeammateIdle"),
+    foreign("TaskCreated"),
+    foreign("TaskCompleted"),
+    foreign("PostCompact"),
+    foreign("ConfigChange"),
+    foreign("CwdChanged"),
+    foreign("FileChanged"),
+    foreign("WorktreeCreate"),
+    foreign("WorktreeRemove"),
+    foreign("Elicitation"),
+    foreign("ElicitationResult"),
+];
+
+/// Claude Code's tools reference.
+const TOOLS: &[(&str, &str)] = &[
+    ("Bash", "shell"),
+    ("Read", "read"),
+    ("Write", "write"),
+    ("Edit", "edit"),
+    ("MultiEdit", "edit"),
+    ("Glob", "glob"),
+    ("Grep", "grep"),
+    ("LS", "ls"),
+    ("WebFetch", "web_fetch"),
+    ("WebSearch", "web_search"),
+    ("Task", "task"),
+    ("Agent", "task"),
+    ("NotebookEdit", "notebook_edit"),
+    ("TodoWrite", "todo"),
+];
+
+pub(super) const AGENT: Agent = Agent {
+    protocol: Protocol::Claude,
+    id: "claude",
+    name: "Claude Code",
+    version: Some("2.1.197"),
+    events: EVENTS,
+    tools: TOOLS,
+    other_tools: &[],
+    mcp: Some(McpSpelling::DoubleUnderscore),
+    project_env: &["CLAUDE_PROJECT_DIR"],
+    session_env: None,
+    cwd_env: None,
+    files: AgentFiles {
+        project: Some(".claude/settings.json"),
+        local: Some(".claude/settings.local.json"),
+        user: Some(".claude/settings.json"),
+        read: &[".claude/settings.json"],
+        overrides: &[],
+        read_user: None,
+    },
+    default_timeout_ms: 600_000,
+    timeout_bounds_ms: None,
+    failure: DefaultFailure::Open,
+    timeout_unit: TimeUnit::Seconds,
+    handler: HandlerShape::Grouped { named: false },
+    posix_shell: true,
+    answers: ALL_ANSWERS,
+    wire: WireShape::ClaudeCode,
+    json_comments: false,
+    hooks_switches: &[],
+    bridge: true,
+    trust_note: Some(
+        "Claude Code asks you to trust a workspace before it runs the hooks of its project settings: accept \
+         that prompt the first time you open this workspace.",
+    ),
+};
