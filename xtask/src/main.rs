@@ -17,9 +17,10 @@ tasks:
   ci       run every check CI runs: setup, fmt, clippy, doc, the test suite, the real agents
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
-  agents   run the engine end to end inside the real Claude Code, Codex and Gemini CLI (pinned, installed with
-           npm under target/agents), offline against a scripted model server
-           [--agent claude|codex|gemini] [--scenario NAME] [--keep] [--no-measure]
+  agents   run the engine end to end inside the real agents: Claude Code, Codex, Gemini CLI, Qwen Code, Cline,
+           GitHub Copilot CLI and Factory Droid (pinned, installed with npm under target/agents), offline against
+           a scripted model server [--agent claude|codex|gemini|qwen|cline|copilot|droid] [--scenario NAME] [--keep]
+           [--no-measure]
            [--conformance [--case PART]]: each protocol case natively and bridged, compared
   dist     the release `hook` binary to install, in target/dist/hook: on Linux with glibc static and at a fixed
            address (nothing loaded or relocated at each start; docs/performance.md) [--out DIR]
