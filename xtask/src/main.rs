@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 
 mod agents;
 mod bench;
+mod commits;
 mod dist;
 mod elf;
 mod inspect;
@@ -15,6 +16,7 @@ cargo xtask <task>
 
 tasks:
   ci       run every check CI runs: setup, fmt, clippy, doc, the test suite, the real agents
+  commits  check that every commit since the rule began has a subject of at most 72 characters and a body
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
   agents   run the engine end to end inside the real agents: Claude Code, Codex, Gemini CLI, Qwen Code, Cline,
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("ci") => ci(),
+        Some("commits") => commits::run(&workspace_root()),
         Some("inspect") => inspect::run(&args[1..]),
         Some("agents") => agents::run(&args[1..], &workspace_root()),
         Some("bench") => bench::run(&args[1..], &workspace_root()),
@@ -72,6 +75,7 @@ fn ci() -> Result<()> {
     let root = workspace_root();
     run(&root, "bash", &[".ci/setup"], &[])?;
     run(&root, "cargo", &["fmt", "--all", "--check"], &[])?;
+    commits::run(&root)?;
     run(&root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
     run(&root, "cargo", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
