@@ -50,6 +50,7 @@ mod cache;
 mod closed_gate;
 mod discover;
 mod excluded;
+mod features;
 mod file;
 mod fingerprint;
 mod formats;
@@ -76,6 +77,7 @@ pub use cache::{MAX_ENTRIES as LOAD_CACHE_MAX_ENTRIES, default_load_cache_dir};
 pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::{MAX_DIR_FILES as MAX_HOOK_DIR_FILES, SourceFile};
 pub use excluded::{Excluded, ExclusionReason};
+pub use features::{supports_kind, unsupported_kind};
 pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
 pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use formats::{

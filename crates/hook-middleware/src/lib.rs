@@ -79,6 +79,8 @@ pub mod allocation {
     pub use crate::pipeline::bounded::{charge, release};
 }
 mod budget;
+#[cfg(any(feature = "http", feature = "otel"))]
+mod client;
 pub mod export;
 mod input;
 #[cfg(feature = "otel")]

@@ -54,9 +54,8 @@ mod dispatch;
 mod env;
 mod evaluated;
 mod fold;
+#[cfg(feature = "http")]
 mod http;
-#[cfg(feature = "otel")]
-pub(crate) use http::agent as http_agent;
 mod inprocess;
 mod policy;
 mod preview;
