@@ -57,6 +57,8 @@ mod fold;
 #[cfg(feature = "http")]
 mod http;
 mod inprocess;
+#[cfg(all(test, any(not(feature = "policy"), not(feature = "http"))))]
+mod missing_kinds;
 mod policy;
 mod preview;
 mod record;
