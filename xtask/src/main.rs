@@ -78,6 +78,7 @@ fn ci() -> Result<()> {
     let otel_only = ["clippy", "-p", "hook-middleware", "--no-default-features", "--features", "otel", "--lib"];
     run(&root, "cargo", &[&otel_only[..], &["--", "-D", "warnings"]].concat(), &[])?;
     run(&root, "cargo", &[&["test"][..], &libraries, &["--lib"]].concat(), &[])?;
+    run(&root, "cargo", &[&["test"][..], &libraries, &["--doc"]].concat(), &[])?;
     run(&root, "cargo", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
     run(&root, "cargo", &["xtask", "agents"], &[])?;
