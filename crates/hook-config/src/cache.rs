@@ -6,8 +6,8 @@
 //!
 //! - the file's bytes (their SHA-256 is part of the key: a swapped or edited file is never served stale), the
 //!   engine (this crate's version, the cache's format, the optional hook kinds it was built with, and the size and
-//!   modification time of the running executable, so a rebuilt engine never reads an older one's entries), the file's path, format, origin, origin
-//!   root, id prefix, the workspace, and the load limits that shape a load;
+//!   modification time of the running executable, so a rebuilt engine never reads an older one's entries), the
+//!   file's path, format, origin, origin root, id prefix, the workspace, and the load limits that shape a load;
 //! - every answer the filesystem and `PATH` gave the normalizer (whether a program exists and is executable,
 //!   where a `cwd` resolves, whether a bare name is on `PATH`), asked again before the entry is served.
 //!

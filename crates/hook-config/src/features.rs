@@ -95,12 +95,24 @@ mod tests {
     #[test]
     fn a_policy_hook_is_an_error_on_its_kind_and_its_gate_denies() {
         let dir = tempfile::tempdir().unwrap();
-        let config = load_workspace(
-            dir.path(),
-            "- id: rego-guard\n  on: pre_tool\n  kind: policy\n  files: [policy/hooks.rego]\n  query: data.hooks.decision\n\
-             - id: rego-notes\n  on: post_tool\n  kind: policy\n  files: [policy/hooks.rego]\n  query: data.hooks.decision\n\
-             - id: rego-typo\n  on: permission_request\n  kind: policy\n  files: [policy/missing.rego]\n  query: hooks\n",
-        );
+        let hooks = "\
+- id: rego-guard
+  on: pre_tool
+  kind: policy
+  files: [policy/hooks.rego]
+  query: data.hooks.decision
+- id: rego-notes
+  on: post_tool
+  kind: policy
+  files: [policy/hooks.rego]
+  query: data.hooks.decision
+- id: rego-typo
+  on: permission_request
+  kind: policy
+  files: [policy/missing.rego]
+  query: hooks
+";
+        let config = load_workspace(dir.path(), hooks);
         assert!(config.hooks.is_empty(), "{:#?}", config.hooks);
         let unsupported = super::unsupported_kind(HookKind::Policy);
         assert!(unsupported.contains("has no `policy` support; enable the `policy` feature of hook-config"));

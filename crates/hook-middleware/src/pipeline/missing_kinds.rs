@@ -75,10 +75,14 @@ fn shell(command: &str) -> EventInput {
 #[test]
 fn a_policy_guard_in_a_file_denies_its_gate_and_names_the_feature() {
     let dir = tempfile::tempdir().unwrap();
-    let pipeline = pipeline_from_files(
-        dir.path(),
-        "- id: rego-guard\n  on: pre_tool\n  kind: policy\n  files: [policy/hooks.rego]\n  query: data.hooks.decision\n",
-    );
+    let hooks = "\
+- id: rego-guard
+  on: pre_tool
+  kind: policy
+  files: [policy/hooks.rego]
+  query: data.hooks.decision
+";
+    let pipeline = pipeline_from_files(dir.path(), hooks);
     let rt = runtime();
     let result = rt.block_on(pipeline.dispatch(&shell("ls")));
     assert_eq!(result.verdict, Verdict::Deny);
