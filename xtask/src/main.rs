@@ -77,6 +77,13 @@ fn ci() -> Result<()> {
     run(&root, "cargo", &["fmt", "--all", "--check"], &[])?;
     commits::run(&root)?;
     run(&root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
+    // The library crates without their optional kinds (the workspace build unifies every feature on).
+    let libraries = ["-p", "hook-config", "-p", "hook-middleware", "-p", "hook-agents", "--no-default-features"];
+    run(&root, "cargo", &[&["clippy"][..], &libraries, &["--all-targets", "--", "-D", "warnings"]].concat(), &[])?;
+    let otel_only = ["clippy", "-p", "hook-middleware", "--no-default-features", "--features", "otel", "--lib"];
+    run(&root, "cargo", &[&otel_only[..], &["--", "-D", "warnings"]].concat(), &[])?;
+    run(&root, "cargo", &[&["test"][..], &libraries, &["--lib"]].concat(), &[])?;
+    run(&root, "cargo", &[&["test"][..], &libraries, &["--doc"]].concat(), &[])?;
     run(&root, "cargo", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
     run(&root, "cargo", &["xtask", "agents"], &[])?;

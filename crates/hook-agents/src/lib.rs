@@ -16,6 +16,11 @@
 //! let read = parse_input(Agent::Gemini, stdin).unwrap();
 //! assert_eq!(read.input.event, Event::PreTool);
 //! ```
+//!
+//! # Features
+//!
+//! `policy` and `http` (default) and `otel`, each turning on hook-middleware's feature of the same name: the bridge
+//! runs what the loaded files declare, with what the pipeline was built with (see hook-middleware's front page).
 #![forbid(unsafe_code)]
 
 pub mod bridge;

@@ -5,9 +5,9 @@
 //! An entry is served only when everything it was computed from is the same now:
 //!
 //! - the file's bytes (their SHA-256 is part of the key: a swapped or edited file is never served stale), the
-//!   engine (this crate's version, the cache's format, and the size and modification time of the running
-//!   executable, so a rebuilt engine never reads an older one's entries), the file's path, format, origin, origin
-//!   root, id prefix, the workspace, and the load limits that shape a load;
+//!   engine (this crate's version, the cache's format, the optional hook kinds it was built with, and the size and
+//!   modification time of the running executable, so a rebuilt engine never reads an older one's entries), the
+//!   file's path, format, origin, origin root, id prefix, the workspace, and the load limits that shape a load;
 //! - every answer the filesystem and `PATH` gave the normalizer (whether a program exists and is executable,
 //!   where a `cwd` resolves, whether a bare name is on `PATH`), asked again before the entry is served.
 //!
@@ -188,7 +188,12 @@ impl LoadCache {
             use std::os::unix::fs::MetadataExt;
             format!("{}:{}.{}", m.len(), m.mtime(), m.mtime_nsec())
         });
-        let engine = format!("{}/{CACHE_FORMAT}/{}", env!("CARGO_PKG_VERSION"), exe.unwrap_or_default());
+        let engine = format!(
+            "{}/{CACHE_FORMAT}/{}/{}",
+            env!("CARGO_PKG_VERSION"),
+            crate::features::KEY,
+            exe.unwrap_or_default()
+        );
         LoadCache { dir: dir.to_path_buf(), engine }
     }
 

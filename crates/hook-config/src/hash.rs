@@ -377,6 +377,7 @@ mod tests {
     /// The http and policy kinds hash what they mean: the URL, the method, the header names with the variables
     /// they read, the format and the timeout (never a header's text); the files as written, the query and the
     /// timeout. The writer stays the canonical JSON of the tree.
+    #[cfg(all(feature = "http", feature = "policy"))]
     #[test]
     fn http_and_policy_hashes_cover_what_they_mean_and_no_header_text() {
         let dir = tempfile::tempdir().unwrap();

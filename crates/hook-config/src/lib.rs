@@ -43,6 +43,17 @@
 //! assert!(config.closed_gates[0].reason().starts_with("the hook configuration has errors: "));
 //! # std::fs::remove_dir_all(&base).unwrap();
 //! ```
+//!
+//! # Features
+//!
+//! - `policy` (default): `kind: policy`, Rego compiled by regorus into a [`CompiledPolicy`] — this crate's own type;
+//!   none of regorus's is part of the API.
+//! - `http` (default): `kind: http` ([`HttpSpec`]). It adds no dependency here (the client is hook-middleware's);
+//!   it says the build can run what the loader accepts.
+//!
+//! A build without one still reads a declaration of that kind, and never skips it in silence: an error-level issue
+//! on its `kind` ([`unsupported_kind`]), and the gate it was on is closed ([`ClosedGate`]). [`supports_kind`] tells
+//! which kinds this build accepts. hook-middleware's features of the same names turn these on.
 #![forbid(unsafe_code)]
 
 mod bridge_program;
@@ -50,6 +61,7 @@ mod cache;
 mod closed_gate;
 mod discover;
 mod excluded;
+mod features;
 mod file;
 mod fingerprint;
 mod formats;
@@ -76,6 +88,7 @@ pub use cache::{MAX_ENTRIES as LOAD_CACHE_MAX_ENTRIES, default_load_cache_dir};
 pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::{MAX_DIR_FILES as MAX_HOOK_DIR_FILES, SourceFile};
 pub use excluded::{Excluded, ExclusionReason};
+pub use features::{supports_kind, unsupported_kind};
 pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, parse_str, parse_str_with};
 pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use formats::{

@@ -1,16 +1,23 @@
 //! `kind: policy`: Rego files compiled once per load (docs/policy.md). When and where they are evaluated, and the
 //! bounds around it, are the pipeline's business; this module reads, checks and compiles what a declaration names,
 //! and evaluates one query on a copy of the compiled engine.
+//!
+//! [`CompiledPolicy`] is this crate's own type: the interpreter (regorus, behind the `policy` feature) stays inside
+//! it, so none of the interpreter's types is part of this crate's API, and the type is the same in every build.
+//! Without the feature none can be made — [`CompiledPolicy::compile`] answers that this build has no policy support
+//! — and the loader reports a policy hook as an error-level issue that closes its gate ([`crate::supports_kind`]).
 
 use std::fmt;
-use std::num::NonZeroU32;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use regorus::utils::limits::ExecutionTimerConfig;
-
 use sha2::{Digest, Sha256};
+
+#[cfg(feature = "policy")]
+mod rego;
+#[cfg(feature = "policy")]
+use rego as engine;
 
 /// A policy hook: Rego files and the rule to ask.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,19 +40,16 @@ pub struct PolicySpec {
 /// Both are locked only to take or copy an engine and to give one back, never while anything evaluates, so concurrent
 /// dispatches never wait for each other's evaluation, and an evaluation given up on (its thread left running) holds
 /// nothing another one needs.
+///
+/// In a build without the `policy` feature there is no value of this type: [`compile`](CompiledPolicy::compile)
+/// returns the reason instead.
 #[derive(Clone)]
 pub struct CompiledPolicy {
-    /// Prepared at compile time and never evaluated on; locked for a copy or a look at its packages.
-    template: Arc<Mutex<regorus::Engine>>,
-    /// Engines that finished an evaluation, for the next ones (a copy costs more than the evaluation of a small
-    /// policy): at most [`SPARE_ENGINES`].
-    spare: Arc<Mutex<Vec<regorus::Engine>>>,
+    /// The interpreter's compiled form.
+    engine: engine::Engine,
     /// sha256 of each file as compiled, in the order of [`PolicySpec::resolved`].
     digests: Arc<Vec<String>>,
 }
-
-/// How many engines a policy keeps for its next evaluations (as many as ever ran at once, up to this).
-const SPARE_ENGINES: usize = 4;
 
 /// The error returned by [`CompiledPolicy::evaluate`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,34 +65,27 @@ pub enum PolicyError {
 
 impl CompiledPolicy {
     /// Compiles `sources` (name, Rego text) into one engine; `Err` names the file and the position of the first
-    /// error.
+    /// error — or, in a build without the `policy` feature, says so ([`crate::unsupported_kind`]).
     ///
     /// ```
-    /// use std::time::Duration;
     /// use hook_config::CompiledPolicy;
     /// let rego = "package hooks\ndefault decision := {\"decision\": \"pass\"}\n".to_owned();
-    /// let policy = CompiledPolicy::compile(vec![("hooks.rego".into(), rego)]).unwrap();
+    /// let compiled = CompiledPolicy::compile(vec![("hooks.rego".into(), rego)]);
+    /// # #[cfg(feature = "policy")] {
+    /// use std::time::Duration;
+    /// let policy = compiled.unwrap();
     /// let answer = policy.evaluate("data.hooks.decision", serde_json::json!({}), Duration::from_secs(1)).unwrap();
     /// assert_eq!(answer, Some(serde_json::json!({"decision": "pass"})));
     /// assert_eq!(policy.packages(), vec!["data.hooks".to_owned()]);
+    /// # }
+    /// # #[cfg(not(feature = "policy"))]
+    /// assert!(compiled.unwrap_err().contains("has no `policy` support"));
     /// ```
     pub fn compile(sources: Vec<(String, String)>) -> Result<CompiledPolicy, String> {
-        let mut engine = regorus::Engine::new();
-        // An error rather than a silent `undefined` when a builtin fails (a bad regex): the hook fails closed.
-        engine.set_strict_builtin_errors(true);
-        let mut digests = Vec::with_capacity(sources.len());
-        for (name, text) in sources {
-            digests.push(crate::hash::lower_hex(&Sha256::digest(text.as_bytes())));
-            engine.add_policy(name, text).map_err(|e| e.to_string())?;
-        }
-        // The analysis and scheduling an engine does before its first evaluation, done here, once per load: a
-        // trivial query prepares the whole policy, and every copy starts prepared.
-        engine.eval_bool_query("true".into(), false).map_err(|e| e.to_string())?;
-        Ok(CompiledPolicy {
-            template: Arc::new(Mutex::new(engine)),
-            spare: Arc::new(Mutex::new(Vec::new())),
-            digests: Arc::new(digests),
-        })
+        let digests =
+            sources.iter().map(|(_, text)| crate::hash::lower_hex(&Sha256::digest(text.as_bytes()))).collect();
+        let engine = engine::Engine::compile(sources)?;
+        Ok(CompiledPolicy { engine, digests: Arc::new(digests) })
     }
 
     /// Evaluates `query` with `input` on an engine of its own (see [`CompiledPolicy`]), on the calling thread;
@@ -99,6 +96,7 @@ impl CompiledPolicy {
     /// runs this where it can stop waiting for it (the pipeline runs it on a thread of its own).
     ///
     /// ```
+    /// # #[cfg(feature = "policy")] {
     /// use std::time::Duration;
     /// use hook_config::{CompiledPolicy, PolicyError};
     /// let rego = "package p\nimport rego.v1\nslow := count([1 | some a in numbers.range(1, 5000); some b in \
@@ -106,6 +104,7 @@ impl CompiledPolicy {
     /// let policy = CompiledPolicy::compile(vec![("p.rego".into(), rego.to_owned())]).unwrap();
     /// let limit = Duration::from_millis(10);
     /// assert_eq!(policy.evaluate("data.p.slow", serde_json::json!({}), limit), Err(PolicyError::TimeLimit(limit)));
+    /// # }
     /// ```
     pub fn evaluate(
         &self,
@@ -113,65 +112,18 @@ impl CompiledPolicy {
         input: serde_json::Value,
         limit: Duration,
     ) -> Result<Option<serde_json::Value>, PolicyError> {
-        let mut engine = self.take();
-        engine.set_execution_timer_config(ExecutionTimerConfig {
-            limit,
-            check_interval: NonZeroU32::new(64).expect("64 is not zero"),
-        });
-        engine.set_input(regorus::Value::from(input));
-        let answer = engine.eval_rule(query.to_owned());
-        // The next evaluation starts by clearing what this one left (`eval_rule` does), input aside.
-        engine.set_input(regorus::Value::Undefined);
-        self.give_back(engine);
-        match answer {
-            Ok(regorus::Value::Undefined) => Ok(None),
-            Ok(value) => serde_json::to_value(&value).map(Some).map_err(|e| PolicyError::Failed(e.to_string())),
-            Err(error) if ran_out_of_time(&*error) => Err(PolicyError::TimeLimit(limit)),
-            Err(error) => Err(PolicyError::Failed(error.to_string())),
-        }
-    }
-
-    /// A spare engine, or a copy of the compiled one; each lock is held for a pop or a copy only.
-    fn take(&self) -> regorus::Engine {
-        let spare = self.spare.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
-        spare.unwrap_or_else(|| self.template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone())
-    }
-
-    /// Keeps `engine` for a next evaluation, unless enough are kept (it is dropped after the lock is released).
-    fn give_back(&self, engine: regorus::Engine) {
-        let mut spare = self.spare.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let extra = if spare.len() < SPARE_ENGINES {
-            spare.push(engine);
-            None
-        } else {
-            Some(engine)
-        };
-        drop(spare);
-        drop(extra);
+        self.engine.evaluate(query, input, limit)
     }
 
     /// The packages the files define, as `data.<package>` paths.
     pub fn packages(&self) -> Vec<String> {
-        let template = self.template.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        template.get_packages().unwrap_or_default()
+        self.engine.packages()
     }
 
     /// sha256 of each file as it was compiled.
     pub fn digests(&self) -> &[String] {
         &self.digests
     }
-}
-
-/// Whether the interpreter's timer stopped an evaluation (its error, wherever it sits in the chain of causes).
-fn ran_out_of_time(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(error);
-    while let Some(error) = cause {
-        if matches!(error.downcast_ref::<regorus::LimitError>(), Some(regorus::LimitError::TimeLimitExceeded { .. })) {
-            return true;
-        }
-        cause = error.source();
-    }
-    error.to_string().contains("execution exceeded time limit")
 }
 
 impl fmt::Debug for CompiledPolicy {
@@ -184,5 +136,36 @@ impl PartialEq for CompiledPolicy {
     /// Two compilations of the same bytes are the same policy.
     fn eq(&self, other: &Self) -> bool {
         self.digests == other.digests
+    }
+}
+
+/// A build without the `policy` feature: no interpreter, so no compiled policy can exist.
+#[cfg(not(feature = "policy"))]
+mod engine {
+    use std::time::Duration;
+
+    use super::PolicyError;
+
+    /// Has no value: every [`Engine::compile`] fails, so the methods on one are never called.
+    #[derive(Clone)]
+    pub(super) enum Engine {}
+
+    impl Engine {
+        pub(super) fn compile(_sources: Vec<(String, String)>) -> Result<Engine, String> {
+            Err(crate::unsupported_kind(hook_types::HookKind::Policy))
+        }
+
+        pub(super) fn evaluate(
+            &self,
+            _query: &str,
+            _input: serde_json::Value,
+            _limit: Duration,
+        ) -> Result<Option<serde_json::Value>, PolicyError> {
+            match *self {}
+        }
+
+        pub(super) fn packages(&self) -> Vec<String> {
+            match *self {}
+        }
     }
 }

@@ -69,6 +69,18 @@
 //! assert_eq!(runtime.block_on(pipeline.dispatch(&ls)).verdict, Verdict::Pass);
 //! std::fs::remove_dir_all(&base).unwrap();
 //! ```
+//!
+//! # Features
+//!
+//! - `policy` (default): `kind: policy` hooks, evaluated on a thread of their own within their bounds; turns on
+//!   hook-config's `policy` (regorus).
+//! - `http` (default): `kind: http` hooks, one POST per run through ureq with rustls; turns on hook-config's `http`.
+//! - `otel`: the `otel` module, an exporter of every dispatch as OpenTelemetry spans over OTLP/HTTP (protobuf, sent
+//!   through the same ureq client).
+//!
+//! Without `policy` or `http` no hook of that kind runs and none passes in silence: the loader reports it as an
+//! error on its `kind` and closes the gate it was on, and the pipeline drops an http hook handed to it (a host that
+//! turned on hook-config's `http` alone) with the same issue, closing its gate too.
 #![forbid(unsafe_code)]
 
 /// What a process's global allocator reports so that an in-process evaluation (a `policy` hook's Rego) stays
@@ -79,6 +91,8 @@ pub mod allocation {
     pub use crate::pipeline::bounded::{charge, release};
 }
 mod budget;
+#[cfg(any(feature = "http", feature = "otel"))]
+mod client;
 pub mod export;
 mod input;
 #[cfg(feature = "otel")]

@@ -320,14 +320,21 @@ fn read_kind(hook: &mut HookReader<'_, '_>) -> Option<HookKind> {
         );
         return None;
     }
-    hook.choice("kind", &["command", "prompt", "effect", "evaluated", "http", "policy"]).map(|(kind, _)| match kind {
+    let (kind, field) = hook.choice("kind", &["command", "prompt", "effect", "evaluated", "http", "policy"])?;
+    let kind = match kind {
         "command" => HookKind::Command,
         "prompt" => HookKind::Prompt,
         "evaluated" => HookKind::Evaluated,
         "http" => HookKind::Http,
         "policy" => HookKind::Policy,
         _ => HookKind::Effect,
-    })
+    };
+    // A kind this build cannot run is an error, so the hook is dropped and the gate it was on closes; its fields
+    // are still read, so one pass shows everything else there is to fix.
+    if !crate::supports_kind(kind) {
+        hook.error(Some(&field), crate::unsupported_kind(kind));
+    }
+    Some(kind)
 }
 
 fn read_filters(hook: &mut HookReader<'_, '_>, event: Option<&Event>, implied: EventFilters) -> EventFilters {

@@ -57,7 +57,8 @@ pub(super) fn read(hook: &mut HookReader<'_, '_>, protocol: Protocol, cx: &Norma
         );
         return None;
     }
-    if resolved.len() != files.len() {
+    // Without the `policy` feature nothing compiles: that was reported on `kind`.
+    if resolved.len() != files.len() || !crate::supports_kind(hook_types::HookKind::Policy) {
         return None;
     }
     let compiled = match CompiledPolicy::compile(sources) {

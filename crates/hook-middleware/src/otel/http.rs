@@ -28,7 +28,7 @@ impl fmt::Debug for CollectorHttp {
 
 impl CollectorHttp {
     fn post(&self, request: &Request<Bytes>) -> Result<Response<Bytes>, HttpError> {
-        let mut builder = crate::pipeline::http_agent().post(request.uri().to_string());
+        let mut builder = crate::client::agent().post(request.uri().to_string());
         for (name, value) in request.headers() {
             if name == http::header::CONTENT_LENGTH || name == http::header::HOST {
                 continue;

@@ -665,8 +665,28 @@ async fn run_evaluated(
     record
 }
 
+/// An http hook in a build without the `http` feature: the table drops every one and closes its gate, so none
+/// gets here; one that did would deny its gate, whatever its `on_error`, rather than pass without its guard.
+#[cfg(not(feature = "http"))]
+async fn run_http(
+    coordinator: &Coordinator,
+    cx: &RunContext<'_>,
+    position: usize,
+    mut record: Record,
+    _decl: &hook_config::HookDecl,
+    _spec: &hook_config::HttpSpec,
+) -> Record {
+    let event = &cx.input.event;
+    record.fail(event, true, &format!("was not run: {}", hook_config::unsupported_kind(hook_types::HookKind::Http)));
+    if record.denies(event) {
+        coordinator.denied(position);
+    }
+    record
+}
+
 /// One http hook's request, once it holds its permit: prepared, sent on a thread of its own, interpreted; given up
 /// at its deadline, or at once when the dispatch cancels it (the request ends by its own deadline).
+#[cfg(feature = "http")]
 async fn run_http(
     coordinator: &Coordinator,
     cx: &RunContext<'_>,

@@ -12,7 +12,6 @@
 //! whatever it is blocked on, and at once when the dispatch is cancelled (a deny above, the dispatch deadline); the
 //! request itself ends by the client's own deadline, holding up nothing.
 
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use hook_config::{HookDecl, HttpFormat, HttpSpec};
@@ -52,20 +51,6 @@ pub(crate) struct Request {
     body: Vec<u8>,
     timeout: Duration,
     limit: u64,
-}
-
-/// The one client: no redirects followed, statuses returned rather than raised, no proxy from the environment.
-pub(crate) fn agent() -> &'static ureq::Agent {
-    static AGENT: OnceLock<ureq::Agent> = OnceLock::new();
-    AGENT.get_or_init(|| {
-        ureq::Agent::config_builder()
-            .max_redirects(0)
-            .http_status_as_error(false)
-            .proxy(None)
-            .user_agent(concat!("hook-engine/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .into()
-    })
 }
 
 /// Builds the request of one run: the body in the hook's format, the headers filled from the environment.
@@ -151,7 +136,7 @@ pub(crate) async fn exchange(request: Request, stop: impl std::future::Future<Ou
 /// Sends one request and reads the answer, blocking; bounded by the request's deadline and limit.
 pub(crate) fn send(request: Request) -> Answer {
     let start = Instant::now();
-    let mut builder = agent().post(&request.url).header("content-type", "application/json");
+    let mut builder = crate::client::agent().post(&request.url).header("content-type", "application/json");
     for (name, value) in &request.headers {
         builder = builder.header(name.as_str(), value.as_str());
     }

@@ -54,10 +54,11 @@ mod dispatch;
 mod env;
 mod evaluated;
 mod fold;
+#[cfg(feature = "http")]
 mod http;
-#[cfg(feature = "otel")]
-pub(crate) use http::agent as http_agent;
 mod inprocess;
+#[cfg(all(test, any(not(feature = "policy"), not(feature = "http"))))]
+mod missing_kinds;
 mod policy;
 mod preview;
 mod record;

@@ -15,7 +15,7 @@ use std::slice;
 use std::sync::Arc;
 
 use hook_config::{ClosedGate, Config, HookDecl, HookSpec, Issue, IssueSeverity, LoadedHook, TrustStatus};
-use hook_types::{Effect, Event, Origin};
+use hook_types::{Effect, Event, HookKind, Origin};
 use serde::Serialize;
 
 use super::closed;
@@ -232,6 +232,8 @@ impl Table {
                 )
             } else if !taken.insert(decl.id.clone()) {
                 format!("hook id `{}` appears twice in the user tier, or is reserved; this copy is dropped", decl.id)
+            } else if let Some(kind) = unsupported(decl) {
+                format!("{}, so this hook is dropped", hook_config::unsupported_kind(kind))
             } else {
                 let filter = Filter {
                     tools: decl.tools.clone(),
@@ -244,7 +246,7 @@ impl Table {
                 user.push(UserHook { hook, skip, filter });
                 continue;
             };
-            let issue = id_issue(decl, dropped);
+            let issue = table_issue(decl, dropped);
             if hook.runnable() && could_deny(decl) {
                 closed_gates.extend(closed_gate(decl.origin, &decl.event, &issue));
             }
@@ -284,12 +286,21 @@ fn closed_gate(origin: Origin, event: &Event, issue: &Issue) -> Option<ClosedGat
     hook_config::is_gate(event).then(|| ClosedGate { events: vec![event.clone()], origin, issue: issue.clone() })
 }
 
-fn id_issue(decl: &HookDecl, message: String) -> Issue {
+/// The kind of `decl` when this build of the pipeline cannot run it: an http hook without the `http` feature (the
+/// loader rejects it too when hook-config lacks that feature; a host can turn on hook-config's alone).
+fn unsupported(decl: &HookDecl) -> Option<HookKind> {
+    let kind = decl.kind();
+    (kind == HookKind::Http && !cfg!(feature = "http")).then_some(kind)
+}
+
+/// The issue that drops `decl` from the table: on its `kind` when the build cannot run that kind, else on its `id`.
+fn table_issue(decl: &HookDecl, message: String) -> Issue {
+    let field = if unsupported(decl).is_some() { "kind" } else { "id" };
     Issue {
         source: decl.source.clone(),
         index: Some(decl.index),
         hook_id: Some(decl.id.clone()),
-        field: Some(format!("hooks[{}].id", decl.index)),
+        field: Some(format!("hooks[{}].{field}", decl.index)),
         line: None,
         column: None,
         severity: IssueSeverity::Error,
