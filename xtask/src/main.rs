@@ -19,10 +19,9 @@ tasks:
   commits  check that every commit since the rule began has a subject of at most 72 characters and a body
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
-  agents   run the engine end to end inside the real agents: Claude Code, Codex, Gemini CLI, Qwen Code, Cline,
-           GitHub Copilot CLI and Factory Droid (pinned, installed with npm under target/agents), offline against
-           a scripted model server [--agent claude|codex|gemini|qwen|cline|copilot|droid] [--scenario NAME] [--keep]
-           [--no-measure]
+  agents   run the engine end to end inside the seven real agents the suite pins (each a module of
+           xtask/src/agents, installed with npm under target/agents), offline against a scripted model server
+           [--agent NAME: one of them, as `hook install --agent` names it] [--scenario NAME] [--keep] [--no-measure]
            [--conformance [--case PART]]: each protocol case natively and bridged, compared
   dist     the release `hook` binary to install, in target/dist/hook: on Linux with glibc static and at a fixed
            address (nothing loaded or relocated at each start; docs/performance.md) [--out DIR]
