@@ -87,9 +87,12 @@ fn check_dir(path: &Path, what: &str, flag: &str) -> Result<()> {
 
 /// `path` relative to the current directory when it lies under it, as compilers print file names; else as is.
 pub fn display_path(path: &Path) -> String {
-    let relative = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
-        .filter(|p| !p.as_os_str().is_empty());
-    relative.as_deref().unwrap_or(path).display().to_string()
+    display_path_from(path, std::env::current_dir().ok().as_deref())
+}
+
+/// [`display_path`] against a current directory read once by the caller (`None` when it cannot be read), for a
+/// caller that names many files.
+pub fn display_path_from(path: &Path, cwd: Option<&Path>) -> String {
+    let relative = cwd.and_then(|cwd| path.strip_prefix(cwd).ok()).filter(|p| !p.as_os_str().is_empty());
+    relative.unwrap_or(path).display().to_string()
 }

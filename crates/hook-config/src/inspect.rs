@@ -446,8 +446,12 @@ fn trust_word(trust: TrustStatus) -> &'static str {
 /// shell command) shows as `⏎`, a tab as a space, anything else (an escape sequence from a hostile file) as its
 /// escape ([`hook_types::terminal_escaped`]: `\x1b[2J`, `\u{202e}`), visibly there rather than silently dropped.
 fn line(out: &mut String, text: String) {
-    let text = text.replace('\n', "⏎").replace('\t', " ");
-    out.push_str(&hook_types::terminal_escaped(&text));
+    // Most lines hold neither: they are escaped as they are, without two copies made first.
+    if text.contains(['\n', '\t']) {
+        out.push_str(&hook_types::terminal_escaped(&text.replace('\n', "⏎").replace('\t', " ")));
+    } else {
+        out.push_str(&hook_types::terminal_escaped(&text));
+    }
     out.push('\n');
 }
 

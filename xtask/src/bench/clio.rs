@@ -9,11 +9,14 @@
 //! The driver reads the workspace's `.clio-coder/hooks.yaml` and `hooks.local.yaml` and merges them, exactly what
 //! clio-coder does at startup, and prints how many hooks it kept.
 //!
-//! Ours is a host's load as a whole process, hook-config's `load` example (discovery of every origin, read, parse,
-//! normalize, hash, fingerprints, trust, merge; the load bounds raised, as the CLI's stop at 50 000 hooks), on the
-//! same hooks in clio-coder's files and in native snake_case files, with the load cache cold (the
-//! state directory emptied before each run) and warm. Time is the median wall time (and CPU time, user + system) of
-//! interleaved runs; memory the largest peak resident set of those runs (`wait4`'s resource usage).
+//! Ours is measured two ways in the same rounds. The first table is a host's load as a whole process, hook-config's
+//! `load` example (discovery of every origin, read, parse, normalize, hash, fingerprints, trust, merge; the load
+//! bounds raised, as the CLI's stop at 10 000 hooks a file), on the same hooks in clio-coder's files and in native
+//! snake_case files, with the load cache cold (the state directory emptied before each run) and warm. The second is
+//! the `hook` binary itself (`cargo xtask dist`'s, or `--hook PATH`) on clio-coder's files: `hook validate`, `hook
+//! inspect` and `hook --json inspect`, at the sizes its default bounds take whole. Time is the median wall time (and
+//! CPU time, user + system) of interleaved runs; memory the largest peak resident set of those runs (`wait4`'s
+//! resource usage).
 
 use std::fs;
 use std::path::Path;
@@ -21,6 +24,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+use super::cli::{self, Kind};
 use super::generate::{self, Shape};
 use super::measure::{Cmd, Medians, interleaved, ms};
 use super::{Options, Scratch};
@@ -77,6 +81,11 @@ pub fn compare(scratch: &Scratch, options: &Options, checkout: &Path) -> Result<
          clio-coder ÷ ours (cold, clio files) | peak RSS clio-coder | ours (cold, clio files) | ours (native) | RSS ratio |\n\
          |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
+    let mut cli_table = String::from(
+        "\nThe `hook` binary on the same clio-coder files, whole process, same rounds:\n\n\
+         | hooks | clio-coder (Node) | `hook validate` | `hook inspect` | `hook --json inspect` | clio-coder ÷ \
+         validate | ÷ inspect | ÷ inspect --json |\n|---|---|---|---|---|---|---|---|\n",
+    );
     for &size in &options.sizes {
         let clio_ws = scratch.dir.join(format!("clio-{size}"));
         let native_ws = scratch.dir.join(format!("native-{size}"));
@@ -102,9 +111,21 @@ pub fn compare(scratch: &Scratch, options: &Options, checkout: &Path) -> Result<
         };
         let (clio_cold, clio_warm) = (ours(&clio_ws, true), ours(&clio_ws, false));
         let (native_cold, native_warm) = (ours(&native_ws, true), ours(&native_ws, false));
+        // The `hook` binary itself on clio-coder's files, where its default bounds take them whole.
+        let cli: Vec<Cmd> = if cli::within_cli_bounds(size) {
+            cli::check_loads_whole(scratch, &clio_ws, size)?;
+            let state = scratch.dir.join(format!("cli-state-{size}"));
+            [Kind::Validate, Kind::Inspect, Kind::InspectJson]
+                .map(|kind| kind.command(scratch, &clio_ws, &state))
+                .to_vec()
+        } else {
+            Vec::new()
+        };
         let runs = options.load_runs.unwrap_or(if size >= 100_000 { 3 } else { 7 });
         eprintln!("xtask: {size} hooks, {runs} interleaved runs");
-        let m = interleaved(&[&clio, &clio_cold, &clio_warm, &native_cold, &native_warm], runs)?;
+        let mut cmds = vec![&clio, &clio_cold, &clio_warm, &native_cold, &native_warm];
+        cmds.extend(&cli);
+        let m = interleaved(&cmds, runs)?;
         let r = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
         let mib = |m: &Medians| m.max_rss_kib as f64 / 1024.0;
         table.push_str(&format!(
@@ -126,7 +147,28 @@ pub fn compare(scratch: &Scratch, options: &Options, checkout: &Path) -> Result<
             mib(&m[3]),
             mib(&m[0]) / mib(&m[1]).max(0.001),
         ));
+        if cli.is_empty() {
+            cli_table.push_str(&format!(
+                "| {size} | {} ({} CPU) | past the CLI's default bounds | | | | | |\n",
+                ms(m[0].wall),
+                ms(m[0].cpu)
+            ));
+            continue;
+        }
+        let both = |x: &Medians| format!("{} ({} CPU)", ms(x.wall), ms(x.cpu));
+        let times = |x: &Medians| format!("**{:.1}×** (CPU {:.1}×)", r(m[0].wall, x.wall), r(m[0].cpu, x.cpu));
+        cli_table.push_str(&format!(
+            "| {size} | {} | {} | {} | {} | {} | {} | {} |\n",
+            both(&m[0]),
+            both(&m[5]),
+            both(&m[6]),
+            both(&m[7]),
+            times(&m[5]),
+            times(&m[6]),
+            times(&m[7]),
+        ));
     }
+    table.push_str(&cli_table);
     fs::write(scratch.dir.join("table.md"), &table)?;
     println!("{table}");
     eprintln!("xtask: the table is also in {}", scratch.dir.join("table.md").display());

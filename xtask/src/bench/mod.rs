@@ -1,6 +1,8 @@
 //! `cargo xtask bench`: the whole-process figures of the `hook` binary, each beside the baseline it is judged
-//! against, measured in the same run (interleaved, medians), then criterion's figures of the library benches; and
-//! `cargo xtask bench-clio PATH`: clio-coder's own loader beside ours on the same generated hooks.
+//! against, measured in the same run (interleaved, medians): per event, then loading — hook-config's `load` example
+//! (a host's load, bounds raised) and `hook validate`, `hook inspect` and a bridge call themselves (`cli`) — then
+//! criterion's figures of the library benches; and `cargo xtask bench-clio PATH`: clio-coder's own loader beside
+//! ours on the same generated hooks.
 //!
 //! Nothing here runs under `cargo test` or `.ci/run`. The release binary is built first (`cargo build --release -p
 //! hook-cli`) unless `--hook PATH` names one. Everything is written under `target/bench/`, emptied at the start:
@@ -14,6 +16,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+mod cli;
 mod clio;
 mod criterion;
 mod generate;
@@ -87,6 +90,15 @@ fn parse(args: &[String], clio: bool) -> Result<Options> {
     Ok(options)
 }
 
+/// Where cargo builds: `CARGO_TARGET_DIR` when set (a relative one against the current directory, as cargo reads
+/// it), else `<root>/target`.
+fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => std::path::absolute(&dir).unwrap_or_else(|_| PathBuf::from(dir)),
+        None => root.join("target"),
+    }
+}
+
 /// The measured processes' environment and the scratch directory.
 struct Scratch {
     dir: PathBuf,
@@ -110,7 +122,7 @@ impl Scratch {
         if !options.per_event_only {
             crate::run(root, "cargo", &["build", "--release", "-p", "hook-config", "--example", "load"], &[])?;
         }
-        Ok(Scratch { dir, hook, loader: root.join("target/release/examples/load") })
+        Ok(Scratch { dir, hook, loader: target_dir(root).join("release/examples/load") })
     }
 
     /// `hook ARGS…` in the scratch environment.
@@ -208,12 +220,13 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
         return Ok(());
     }
     loading(&scratch, &options, &mut rows)?;
+    cli::rows(&scratch, &options, &mut rows)?;
     if options.criterion {
         for (package, bench) in [("hook-exec", "spawn"), ("hook-middleware", "pipeline"), ("hook-config", "load")] {
             crate::run(root, "cargo", &["bench", "-p", package, "--bench", bench], &[])?;
         }
     }
-    rows.extend(criterion::rows(&root.join("target/criterion"))?);
+    rows.extend(criterion::rows(&target_dir(root).join("criterion"))?);
     let table = render(&rows);
     fs::write(scratch.dir.join("table.md"), &table)?;
     println!("{table}");

@@ -1,5 +1,6 @@
 //! One dispatch: guards, user hooks (in process, then commands), cancellation, fold, re-check, receipts.
 
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use hook_config::HookSpec;
@@ -260,15 +261,24 @@ impl Dispatch<'_> {
         let skipped: Vec<(&str, SkipReason)> = if at_start {
             self.table.user.iter().filter_map(|h| Some((h.decl().id.as_str(), h.skip?))).collect()
         } else {
-            records
+            let untrusted: Vec<&str> = records
                 .iter()
                 .filter(|r| r.summary.status == RunStatus::Untrusted)
-                .map(|r| {
-                    let id = r.meta.hook_id.as_str();
-                    // Untrusted at run time without a skip reason at load: its files changed since the load.
-                    let skip = self.table.user.iter().find(|h| h.decl().id == id).and_then(|h| h.skip);
-                    (id, skip.unwrap_or(SkipReason::Modified))
-                })
+                .map(|r| r.meta.hook_id.as_str())
+                .collect();
+            // Each id's skip reason at load, looked up by id (a scan of the table for each of thousands of skipped
+            // hooks was most of a bridge call at 10 000 hooks); the first hook of an id, as a scan would find it.
+            let mut at_load: HashMap<&str, Option<SkipReason>> = HashMap::new();
+            if !untrusted.is_empty() {
+                at_load.reserve(self.table.user.len());
+                for hook in &self.table.user {
+                    at_load.entry(hook.decl().id.as_str()).or_insert(hook.skip);
+                }
+            }
+            untrusted
+                .into_iter()
+                // Untrusted at run time without a skip reason at load: its files changed since the load.
+                .map(|id| (id, at_load.get(id).copied().flatten().unwrap_or(SkipReason::Modified)))
                 .collect()
         };
         let skipped: Vec<(&str, SkipReason)> = skipped
@@ -277,14 +287,16 @@ impl Dispatch<'_> {
             .collect();
         let keys: Vec<String> = skipped.iter().map(|(id, why)| format!("{id}:{why:?}")).collect();
         let session = self.input.session_id.as_deref();
-        let fresh = self.inner.sessions.first_notices(session, keys, at_start, &mut self.state);
+        let fresh = self.inner.sessions.first_notices(session, keys.clone(), at_start, &mut self.state);
         if fresh.is_empty() {
             return;
         }
+        let fresh: HashSet<&str> = fresh.iter().map(String::as_str).collect();
         let named: Vec<String> = skipped
             .iter()
-            .filter(|(id, why)| fresh.contains(&format!("{id}:{why:?}")))
-            .map(|(id, why)| match why {
+            .zip(&keys)
+            .filter(|(_, key)| fresh.contains(key.as_str()))
+            .map(|((id, why), _)| match why {
                 SkipReason::Modified => format!("`{id}` (changed since it was trusted)"),
                 _ => format!("`{id}` (not trusted in this workspace)"),
             })
