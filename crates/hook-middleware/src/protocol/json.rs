@@ -32,9 +32,7 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
     {
         return Err(invalid(format!("unknown field `{}`", sanitize_text(field))));
     }
-    if b.rules.codex_strict
-        && let Some(message) = codex_unsupported(b.event, &out)
-    {
+    if let Some(message) = (b.rules.unsupported)(b.event, &out) {
         return Err(invalid(message));
     }
     // Gemini CLI: SessionStart, SessionEnd, Notification and PreCompress are advisory, their flow-control fields
@@ -317,7 +315,7 @@ fn copilot(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
 
 /// Codex's extra rules (codex-rs/hooks/src/engine/output_parser.rs): combinations its parsers reject as
 /// unsupported, each a failure of the run. The messages are Codex's own.
-fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
+pub(super) fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
     let name = match event {
         Event::PreTool => "PreToolUse",
         Event::PermissionRequest => "PermissionRequest",
