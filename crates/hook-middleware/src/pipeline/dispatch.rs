@@ -111,51 +111,99 @@ struct Dispatch<'a> {
     background: Vec<String>,
 }
 
+/// What the dispatch answers so far: the folded verdict and its reason, which the re-check of a rewrite, the deadline
+/// and the session state may still change.
+struct Answer {
+    verdict: Verdict,
+    reason: Option<String>,
+}
+
+impl Answer {
+    fn deny(&mut self, reason: Option<String>) {
+        self.verdict = Verdict::Deny;
+        self.reason = reason;
+    }
+}
+
 impl Dispatch<'_> {
+    /// One dispatch, steps 3 to 8 of the [module docs](super).
+    ///
+    /// # Order
+    ///
+    /// 1. the guards, one after another;
+    /// 2. the user hooks, unless a guard's deny decides;
+    /// 3. the fold of every run, in precedence order;
+    /// 4. the winning rewrite of the tool input, back through the guards;
+    /// 5. the deadline: the hooks it cancelled are named, and a gate fails closed;
+    /// 6. the effects, turn_end continuations capped;
+    /// 7. the records closed: spans, receipts, notices of the hooks that did not run;
+    /// 8. a gate whose session state another process held denies;
+    /// 9. the exporter, then the result.
     async fn run(mut self) -> DispatchResult {
         let event = &self.input.event;
         let mut guards = Box::pin(self.run_guards(self.input, None)).await;
-        let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.clone());
-        let prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
-        let (mut users, background) = Box::pin(self.run_users(guard_denial.as_deref(), prior)).await;
+        let (mut users, background) = Box::pin(self.run_users(&guards)).await;
         self.background = background;
-
         let guard_count = guards.len();
         let mut all: Vec<&mut Record> = guards.iter_mut().chain(users.iter_mut()).collect();
         let folded = fold::fold(event, &mut all);
-        let (mut verdict, mut reason) = (folded.verdict, folded.reason);
+        let mut answer = Answer { verdict: folded.verdict, reason: folded.reason };
+        let writer = folded.rewrite_from.filter(|&w| w >= guard_count);
+        let rechecks = Box::pin(self.recheck_rewrite(&mut all, writer, &mut answer)).await;
+        self.fail_late_closed(&mut all, &rechecks, &mut answer);
+        let (effects, halted) = self.effects(&mut all);
+        drop(all);
+        let mut records: Vec<Record> = guards.into_iter().chain(users).chain(rechecks).collect();
+        self.close(&mut records).await;
+        if let Some(denial) = self.state.gate_denial(event) {
+            answer.deny(Some(denial));
+        }
+        self.export(&records, &answer);
+        self.finish(records, answer, effects, halted)
+    }
 
-        let mut rechecks = Vec::new();
-        if let Some(writer) = folded.rewrite_from.filter(|&w| w >= guard_count && verdict != Verdict::Deny) {
-            let rewrite = all[writer].effects.iter().find_map(|e| match e {
-                Effect::RewriteToolInput { input } => Some(input.clone()),
+    /// The winning `rewrite_tool_input` of the user hook at `writer` goes back through the guards, unless the fold
+    /// denied: a guard's deny of the rewritten input denies (and drops what widened the answer); on a gate the fold
+    /// allowed or passed, a guard's ask asks. The re-checks' records.
+    async fn recheck_rewrite(
+        &self,
+        all: &mut [&mut Record],
+        writer: Option<usize>,
+        answer: &mut Answer,
+    ) -> Vec<Record> {
+        let event = &self.input.event;
+        let Some(writer) = writer.filter(|_| answer.verdict != Verdict::Deny) else { return Vec::new() };
+        let rewrite = all[writer].effects.iter().find_map(|e| match e {
+            Effect::RewriteToolInput { input } => Some(input.clone()),
+            _ => None,
+        });
+        let Some(rewrite) = rewrite else { return Vec::new() };
+        let mut rewritten = self.input.clone();
+        rewritten.tool_input = Some(serde_json::Value::Object(rewrite));
+        let writer_id = all[writer].meta.hook_id.clone();
+        let rechecks = Box::pin(self.run_guards(&rewritten, Some(&writer_id))).await;
+        if let Some(denial) = rechecks.iter().rev().find(|r| r.denies(event)) {
+            answer.deny(match &denial.decision {
+                Decision::Deny { reason } => Some(reason.clone()),
                 _ => None,
             });
-            if let Some(rewrite) = rewrite {
-                let mut rewritten = self.input.clone();
-                rewritten.tool_input = Some(serde_json::Value::Object(rewrite));
-                let writer_id = all[writer].meta.hook_id.clone();
-                rechecks = Box::pin(self.run_guards(&rewritten, Some(&writer_id))).await;
-                if let Some(denial) = rechecks.iter().rev().find(|r| r.denies(event)) {
-                    verdict = Verdict::Deny;
-                    reason = match &denial.decision {
-                        Decision::Deny { reason } => Some(reason.clone()),
-                        _ => None,
-                    };
-                    fold::drop_widening(&mut all);
-                } else if event.class() == EventClass::Gate
-                    && matches!(verdict, Verdict::Allow | Verdict::Pass)
-                    && let Some(ask) = rechecks.iter().rev().find_map(|r| match &r.decision {
-                        Decision::Ask { reason } => Some(reason.clone()),
-                        _ => None,
-                    })
-                {
-                    verdict = Verdict::Ask;
-                    reason = ask;
-                }
-            }
+            fold::drop_widening(all);
+        } else if event.class() == EventClass::Gate
+            && matches!(answer.verdict, Verdict::Allow | Verdict::Pass)
+            && let Some(ask) = rechecks.iter().rev().find_map(|r| match &r.decision {
+                Decision::Ask { reason } => Some(reason.clone()),
+                _ => None,
+            })
+        {
+            answer.verdict = Verdict::Ask;
+            answer.reason = ask;
         }
+        rechecks
+    }
 
+    /// The hooks the dispatch deadline cancelled are named in a diagnostic; on a gate that did not deny already, the
+    /// deadline denies (the closed side) and what widened the answer is dropped.
+    fn fail_late_closed(&mut self, all: &mut [&mut Record], rechecks: &[Record], answer: &mut Answer) {
         let late: Vec<String> = all
             .iter()
             .map(|r| &**r)
@@ -163,56 +211,62 @@ impl Dispatch<'_> {
             .filter(|r| r.cancelled == Some(Cancel::Deadline))
             .map(|r| format!("`{}`", r.meta.hook_id))
             .collect();
-        if !late.is_empty() {
-            let ms = self.inner.limits.dispatch_deadline_ms;
-            let late = late.join(", ");
-            self.diagnostics.push(format!("the dispatch deadline of {ms} ms passed; cancelled {late}"));
-            if event.class() == EventClass::Gate && verdict != Verdict::Deny {
-                verdict = Verdict::Deny;
-                reason = Some(format!("the dispatch deadline of {ms} ms passed before {late} finished"));
-                fold::drop_widening(&mut all);
-            }
+        if late.is_empty() {
+            return;
         }
+        let ms = self.inner.limits.dispatch_deadline_ms;
+        let late = late.join(", ");
+        self.diagnostics.push(format!("the dispatch deadline of {ms} ms passed; cancelled {late}"));
+        if self.input.event.class() == EventClass::Gate && answer.verdict != Verdict::Deny {
+            answer.deny(Some(format!("the dispatch deadline of {ms} ms passed before {late} finished")));
+            fold::drop_widening(all);
+        }
+    }
 
+    /// Every run's effects in precedence order, turn_end continuations capped; and whether one halts the agent.
+    fn effects(&mut self, all: &mut [&mut Record]) -> (Vec<Effect>, bool) {
         let mut effects: Vec<Effect> = all.iter().flat_map(|r| r.effects.iter().cloned()).collect();
-        if *event == Event::TurnEnd {
-            self.cap_continuations(&mut all, &mut effects);
+        if self.input.event == Event::TurnEnd {
+            self.cap_continuations(all, &mut effects);
         }
         let halted = effects.iter().any(|e| matches!(e, Effect::Halt { .. }));
-        drop(all);
+        (effects, halted)
+    }
 
-        let mut records: Vec<Record> = guards.into_iter().chain(users).chain(rechecks).collect();
-        // Every status is final now (cancellation below a deny, the deadline): the spans say what the summaries
-        // and receipts say, whichever hook finished first. Taking the spans closes them here, before the receipts.
-        for record in &mut records {
+    /// Every status is final now (cancellation below a deny, the deadline): the spans say what the summaries and
+    /// receipts say, whichever hook finished first. Taking the spans closes them here, before the receipts; then
+    /// the receipts are recorded and the hooks that did not run are announced.
+    async fn close(&mut self, records: &mut [Record]) {
+        for record in records.iter_mut() {
             if let Some(span) = record.span.take() {
                 spans::record_hook(&span, &record.summary);
             }
         }
-        self.record_receipts(&records).await;
-        self.announce_skipped_guards(&records);
-        self.announce_no_evaluator(&records);
-        if let Some(denial) = self.state.gate_denial(event) {
-            verdict = Verdict::Deny;
-            reason = Some(denial);
-        }
-        if let Some(exporter) = &self.inner.exporter {
-            let runs: Vec<ExportedRun<'_>> = records
-                .iter()
-                .map(|r| ExportedRun { summary: &r.summary, kind: r.meta.kind, run_async: false })
-                .collect();
-            exporter.export(&ExportedDispatch {
-                input: self.input,
-                verdict: Some(verdict),
-                reason: reason.as_deref(),
-                started: self.started.0,
-                duration: self.started.1.elapsed(),
-                runs: &runs,
-            });
-        }
+        self.record_receipts(records).await;
+        self.announce_skipped_guards(records);
+        self.announce_no_evaluator(records);
+    }
+
+    /// Hands the dispatch to the host's exporter, if it has one.
+    fn export(&self, records: &[Record], answer: &Answer) {
+        let Some(exporter) = &self.inner.exporter else { return };
+        let runs: Vec<ExportedRun<'_>> =
+            records.iter().map(|r| ExportedRun { summary: &r.summary, kind: r.meta.kind, run_async: false }).collect();
+        exporter.export(&ExportedDispatch {
+            input: self.input,
+            verdict: Some(answer.verdict),
+            reason: answer.reason.as_deref(),
+            started: self.started.0,
+            duration: self.started.1.elapsed(),
+            runs: &runs,
+        });
+    }
+
+    /// The result, with the session state's changes settled into it.
+    fn finish(self, records: Vec<Record>, answer: Answer, effects: Vec<Effect>, halted: bool) -> DispatchResult {
         let mut result = DispatchResult {
-            verdict,
-            reason,
+            verdict: answer.verdict,
+            reason: answer.reason,
             effects,
             runs: records.into_iter().map(|r| r.summary).collect(),
             halted,
@@ -221,7 +275,7 @@ impl Dispatch<'_> {
             generation: self.table.generation,
             background: self.background,
         };
-        self.state.settle(event, &mut result);
+        self.state.settle(&self.input.event, &mut result);
         result
     }
 
@@ -362,8 +416,10 @@ impl Dispatch<'_> {
 
     /// The user tier: skips, in-process hooks, then command hooks; then every hook below the highest-precedence
     /// deny is cancelled and discarded.
-    async fn run_users(&self, guard_denial: Option<&str>, mut prior: Vec<Effect>) -> (Vec<Record>, Vec<String>) {
+    async fn run_users(&self, guards: &[Record]) -> (Vec<Record>, Vec<String>) {
         let event = &self.input.event;
+        let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.as_str());
+        let mut prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
         let table = self.table;
         let positions = table.user_index.matching(&table.user, &Probe::of(self.input));
         let hooks: Vec<&UserHook> = positions.iter().map(|&p| &table.user[p]).collect();
