@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use hook_config::HookSpec;
 use hook_types::{Decision, Effect, EntryKind, Event, EventClass, HookKind, RunStatus, Verdict};
+use tokio::sync::SemaphorePermit;
 use tokio::time::Instant;
 use tracing::Instrument;
 
@@ -622,6 +623,24 @@ impl Dispatch<'_> {
     }
 }
 
+/// A scheduled hook's turn: a `sequential: true` hook first waits for every hook of lower precedence, then each
+/// takes one of the dispatch's permits. The dispatch's cancellation (a deny above it, the deadline) ends the wait
+/// instead, with its cause.
+async fn admit(coordinator: &Coordinator, position: usize, sequential: bool) -> Result<SemaphorePermit<'_>, Cancel> {
+    if sequential {
+        tokio::select! {
+            biased;
+            cause = coordinator.cancelled(position) => return Err(cause),
+            () = coordinator.lower_finished(position) => {}
+        }
+    }
+    tokio::select! {
+        biased;
+        cause = coordinator.cancelled(position) => Err(cause),
+        permit = coordinator.permit() => Ok(permit),
+    }
+}
+
 /// One command hook's whole life in a dispatch: wait its turn, get a permit, pass the checks, run, interpret.
 async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: usize, hook: &UserHook) -> Record {
     let _finishing = coordinator.finishing(position);
@@ -632,17 +651,9 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
     if let HookSpec::Evaluated(spec) = &decl.spec {
         return run_evaluated(coordinator, cx, position, hook, spec, record).await;
     }
-    if decl.sequential {
-        tokio::select! {
-            biased;
-            cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-            () = coordinator.lower_finished(position) => {}
-        }
-    }
-    let _permit = tokio::select! {
-        biased;
-        cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-        permit = coordinator.permit() => permit,
+    let _permit = match admit(coordinator, position, decl.sequential).await {
+        Ok(permit) => permit,
+        Err(cause) => return cancelled(record, cause, cx),
     };
     let spec = match &decl.spec {
         HookSpec::Command(spec) => spec,
@@ -689,17 +700,9 @@ async fn run_evaluated(
 ) -> Record {
     let decl = hook.decl();
     let event = &cx.input.event;
-    if decl.sequential {
-        tokio::select! {
-            biased;
-            cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-            () = coordinator.lower_finished(position) => {}
-        }
-    }
-    let _permit = tokio::select! {
-        biased;
-        cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-        permit = coordinator.permit() => permit,
+    let _permit = match admit(coordinator, position, decl.sequential).await {
+        Ok(permit) => permit,
+        Err(cause) => return cancelled(record, cause, cx),
     };
     let (timeout_ms, _) = cx.limits.clamp_timeout_ms(spec.timeout_ms);
     let payload = String::from_utf8_lossy(&cx.payloads.get(decl.protocol, cx.input)).into_owned();
