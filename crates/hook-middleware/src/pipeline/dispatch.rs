@@ -415,32 +415,65 @@ impl Dispatch<'_> {
         records
     }
 
-    /// The user tier: skips, in-process hooks, then command hooks; then every hook below the highest-precedence
-    /// deny is cancelled and discarded.
+    /// The user tier: the records of the hooks that stayed in the dispatch, and the ids of the `async: true` hooks it
+    /// started.
+    ///
+    /// # Order
+    ///
+    /// 1. the hooks decided without running (a guard's deny that decides, a skip at load) get their records;
+    /// 2. the in-process hooks run in precedence order, each seeing the effects before it;
+    /// 3. the `async: true` observers start and leave the dispatch;
+    /// 4. the scheduled hooks (command, http, evaluated) run concurrently;
+    /// 5. every hook below the highest-precedence deny is cancelled and its results discarded.
     async fn run_users(&self, guards: &[Record]) -> (Vec<Record>, Vec<String>) {
-        let event = &self.input.event;
-        let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.as_str());
-        let mut prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
         let table = self.table;
         let positions = table.user_index.matching(&table.user, &Probe::of(self.input));
         let hooks: Vec<&UserHook> = positions.iter().map(|&p| &table.user[p]).collect();
-        let mut records: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
+        let mut records = self.decided_without_running(&hooks, guards);
         // Decided without running: they keep their status whatever denies.
-        let mut settled = vec![false; hooks.len()];
-        for (k, hook) in hooks.iter().enumerate() {
-            let why = match (guard_denial, hook.skip) {
-                (Some(guard), _) if deny_decides(event) => {
-                    Some((RunStatus::Skipped, format!("not run: guard `{guard}` denied first")))
-                }
-                (_, Some(skip)) => Some((skip.status(), skip.describe().to_owned())),
-                _ => None,
-            };
-            if let Some((status, why)) = why {
-                records[k] = Some(Record::not_run(user_meta(hook), event, status, why));
-                settled[k] = true;
-            }
-        }
+        let settled: Vec<bool> = records.iter().map(Option::is_some).collect();
+        let denied = self.run_in_process(&hooks, &mut records, guards).await;
+        let (background, started) = self.start_background(&hooks, &mut records);
+        self.run_scheduled(&hooks, &mut records, &background, denied).await;
+        let mut stayed: Vec<(Record, bool)> = records
+            .into_iter()
+            .zip(settled)
+            .enumerate()
+            .filter(|(k, _)| !background.contains(k))
+            .map(|(_, (r, settled))| (r.expect("every hook has a record"), settled))
+            .collect();
+        cancel_below_deny(&self.input.event, &mut stayed);
+        (stayed.into_iter().map(|(record, _)| record).collect(), started)
+    }
 
+    /// A record for each of `hooks` that does not run: all of them where a guard denied on an event a deny decides,
+    /// else the ones loading skipped (disabled, untrusted, modified).
+    fn decided_without_running(&self, hooks: &[&UserHook], guards: &[Record]) -> Vec<Option<Record>> {
+        let event = &self.input.event;
+        let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.as_str());
+        let decided = |hook: &UserHook| {
+            let (status, why) = match (guard_denial, hook.skip) {
+                (Some(guard), _) if deny_decides(event) => {
+                    (RunStatus::Skipped, format!("not run: guard `{guard}` denied first"))
+                }
+                (_, Some(skip)) => (skip.status(), skip.describe().to_owned()),
+                _ => return None,
+            };
+            Some(Record::not_run(user_meta(hook), event, status, why))
+        };
+        hooks.iter().map(|hook| decided(hook)).collect()
+    }
+
+    /// The in-process hooks without a record yet, in precedence order, each seeing the effects of the guards and of
+    /// the hooks before it (command hooks get the input only). The position of the last one that denied.
+    async fn run_in_process(
+        &self,
+        hooks: &[&UserHook],
+        records: &mut [Option<Record>],
+        guards: &[Record],
+    ) -> Option<usize> {
+        let event = &self.input.event;
+        let mut prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
         let mut denied: Option<usize> = None;
         for (k, hook) in hooks.iter().enumerate() {
             if records[k].is_some() || !hook.in_process() {
@@ -467,10 +500,12 @@ impl Dispatch<'_> {
             }
             records[k] = Some(record);
         }
-        // In-process hooks saw `prior`; command hooks get the input only.
-        drop(prior);
+        denied
+    }
 
-        // `async: true` observers start now and are not waited for: they leave the dispatch here.
+    /// `async: true` observers without a record yet start now and are not waited for: they leave the dispatch here.
+    /// Their positions, and their ids; one the checks refused keeps its record and stays.
+    fn start_background(&self, hooks: &[&UserHook], records: &mut [Option<Record>]) -> (Vec<usize>, Vec<String>) {
         let background: Vec<usize> =
             (0..hooks.len()).filter(|&k| records[k].is_none() && hooks[k].decl().run_async).collect();
         let mut started = Vec::new();
@@ -480,45 +515,41 @@ impl Dispatch<'_> {
                 refused => records[k] = refused,
             }
         }
-        let background: Vec<usize> = background.into_iter().filter(|&k| records[k].is_none()).collect();
+        let background = background.into_iter().filter(|&k| records[k].is_none()).collect();
+        (background, started)
+    }
 
+    /// The hooks still without a record, and not in the background, run concurrently under one coordinator
+    /// (precedence, permits, the deadline, `denied` as the deny so far); one still running at the backstop past the
+    /// deadline is recorded as cancelled by it.
+    async fn run_scheduled(
+        &self,
+        hooks: &[&UserHook],
+        records: &mut [Option<Record>],
+        background: &[usize],
+        denied: Option<usize>,
+    ) {
         let pending: Vec<usize> =
             (0..hooks.len()).filter(|&k| records[k].is_none() && !background.contains(&k)).collect();
-        if !pending.is_empty() {
-            let finished: Vec<bool> =
-                records.iter().enumerate().map(|(k, r)| r.is_some() || background.contains(&k)).collect();
-            let coordinator = Coordinator::new(finished, denied, self.inner.permits, self.deadline);
-            let payloads = Payloads::default();
-            let cx = self.context(self.input, &payloads);
-            let futures: Vec<(usize, HookFuture<'_, Record>)> = pending
-                .iter()
-                .map(|&k| (k, Box::pin(run_command(&coordinator, &cx, k, hooks[k])) as HookFuture<'_, Record>))
-                .collect();
-            let mut done: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
-            let backstop = self.deadline + Duration::from_millis(self.inner.limits.grace_ms) + BACKSTOP;
-            let _ = tokio::time::timeout_at(backstop, join_into(futures, &mut done)).await;
-            for k in pending {
-                records[k] =
-                    Some(done[k].take().unwrap_or_else(|| self.deadline_cancelled(user_meta(hooks[k]), event)));
-            }
+        if pending.is_empty() {
+            return;
         }
-
-        let (mut records, settled): (Vec<Record>, Vec<bool>) = records
-            .into_iter()
-            .zip(settled)
-            .enumerate()
-            .filter(|(k, _)| !background.contains(k))
-            .map(|(_, (r, settled))| (r.expect("every hook has a record"), settled))
-            .unzip();
-        if let Some(highest) = records.iter().rposition(|r| r.denies(event)) {
-            let by = records[highest].meta.hook_id.clone();
-            for (record, settled) in records[..highest].iter_mut().zip(&settled) {
-                if !settled {
-                    record.cancel(Cancel::Deny, format!("cancelled: `{by}` has higher precedence and denied"));
-                }
-            }
+        let finished: Vec<bool> =
+            records.iter().enumerate().map(|(k, r)| r.is_some() || background.contains(&k)).collect();
+        let coordinator = Coordinator::new(finished, denied, self.inner.permits, self.deadline);
+        let payloads = Payloads::default();
+        let cx = self.context(self.input, &payloads);
+        let futures: Vec<(usize, HookFuture<'_, Record>)> = pending
+            .iter()
+            .map(|&k| (k, Box::pin(run_command(&coordinator, &cx, k, hooks[k])) as HookFuture<'_, Record>))
+            .collect();
+        let mut done: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
+        let backstop = self.deadline + Duration::from_millis(self.inner.limits.grace_ms) + BACKSTOP;
+        let _ = tokio::time::timeout_at(backstop, join_into(futures, &mut done)).await;
+        for k in pending {
+            let event = &self.input.event;
+            records[k] = Some(done[k].take().unwrap_or_else(|| self.deadline_cancelled(user_meta(hooks[k]), event)));
         }
-        (records, started)
     }
 
     fn context<'c>(&'c self, input: &'c EventInput, payloads: &'c Payloads) -> RunContext<'c> {
@@ -619,6 +650,18 @@ impl Dispatch<'_> {
         let receipts: Vec<_> = records.iter().map(|r| r.receipt(&time, tool, session)).collect();
         for diagnostic in sinks.record_all_off_task(receipts).await {
             self.diagnostics.push(diagnostic.to_string());
+        }
+    }
+}
+
+/// Every hook below the highest-precedence deny is cancelled and its results discarded, unless it was settled
+/// (decided without running).
+fn cancel_below_deny(event: &Event, records: &mut [(Record, bool)]) {
+    let Some(highest) = records.iter().rposition(|(r, _)| r.denies(event)) else { return };
+    let by = records[highest].0.meta.hook_id.clone();
+    for (record, settled) in &mut records[..highest] {
+        if !*settled {
+            record.cancel(Cancel::Deny, format!("cancelled: `{by}` has higher precedence and denied"));
         }
     }
 }
