@@ -113,7 +113,7 @@ fn the_tidy_check_finds_a_list_however_it_is_laid_out() {
 /// (`QwenRules`, `qwen_words`) or a string literal.
 fn files_naming(agents: &[&str]) -> Vec<(PathBuf, Vec<String>)> {
     let mut out = Vec::new();
-    for dir in ["crates", "xtask/src"] {
+    for dir in ["crates", "xtask/src/agents"] {
         for path in shipped_rust_files(&repo_root().join(dir)) {
             let text = std::fs::read_to_string(&path).unwrap();
             let mut named: Vec<String> = Vec::new();
@@ -142,19 +142,20 @@ fn files_naming(agents: &[&str]) -> Vec<(PathBuf, Vec<String>)> {
 /// names an agent is where the next agent will need an edit too. Run with `--nocapture` to see the files.
 #[test]
 fn each_agent_is_named_in_few_files_outside_its_table_entry() {
-    // Files naming the agent outside crates/hook-types/src/agent/, at most (xtask's real-agent suite included).
-    // Before the table was one module per agent, the same count was 27, 17, 17, 9, 14, 8, 10, 13, 3, 13.
+    // Files naming the agent outside crates/hook-types/src/agent/, at most: the crates and the real-agent suite
+    // (xtask/src/agents; the bench, which runs clio-coder's loader beside ours, is not agent support). Before the
+    // table was one module per agent, the same count was 24, 16, 16, 9, 14, 8, 10, 13, 3, 9.
     const BUDGET: &[(&str, usize)] = &[
-        ("claude", 26),
-        ("codex", 16),
-        ("gemini", 16),
+        ("claude", 23),
+        ("codex", 14),
+        ("gemini", 15),
         ("cursor", 8),
         ("copilot", 13),
         ("qwen", 7),
         ("droid", 9),
         ("cline", 12),
         ("mecha", 2),
-        ("clio", 12),
+        ("clio", 8),
     ];
     let agents: Vec<&str> = BUDGET.iter().map(|(agent, _)| *agent).collect();
     let naming: Vec<(PathBuf, Vec<String>)> =

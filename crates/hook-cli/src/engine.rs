@@ -71,6 +71,14 @@ impl Engine {
     /// [`Engine::new`] with only the loaded hooks `keep` accepts in the pipeline: `hook bridge` drops the hooks the
     /// invoking agent runs itself. Filtered before the pipeline is built, so it is built once. The closed gates stay
     /// closed: a declaration that cannot be read runs nowhere, in the agent or here.
+    ///
+    /// # Order
+    ///
+    /// 1. the async runtime, and the signal handlers where they listen from the start;
+    /// 2. the workspace, loaded with the load cache where receipts are written, less the hooks `keep` refuses, with
+    ///    a warning for error-level issues and for `--trust-workspace`;
+    /// 3. the pipeline, with the session state and a receipt sink where receipts are written, and the OpenTelemetry
+    ///    exporter where the environment asks for one.
     pub fn new_keeping(
         ctx: &Context,
         options: EngineOptions,
@@ -87,81 +95,8 @@ impl Engine {
             }
             false => None,
         };
-        // The load cache lives with the session state: a process that keeps state (a bridge call, `hook run`) re-parses
-        // only the files that changed since the last; a rehearsal that writes no receipts keeps no cache either.
-        let cache_dir = if options.receipts { hook_config::default_load_cache_dir() } else { None };
-        let load = LoadOptions { trust_workspace: options.trust_workspace, cache_dir, ..LoadOptions::default() };
-        let mut config = ctx.load_with(&load)?;
-        config.hooks.retain(keep);
-        let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
-        if errors > 0 {
-            // Lenient, as a host that runs what is valid: the dropped hooks do not run, the gates they were on deny,
-            // and the user should know.
-            let closed: Vec<String> = hook_config::GATES
-                .iter()
-                .filter(|gate| config.closed_gates.iter().any(|c| c.closes(gate)))
-                .map(ToString::to_string)
-                .collect();
-            let closed = if closed.is_empty() {
-                String::new()
-            } else {
-                format!(", and {} deny until they are fixed", closed.join(", "))
-            };
-            eprintln!(
-                "hook: warning: {errors} error-level issue(s) in the hook configuration; what they concern does not \
-                 run{closed} (see `hook validate`)"
-            );
-        }
-        if options.trust_workspace {
-            eprintln!(
-                "hook: --trust-workspace: trusting {} hook(s) of the workspace `{}` for this run only (in memory; \
-                 trusted.json is not written)",
-                config.trusted_in_memory,
-                crate::render::safe(&config.workspace.display().to_string())
-            );
-        }
-        // One process per event: receipts are written on this thread, not on a thread made for them
-        // (docs/performance.md#the-process-start).
-        // The hooks move into the pipeline, which is all that reads them from here on: a copy of every hook was 4 % of
-        // a bridge call at 10 000 hooks.
-        let tier = UserTier { hooks: std::mem::take(&mut config.hooks), closed_gates: config.closed_gates.clone() };
-        let mut builder =
-            Pipeline::builder().limits(limits()).workspace(&config.workspace).user_hooks(tier).receipts_inline(true);
-        // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
-        // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
-        // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.
-        if options.receipts
-            && let Some(dir) = hook_middleware::receipts::session_state_dir(&config.workspace)
-        {
-            builder = builder.session_state(dir);
-        }
-        let mut receipts = None;
-        if options.receipts {
-            match FileSink::for_workspace(&config.workspace) {
-                Some(sink) => {
-                    receipts = Some(sink.path().to_path_buf());
-                    builder = builder.receipt_sink(Arc::new(sink));
-                }
-                None => eprintln!(
-                    "hook: warning: no receipts are written: neither $XDG_STATE_HOME nor $HOME is set (pass \
-                     --no-receipts to silence this)"
-                ),
-            }
-        }
-        let otel = match OtelExporter::from_env() {
-            Ok(otel) => otel.map(Arc::new),
-            Err(err) => {
-                eprintln!("hook: warning: OpenTelemetry export is off: {}", one_line(&err.to_string()));
-                None
-            }
-        };
-        if let Some(otel) = &otel {
-            builder = builder.exporter(Arc::clone(otel) as Arc<dyn hook_middleware::export::DispatchExporter>);
-        }
-        let pipeline = builder.build().context("cannot build the pipeline")?;
-        for issue in pipeline.issues() {
-            eprintln!("hook: warning: {}", one_line(&issue.to_string()));
-        }
+        let mut config = load(ctx, &options, keep)?;
+        let (pipeline, receipts, otel) = pipeline(&mut config, &options)?;
         Ok(Engine {
             config,
             pipeline,
@@ -252,6 +187,95 @@ impl Engine {
 /// bridge's answer deadline, the timer and timeout `hook install` writes) can be reached in a test. It can only
 /// shorten: a deadline that fires sooner denies sooner, and turns no gate off.
 pub const TEST_DEADLINE_VAR: &str = "HOOK_TEST_DISPATCH_DEADLINE_MS";
+
+/// The workspace as the engine runs it: the load cache lives with the session state (a process that keeps state, a
+/// bridge call or `hook run`, re-parses only the files that changed since the last; a rehearsal that writes no
+/// receipts keeps no cache either); the hooks `keep` refuses are dropped; error-level issues and
+/// `--trust-workspace` are announced on stderr.
+fn load(ctx: &Context, options: &EngineOptions, keep: impl FnMut(&hook_config::LoadedHook) -> bool) -> Result<Config> {
+    let cache_dir = if options.receipts { hook_config::default_load_cache_dir() } else { None };
+    let load = LoadOptions { trust_workspace: options.trust_workspace, cache_dir, ..LoadOptions::default() };
+    let mut config = ctx.load_with(&load)?;
+    config.hooks.retain(keep);
+    let errors = config.issues.iter().filter(|i| i.severity == hook_config::IssueSeverity::Error).count();
+    if errors > 0 {
+        // Lenient, as a host that runs what is valid: the dropped hooks do not run, the gates they were on deny,
+        // and the user should know.
+        let closed: Vec<String> = hook_config::GATES
+            .iter()
+            .filter(|gate| config.closed_gates.iter().any(|c| c.closes(gate)))
+            .map(ToString::to_string)
+            .collect();
+        let closed = if closed.is_empty() {
+            String::new()
+        } else {
+            format!(", and {} deny until they are fixed", closed.join(", "))
+        };
+        eprintln!(
+            "hook: warning: {errors} error-level issue(s) in the hook configuration; what they concern does not \
+             run{closed} (see `hook validate`)"
+        );
+    }
+    if options.trust_workspace {
+        eprintln!(
+            "hook: --trust-workspace: trusting {} hook(s) of the workspace `{}` for this run only (in memory; \
+             trusted.json is not written)",
+            config.trusted_in_memory,
+            crate::render::safe(&config.workspace.display().to_string())
+        );
+    }
+    Ok(config)
+}
+
+/// The pipeline of `config`'s hooks, where its receipts go, and the OpenTelemetry exporter it hands dispatches to.
+/// The hooks move out of `config` into the pipeline, which is all that reads them from here on: a copy of every hook
+/// was 4 % of a bridge call at 10 000 hooks.
+fn pipeline(
+    config: &mut Config,
+    options: &EngineOptions,
+) -> Result<(Pipeline, Option<PathBuf>, Option<Arc<OtelExporter>>)> {
+    // One process per event: receipts are written on this thread, not on a thread made for them
+    // (docs/performance.md#the-process-start).
+    let tier = UserTier { hooks: std::mem::take(&mut config.hooks), closed_gates: config.closed_gates.clone() };
+    let mut builder =
+        Pipeline::builder().limits(limits()).workspace(&config.workspace).user_hooks(tier).receipts_inline(true);
+    // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
+    // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
+    // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.
+    if options.receipts
+        && let Some(dir) = hook_middleware::receipts::session_state_dir(&config.workspace)
+    {
+        builder = builder.session_state(dir);
+    }
+    let mut receipts = None;
+    if options.receipts {
+        match FileSink::for_workspace(&config.workspace) {
+            Some(sink) => {
+                receipts = Some(sink.path().to_path_buf());
+                builder = builder.receipt_sink(Arc::new(sink));
+            }
+            None => eprintln!(
+                "hook: warning: no receipts are written: neither $XDG_STATE_HOME nor $HOME is set (pass \
+                 --no-receipts to silence this)"
+            ),
+        }
+    }
+    let otel = match OtelExporter::from_env() {
+        Ok(otel) => otel.map(Arc::new),
+        Err(err) => {
+            eprintln!("hook: warning: OpenTelemetry export is off: {}", one_line(&err.to_string()));
+            None
+        }
+    };
+    if let Some(otel) = &otel {
+        builder = builder.exporter(Arc::clone(otel) as Arc<dyn hook_middleware::export::DispatchExporter>);
+    }
+    let pipeline = builder.build().context("cannot build the pipeline")?;
+    for issue in pipeline.issues() {
+        eprintln!("hook: warning: {}", one_line(&issue.to_string()));
+    }
+    Ok((pipeline, receipts, otel))
+}
 
 /// The limits every command of the CLI runs and installs under: the defaults (and, in tests, a shorter dispatch
 /// deadline from [`TEST_DEADLINE_VAR`]).

@@ -271,11 +271,24 @@ impl InspectReport {
         }
     }
 
-    /// The report for humans: readable in 80 columns (paths aside), hooks grouped by origin in precedence order,
-    /// then what was overridden, shadowing attempts, what never runs, issues, and the files found.
+    /// The report for humans: readable in 80 columns (paths aside): the workspace, trust store and policy, the
+    /// closed gates, hooks grouped by origin in precedence order, then what was overridden, shadowing attempts, what
+    /// never runs, issues, and the files found.
     pub fn render_text(&self) -> String {
-        let mut buf = String::new();
-        let out = &mut buf;
+        let mut out = String::new();
+        self.render_header(&mut out);
+        self.render_closed_gates(&mut out);
+        self.render_hooks(&mut out);
+        self.render_overridden(&mut out);
+        self.render_shadowed(&mut out);
+        self.render_excluded(&mut out);
+        self.render_issues(&mut out);
+        self.render_files(&mut out);
+        out
+    }
+
+    /// The workspace, the trust store, and whether the user origin is trusted and only managed hooks run.
+    fn render_header(&self, out: &mut String) {
         line(out, format!("workspace    {}", self.workspace.display()));
         let store = self.trust_store.as_ref().map_or("none".to_owned(), |p| p.display().to_string());
         line(out, format!("trust store  {store}"));
@@ -285,6 +298,10 @@ impl InspectReport {
         if self.only_managed {
             line(out, "policy       only_managed: only managed hooks run; the others are shown".to_owned());
         }
+    }
+
+    /// The gates that deny until a broken file is fixed.
+    fn render_closed_gates(&self, out: &mut String) {
         if !self.closed_gates.is_empty() {
             out.push('\n');
             section(out, &format!("closed gates ({}): deny until fixed", self.closed_gates.len()));
@@ -293,6 +310,10 @@ impl InspectReport {
                 wrapped(out, &gate.reason, "    ", "      ");
             }
         }
+    }
+
+    /// The hooks in force, one section per origin in precedence order.
+    fn render_hooks(&self, out: &mut String) {
         if self.hooks.is_empty() {
             out.push('\n');
             line(out, "no hooks".to_owned());
@@ -308,6 +329,10 @@ impl InspectReport {
                 render_hook(out, hook);
             }
         }
+    }
+
+    /// The hooks a higher-precedence origin's hook of the same id replaced.
+    fn render_overridden(&self, out: &mut String) {
         if !self.overridden.is_empty() {
             out.push('\n');
             section(out, &format!("overridden ({})", self.overridden.len()));
@@ -317,6 +342,10 @@ impl InspectReport {
                 line(out, format!("    by    {}", o.winner_source.display()));
             }
         }
+    }
+
+    /// The hooks that tried to replace a trusted origin's hook before being trusted themselves.
+    fn render_shadowed(&self, out: &mut String) {
         if !self.shadowed.is_empty() {
             out.push('\n');
             section(out, &format!("shadowing attempts ({})", self.shadowed.len()));
@@ -329,6 +358,10 @@ impl InspectReport {
                 );
             }
         }
+    }
+
+    /// The handlers that never run (the bridge's own).
+    fn render_excluded(&self, out: &mut String) {
         if !self.excluded.is_empty() {
             out.push('\n');
             section(out, &format!("never run ({})", self.excluded.len()));
@@ -339,6 +372,10 @@ impl InspectReport {
                 wrapped(out, &format!("why: {}", e.message), "    ", "      ");
             }
         }
+    }
+
+    /// Every issue, its location on a line of its own.
+    fn render_issues(&self, out: &mut String) {
         if !self.issues.is_empty() {
             out.push('\n');
             section(out, &format!("issues ({})", self.issues.len()));
@@ -354,6 +391,10 @@ impl InspectReport {
                 wrapped(out, rest, "      ", "      ");
             }
         }
+    }
+
+    /// The files found, read or not yet.
+    fn render_files(&self, out: &mut String) {
         let found: Vec<&SourceFile> = self.sources.iter().filter(|s| s.found).collect();
         out.push('\n');
         section(out, &format!("files ({} found of {} looked at)", found.len(), self.sources.len()));
@@ -370,7 +411,6 @@ impl InspectReport {
                 ),
             );
         }
-        buf
     }
 }
 

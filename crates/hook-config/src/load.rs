@@ -123,6 +123,18 @@ impl Config {
 /// Loads every origin of `layout` (docs/trust.md#origins): discovery, parsing, fingerprints and trust, the precedence merge
 /// and the managed policy.
 ///
+/// # Order
+///
+/// 1. the workspace, which must be an existing directory;
+/// 2. the trust store, unless the config home lies inside the workspace (a repository never supplies its own trust);
+/// 3. every origin's files, looked for and read in precedence order;
+/// 4. the cap on the hooks of all files together;
+/// 5. each declaration excluded (a bridge handler), or checked against the host's limits, fingerprinted and given its
+///    trust status;
+/// 6. the precedence merge;
+/// 7. the managed policy: under `only_managed` only the managed origin's gates stay closed;
+/// 8. in strict mode, any error-level issue is an `Err`.
+///
 /// ```
 /// use hook_config::{load, Layout, LoadOptions, TrustStatus};
 /// let ws = tempfile::tempdir().unwrap();
@@ -149,116 +161,210 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
     }
     let layout = &absolute(layout);
     let mut issues = Vec::new();
+    let trust = Trust::open(layout, &workspace, &mut issues);
+    let mut found = read_files(layout, &workspace, options, &mut issues);
+    let (capped, closed) = cap_total(&mut found.per_file, options.limits.max_hooks_total);
+    issues.extend(capped);
+    found.closed_gates.extend(closed);
+    let per_file = std::mem::take(&mut found.per_file);
+    let (hooks, excluded) = admit(per_file, &workspace, options, &trust, found.only_managed, &mut issues);
+    let in_store = |hook: &LoadedHook| {
+        trust.store().is_trusted(&workspace, &hook.decl.id, trust_value(&hook.decl, hook.fingerprint.as_ref()))
+    };
+    let origin_trusted = |origin| trust.origin_trusted(origin);
+    let merged =
+        merge::merge(hooks, origin_trusted, |hook| in_store(hook) || trusted_for_session(options, hook.decl.origin));
+    let trusted_in_memory =
+        if options.trust_workspace { workspace_trust::count(&merged, in_store, origin_trusted) } else { 0 };
+    // Under `only_managed` no other origin runs, readable or not.
+    let only_managed = found.only_managed;
+    found.closed_gates.retain(|gate| !only_managed || gate.origin == Origin::Managed);
+    let config = Config {
+        trust_store: trust.store.map(|s| s.path().to_path_buf()),
+        closed_gates: found.closed_gates,
+        workspace,
+        hooks: merged.hooks,
+        overridden: merged.overridden,
+        shadowed: merged.shadowed,
+        excluded,
+        issues,
+        only_managed,
+        user_trusted: trust.user_trusted,
+        trusted_in_memory,
+        sources: found.sources,
+    };
+    if options.strict && config.has_errors() {
+        let issues = config.issues.iter().filter(|i| i.severity == IssueSeverity::Error).cloned().collect();
+        return Err(LoadError::Strict { issues, config: Box::new(config) });
+    }
+    Ok(config)
+}
 
-    // A repository never supplies its own trust (docs/trust.md#origins).
-    let config_home = layout.config_home_path();
-    let user_trusted = match config_home {
-        Some(home) if resolve_lenient(home).starts_with(&workspace) => {
-            issues.push(config_home_issue(home, &workspace));
-            false
-        }
-        _ => true,
-    };
-    let store = match config_home {
-        Some(_) if user_trusted => {
-            let (store, issue) = TrustStore::open(layout.trust_store_path());
-            issues.extend(issue);
-            Some(store)
-        }
-        _ => None,
-    };
-    let empty_store = TrustStore::empty(PathBuf::new());
-    let store_ref = store.as_ref().unwrap_or(&empty_store);
-    let origin_trusted = |origin: Origin| match origin {
-        Origin::Managed => true,
-        Origin::User => user_trusted,
-        _ => false,
-    };
+/// The trust this load may use.
+struct Trust {
+    /// Whether the user origin and the trust store are trusted: not when the config home lies inside the workspace.
+    user_trusted: bool,
+    /// The trust store, where a config home is known and trusted.
+    store: Option<TrustStore>,
+    /// The store consulted without one: it trusts nothing.
+    empty: TrustStore,
+}
 
+impl Trust {
+    /// A repository never supplies its own trust (docs/trust.md#origins): a config home inside the workspace is
+    /// reported, and then neither the user origin nor the store is trusted.
+    fn open(layout: &Layout, workspace: &Path, issues: &mut Vec<Issue>) -> Trust {
+        let config_home = layout.config_home_path();
+        let user_trusted = match config_home {
+            Some(home) if resolve_lenient(home).starts_with(workspace) => {
+                issues.push(config_home_issue(home, workspace));
+                false
+            }
+            _ => true,
+        };
+        let store = match config_home {
+            Some(_) if user_trusted => {
+                let (store, issue) = TrustStore::open(layout.trust_store_path());
+                issues.extend(issue);
+                Some(store)
+            }
+            _ => None,
+        };
+        Trust { user_trusted, store, empty: TrustStore::empty(PathBuf::new()) }
+    }
+
+    fn store(&self) -> &TrustStore {
+        self.store.as_ref().unwrap_or(&self.empty)
+    }
+
+    /// Whether hooks of `origin` run without the trust store: the managed origin's always, the user's when trusted.
+    fn origin_trusted(&self, origin: Origin) -> bool {
+        match origin {
+            Origin::Managed => true,
+            Origin::User => self.user_trusted,
+            _ => false,
+        }
+    }
+}
+
+/// Whether `--trust-workspace` trusts hooks of `origin` for this load.
+fn trusted_for_session(options: &LoadOptions, origin: Origin) -> bool {
+    options.trust_workspace && workspace_trust::covers(origin)
+}
+
+/// What the files of every origin held.
+#[derive(Default)]
+struct Found {
+    /// Every file looked at, in precedence order.
+    sources: Vec<SourceFile>,
+    /// Each read file's declarations, in precedence order.
+    per_file: Vec<(PathBuf, Vec<HookDecl>)>,
+    closed_gates: Vec<ClosedGate>,
+    /// The managed file's `only_managed`.
+    only_managed: bool,
+}
+
+/// Looks for every origin's files (discovery's slots, in precedence order) and reads those found.
+fn read_files(layout: &Layout, workspace: &Path, options: &LoadOptions, issues: &mut Vec<Issue>) -> Found {
     let cache = options.cache_dir.as_deref().map(LoadCache::new);
-    let mut sources = Vec::new();
-    let mut only_managed = false;
-    let mut per_file: Vec<(PathBuf, Vec<HookDecl>)> = Vec::new();
-    let mut closed_gates: Vec<ClosedGate> = Vec::new();
-    let mut listings = discover::Listings::new(layout.home.as_deref().into_iter().chain([workspace.as_path()]));
-    for slot in discover::slots(layout, &workspace) {
-        // An agent whose hooks are one executable per event (Cline) names a directory.
-        let directory = slot.format.agent().handler == hook_types::HandlerShape::EventExecutables;
+    let mut found = Found::default();
+    let mut listings = discover::Listings::new(layout.home.as_deref().into_iter().chain([workspace]));
+    for slot in discover::slots(layout, workspace) {
         // At most one look per slot (most slots of a workspace name nothing, and a bridge call looks at all of
         // them): none when the listing of the home or the workspace already says it is not there.
         let kind = match listings.may_exist(&slot.path) {
             true => std::fs::metadata(&slot.path).ok().map(|meta| meta.file_type()),
             false => None,
         };
-        let present = kind.is_some();
+        // An agent whose hooks are one executable per event (Cline) names a directory.
+        let directory = slot.format.agent().handler == hook_types::HandlerShape::EventExecutables;
         let is_dir = kind.is_some_and(|kind| kind.is_dir());
-        let found = if directory { is_dir } else { kind.is_some_and(|kind| kind.is_file()) };
+        let is_found = if directory { is_dir } else { kind.is_some_and(|kind| kind.is_file()) };
         let mut source = SourceFile {
             path: slot.path.clone(),
             origin: slot.origin,
             format: slot.format,
-            found,
-            present,
+            found: is_found,
+            present: kind.is_some(),
             read: false,
         };
-        if found && slot.origin == Origin::Managed {
-            issues.extend(crate::trust::managed_file_issue(&slot.path));
-        }
-        if !found && present {
-            // An agent's directory of `.json` hook files listed itself: it held more files than discovery reads.
-            let json_dir = is_dir
-                && hook_types::AGENTS.iter().any(|agent| {
-                    agent
-                        .files
-                        .read
-                        .iter()
-                        .filter_map(|f| hook_types::AgentFiles::json_dir(f))
-                        .any(|d| slot.path.ends_with(d))
-                });
-            let message = if directory {
-                "this path exists but is not a directory; expected a directory of hook files named after events"
-                    .to_owned()
-            } else if json_dir {
-                format!(
-                    "this directory of hook files holds more than {} `.json` files, so none of them was read; \
-                     this path exists but is not a regular file",
-                    crate::discover::MAX_DIR_FILES
-                )
-            } else {
-                "this path exists but is not a regular file; expected a file of hook declarations".to_owned()
-            };
-            let issue = file_issue(&slot.path, IssueSeverity::Error, message);
-            closed_gates.push(ClosedGate::all(slot.origin, &issue));
+        if is_found {
+            found.read(&slot, workspace, options, cache.as_ref(), issues);
+            source.read = true;
+        } else if kind.is_some() {
+            let issue = file_issue(&slot.path, IssueSeverity::Error, not_a_file(&slot, directory, is_dir));
+            found.closed_gates.push(ClosedGate::all(slot.origin, &issue));
             issues.push(issue);
         }
-        if found {
-            if let Some(yaml) = &slot.json_beside
-                && yaml.is_file()
-            {
-                issues.push(file_issue(
-                    &slot.path,
-                    IssueSeverity::Warning,
-                    format!("both `{}` and this file exist: this file is read after it", yaml.display()),
-                ));
-            }
-            let file = read_slot(&slot, &workspace, &options.limits, cache.as_ref());
-            source.read = true;
-            issues.extend(file.issues);
-            closed_gates.extend(file.closed_gates);
-            // The reader honours `only_managed` in the managed file only (and warns elsewhere).
-            only_managed |= file.only_managed && slot.origin == Origin::Managed;
-            per_file.push((slot.path.clone(), file.hooks));
-        }
-        sources.push(source);
+        found.sources.push(source);
     }
+    found
+}
 
-    let (capped, closed) = cap_total(&mut per_file, options.limits.max_hooks_total);
-    issues.extend(capped);
-    closed_gates.extend(closed);
-    // Straight from each file's list into one list of the final size, each declaration moved once: excluded, or
-    // checked against the host's limits, fingerprinted and given its trust status. (Gathering, excluding and
-    // wrapping in turn moved every declaration three times, each time into a new list of ≈ 50 MB at 100 000 hooks.)
-    let trusted_for_session = |origin: Origin| options.trust_workspace && workspace_trust::covers(origin);
+impl Found {
+    /// Reads the file found at `slot`.
+    fn read(
+        &mut self,
+        slot: &Slot,
+        workspace: &Path,
+        options: &LoadOptions,
+        cache: Option<&LoadCache>,
+        issues: &mut Vec<Issue>,
+    ) {
+        if slot.origin == Origin::Managed {
+            issues.extend(crate::trust::managed_file_issue(&slot.path));
+        }
+        if let Some(yaml) = &slot.json_beside
+            && yaml.is_file()
+        {
+            issues.push(file_issue(
+                &slot.path,
+                IssueSeverity::Warning,
+                format!("both `{}` and this file exist: this file is read after it", yaml.display()),
+            ));
+        }
+        let file = read_slot(slot, workspace, &options.limits, cache);
+        issues.extend(file.issues);
+        self.closed_gates.extend(file.closed_gates);
+        // The reader honours `only_managed` in the managed file only (and warns elsewhere).
+        self.only_managed |= file.only_managed && slot.origin == Origin::Managed;
+        self.per_file.push((slot.path.clone(), file.hooks));
+    }
+}
+
+/// Why something that is there at `slot` is not read: not a directory where the agent keeps one, a directory of
+/// `.json` hook files that held more files than discovery reads, or not a regular file.
+fn not_a_file(slot: &Slot, directory: bool, is_dir: bool) -> String {
+    // An agent's directory of `.json` hook files listed itself: it held more files than discovery reads.
+    let json_dir = is_dir
+        && hook_types::AGENTS.iter().any(|agent| {
+            agent.files.read.iter().filter_map(|f| hook_types::AgentFiles::json_dir(f)).any(|d| slot.path.ends_with(d))
+        });
+    if directory {
+        "this path exists but is not a directory; expected a directory of hook files named after events".to_owned()
+    } else if json_dir {
+        format!(
+            "this directory of hook files holds more than {} `.json` files, so none of them was read; this path exists \
+             but is not a regular file",
+            crate::discover::MAX_DIR_FILES
+        )
+    } else {
+        "this path exists but is not a regular file; expected a file of hook declarations".to_owned()
+    }
+}
+
+/// Straight from each file's list into one list of the final size, each declaration moved once: excluded, or
+/// checked against the host's limits, fingerprinted and given its trust status. (Gathering, excluding and wrapping
+/// in turn moved every declaration three times, each time into a new list of ≈ 50 MB at 100 000 hooks.) The issues
+/// of an excluded bridge handler come in file order, those of clamped timeouts after them.
+fn admit(
+    per_file: Vec<(PathBuf, Vec<HookDecl>)>,
+    workspace: &Path,
+    options: &LoadOptions,
+    trust: &Trust,
+    only_managed: bool,
+    issues: &mut Vec<Issue>,
+) -> (Vec<LoadedHook>, Vec<Excluded>) {
     let mut cache = FingerprintCache::default();
     let mut hooks: Vec<LoadedHook> = Vec::with_capacity(per_file.iter().map(|(_, hooks)| hooks.len()).sum());
     let mut excluded = Vec::new();
@@ -271,44 +377,17 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         }
         timeouts.extend(timeout_issue(&decl, &options.limits));
         let fingerprint = matches!(decl.spec, HookSpec::Command(_) | HookSpec::Http(_) | HookSpec::Policy(_))
-            .then(|| fingerprint_cached(&decl, &workspace, &mut cache));
-        let trusted_origin = origin_trusted(decl.origin);
-        let mut trust = trust_status(&decl, fingerprint.as_ref(), store_ref, &workspace, trusted_origin);
-        if trusted_for_session(decl.origin) {
-            trust = workspace_trust::raise(trust);
+            .then(|| fingerprint_cached(&decl, workspace, &mut cache));
+        let trusted_origin = trust.origin_trusted(decl.origin);
+        let mut status = trust_status(&decl, fingerprint.as_ref(), trust.store(), workspace, trusted_origin);
+        if trusted_for_session(options, decl.origin) {
+            status = workspace_trust::raise(status);
         }
         let allowed_by_policy = !only_managed || decl.origin == Origin::Managed;
-        hooks.push(LoadedHook { decl, trust, fingerprint, allowed_by_policy, origin_trusted: trusted_origin });
+        hooks.push(LoadedHook { decl, trust: status, fingerprint, allowed_by_policy, origin_trusted: trusted_origin });
     }
     issues.extend(timeouts);
-    let in_store = |hook: &LoadedHook| {
-        store_ref.is_trusted(&workspace, &hook.decl.id, trust_value(&hook.decl, hook.fingerprint.as_ref()))
-    };
-    let merged = merge::merge(hooks, origin_trusted, |hook| in_store(hook) || trusted_for_session(hook.decl.origin));
-    let trusted_in_memory =
-        if options.trust_workspace { workspace_trust::count(&merged, in_store, origin_trusted) } else { 0 };
-
-    // Under `only_managed` no other origin runs, readable or not.
-    closed_gates.retain(|gate| !only_managed || gate.origin == Origin::Managed);
-    let config = Config {
-        trust_store: store.map(|s| s.path().to_path_buf()),
-        closed_gates,
-        workspace,
-        hooks: merged.hooks,
-        overridden: merged.overridden,
-        shadowed: merged.shadowed,
-        excluded,
-        issues,
-        only_managed,
-        user_trusted,
-        trusted_in_memory,
-        sources,
-    };
-    if options.strict && config.has_errors() {
-        let issues = config.issues.iter().filter(|i| i.severity == IssueSeverity::Error).cloned().collect();
-        return Err(LoadError::Strict { issues, config: Box::new(config) });
-    }
-    Ok(config)
+    (hooks, excluded)
 }
 
 /// The layout with every path made absolute against the current directory, so sources and issues name files a

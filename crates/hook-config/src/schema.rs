@@ -42,131 +42,25 @@ const POLICY_FIELDS: &[&str] = &["files", "query", "timeout_ms", "timeoutMs"];
 /// assert_eq!(schema["$defs"]["effect"], hook_config::effect_schema());
 /// ```
 pub fn config_schema() -> Value {
-    let effect = effect_schema();
+    let mut properties = Map::new();
+    common_properties(&mut properties);
+    command_properties(&mut properties);
+    prompt_and_effect_properties(&mut properties);
+    evaluated_properties(&mut properties);
+    http_properties(&mut properties);
+    policy_properties(&mut properties);
+    file_schema(hook_schema(properties))
+}
+
+/// The whole file: a list of hooks, or `{version: 1, hooks: [...]}`, with the definitions of a hook, an event and an
+/// effect.
+fn file_schema(hook: Value) -> Value {
     let events: Vec<String> = CANONICAL_EVENTS
         .iter()
         .map(|e| e.canonical_name().to_owned())
         .chain(Event::aliases().map(|(alias, _)| alias.to_owned()))
         .collect();
-    let protocols: Vec<&str> = Protocol::ALL.iter().map(|p| p.as_str()).collect();
-    let boolean = json!({"type": "boolean"});
-    let timeout = json!({
-        "description": "Milliseconds; the host's limits clamp it at run time (100 … 600 000 by default).",
-        "type": "integer",
-        "minimum": 0,
-    });
-    let mut hook = Map::new();
-    let mut add = |names: &[&str], schema: Value| {
-        for name in names {
-            hook.insert((*name).to_owned(), schema.clone());
-        }
-    };
-    add(
-        &["id"],
-        json!({"description": "The merge key across origins.", "type": "string", "pattern": "^[a-z0-9._-]+$"}),
-    );
-    add(&["on"], json!({"$ref": "#/$defs/event"}));
-    add(
-        &["tools"],
-        json!({"description": "Tool names (tool events only): canonical (shell, read, write, edit, glob, grep, ls, web_fetch, web_search, task, notebook_edit, todo, mcp:<server>:<tool>), or an agent's own spelling of one (Bash, run_shell_command), which means the canonical tool.", "type": "array",
-               "items": {"type": "string", "minLength": 1}}),
-    );
-    add(
-        &["matcher"],
-        json!({"description": "`*` or empty: all; `[A-Za-z0-9_ ,|-]` only: exact names split on `|` or `,`; \
-                                else an unanchored regex.", "type": "string"}),
-    );
-    add(&["only_errors", "onlyErrors"], boolean.clone());
-    add(&["scope"], json!({"enum": ["main", "subagent", "any"]}));
-    add(&["sequential", "enabled"], boolean.clone());
-    add(
-        &["async"],
-        json!({"description": "Observer command hooks only (post_tool, session_start, session_end, notification, \
-                               compaction): the dispatch does not wait for the hook; its receipt is written when it \
-                               ends.", "type": "boolean"}),
-    );
-    add(&["kind"], json!({"enum": ["command", "prompt", "effect", "evaluated", "http", "policy"]}));
-    add(&["protocol"], json!({"enum": protocols}));
-    add(&["on_error", "onError"], json!({"enum": ["deny", "ignore"]}));
-    add(
-        &["argv"],
-        json!({"description": "The program and its arguments; no shell.", "type": "array", "minItems": 1,
-               "items": {"type": "string"}}),
-    );
-    add(&["shell"], json!({"description": "Run by `sh -c`.", "type": "string"}));
-    add(&["cwd"], json!({"description": "Workspace-relative; must stay inside the workspace.", "type": "string"}));
-    add(&["timeout_ms", "timeoutMs"], timeout);
-    add(&["as"], json!({"enum": ["annotate", "reminder"]}));
-    add(&["env"], json!({"type": "object", "additionalProperties": {"type": "string"}}));
-    add(&["message"], json!({"description": "At most 2 000 characters; longer is cut.", "type": "string"}));
-    add(&["severity"], json!({"enum": ["info", "advisory", "warn", "hard-block"]}));
-    add(&["effect"], json!({"$ref": "#/$defs/effect"}));
-    add(
-        &["prompt"],
-        json!({"description": "What the host's evaluator (a model) is asked about the event; it answers a decision \
-                               and a reason.", "type": "string", "minLength": 1}),
-    );
-    add(&["model"], json!({"description": "The model the author asks for; a hint for the host.", "type": "string"}));
-    add(&["agent"], json!({"description": "The evaluator may use tools before it answers.", "type": "boolean"}));
-    add(
-        &["url"],
-        json!({"description": "Where an http hook POSTs the payload: http:// or https://, no credentials.",
-               "type": "string", "pattern": "^https?://[^@/?#\\s]+([/?#]\\S*)?$"}),
-    );
-    add(&["method"], json!({"enum": ["POST"]}));
-    add(
-        &["headers"],
-        json!({"description": "Header name to value; a value may read environment variables ($NAME, ${NAME}). \
-                                Values are never logged.", "type": "object",
-               "propertyNames": {"pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}, "additionalProperties": {"type": "string"}}),
-    );
-    add(
-        &["format"],
-        json!({"description": "The body and answer of an http hook: native, claude, or opa (`{\"input\": …}` → \
-                                `{\"result\": …}`).", "enum": ["native", "claude", "opa"]}),
-    );
-    add(
-        &["allowed_env_vars", "allowedEnvVars"],
-        json!({"description": "The only variables header values may read (others are sent empty).", "type": "array",
-               "items": {"type": "string", "minLength": 1}}),
-    );
-    add(
-        &["files"],
-        json!({"description": "The Rego files of a policy hook, relative to the origin root.", "type": "array",
-               "minItems": 1, "items": {"type": "string", "minLength": 1}}),
-    );
-    add(
-        &["query"],
-        json!({"description": "The rule a policy hook asks, e.g. `data.hooks.pre_tool.decision`.", "type": "string",
-               "pattern": "^data(\\.[A-Za-z_][A-Za-z0-9_]*)+$"}),
-    );
-
-    let hook = json!({
-        "type": "object",
-        "properties": hook,
-        "additionalProperties": false,
-        "required": ["on", "kind"],
-        "allOf": [
-            kind_rule("command", COMMAND_FIELDS, json!({"oneOf": [{"required": ["argv"]}, {"required": ["shell"]}]})),
-            kind_rule("prompt", PROMPT_FIELDS, json!({"required": ["message"]})),
-            kind_rule("effect", EFFECT_FIELDS, json!({"required": ["effect"]})),
-            kind_rule(
-                "evaluated",
-                &["prompt", "model", "agent", "timeout_ms", "timeoutMs"],
-                json!({"required": ["prompt"]}),
-            ),
-            kind_rule("http", HTTP_FIELDS, json!({"required": ["url"]})),
-            kind_rule("policy", POLICY_FIELDS, json!({"required": ["files", "query"]})),
-            {
-                "description": "A foreign event (`foreign:<Name>`) only on a hook that follows another agent's protocol.",
-                "if": {"properties": {"on": {"type": "string", "pattern": "^foreign:"}}, "required": ["on"]},
-                "then": {"required": ["protocol"], "properties": {"protocol": {"not": {"const": "native"}}}},
-            },
-            not_both("only_errors", "onlyErrors"),
-            not_both("timeout_ms", "timeoutMs"),
-            not_both("on_error", "onError"),
-        ],
-    });
+    let effect = effect_schema();
     json!({
         "$schema": DRAFT,
         "title": "hooks.yaml",
@@ -196,6 +90,173 @@ pub fn config_schema() -> Value {
             "effect": effect,
         },
     })
+}
+
+/// One hook: its `properties`, the two fields every hook needs, and the rules that tie fields to kinds.
+fn hook_schema(properties: Map<String, Value>) -> Value {
+    json!({
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": false,
+        "required": ["on", "kind"],
+        "allOf": [
+            kind_rule("command", COMMAND_FIELDS, json!({"oneOf": [{"required": ["argv"]}, {"required": ["shell"]}]})),
+            kind_rule("prompt", PROMPT_FIELDS, json!({"required": ["message"]})),
+            kind_rule("effect", EFFECT_FIELDS, json!({"required": ["effect"]})),
+            kind_rule(
+                "evaluated",
+                &["prompt", "model", "agent", "timeout_ms", "timeoutMs"],
+                json!({"required": ["prompt"]}),
+            ),
+            kind_rule("http", HTTP_FIELDS, json!({"required": ["url"]})),
+            kind_rule("policy", POLICY_FIELDS, json!({"required": ["files", "query"]})),
+            {
+                "description": "A foreign event (`foreign:<Name>`) only on a hook that follows another agent's protocol.",
+                "if": {"properties": {"on": {"type": "string", "pattern": "^foreign:"}}, "required": ["on"]},
+                "then": {"required": ["protocol"], "properties": {"protocol": {"not": {"const": "native"}}}},
+            },
+            not_both("only_errors", "onlyErrors"),
+            not_both("timeout_ms", "timeoutMs"),
+            not_both("on_error", "onError"),
+        ],
+    })
+}
+
+/// Sets `schema` as the schema of each of `names` (a field and its camelCase alias).
+fn add(hook: &mut Map<String, Value>, names: &[&str], schema: Value) {
+    for name in names {
+        hook.insert((*name).to_owned(), schema.clone());
+    }
+}
+
+/// The fields every kind of hook takes: where it runs, on what, and how it fails.
+fn common_properties(hook: &mut Map<String, Value>) {
+    let protocols: Vec<&str> = Protocol::ALL.iter().map(|p| p.as_str()).collect();
+    let boolean = json!({"type": "boolean"});
+    add(
+        hook,
+        &["id"],
+        json!({"description": "The merge key across origins.", "type": "string", "pattern": "^[a-z0-9._-]+$"}),
+    );
+    add(hook, &["on"], json!({"$ref": "#/$defs/event"}));
+    add(
+        hook,
+        &["tools"],
+        json!({"description": "Tool names (tool events only): canonical (shell, read, write, edit, glob, grep, ls, web_fetch, web_search, task, notebook_edit, todo, mcp:<server>:<tool>), or an agent's own spelling of one (Bash, run_shell_command), which means the canonical tool.", "type": "array",
+               "items": {"type": "string", "minLength": 1}}),
+    );
+    add(
+        hook,
+        &["matcher"],
+        json!({"description": "`*` or empty: all; `[A-Za-z0-9_ ,|-]` only: exact names split on `|` or `,`; \
+                                else an unanchored regex.", "type": "string"}),
+    );
+    add(hook, &["only_errors", "onlyErrors"], boolean.clone());
+    add(hook, &["scope"], json!({"enum": ["main", "subagent", "any"]}));
+    add(hook, &["sequential", "enabled"], boolean.clone());
+    add(
+        hook,
+        &["async"],
+        json!({"description": "Observer command hooks only (post_tool, session_start, session_end, notification, \
+                               compaction): the dispatch does not wait for the hook; its receipt is written when it \
+                               ends.", "type": "boolean"}),
+    );
+    add(hook, &["kind"], json!({"enum": ["command", "prompt", "effect", "evaluated", "http", "policy"]}));
+    add(hook, &["protocol"], json!({"enum": protocols}));
+    add(hook, &["on_error", "onError"], json!({"enum": ["deny", "ignore"]}));
+}
+
+/// A command hook's fields.
+fn command_properties(hook: &mut Map<String, Value>) {
+    let timeout = json!({
+        "description": "Milliseconds; the host's limits clamp it at run time (100 … 600 000 by default).",
+        "type": "integer",
+        "minimum": 0,
+    });
+    add(
+        hook,
+        &["argv"],
+        json!({"description": "The program and its arguments; no shell.", "type": "array", "minItems": 1,
+               "items": {"type": "string"}}),
+    );
+    add(hook, &["shell"], json!({"description": "Run by `sh -c`.", "type": "string"}));
+    add(
+        hook,
+        &["cwd"],
+        json!({"description": "Workspace-relative; must stay inside the workspace.", "type": "string"}),
+    );
+    add(hook, &["timeout_ms", "timeoutMs"], timeout);
+    add(hook, &["as"], json!({"enum": ["annotate", "reminder"]}));
+    add(hook, &["env"], json!({"type": "object", "additionalProperties": {"type": "string"}}));
+}
+
+/// A prompt hook's and an effect hook's fields.
+fn prompt_and_effect_properties(hook: &mut Map<String, Value>) {
+    add(hook, &["message"], json!({"description": "At most 2 000 characters; longer is cut.", "type": "string"}));
+    add(hook, &["severity"], json!({"enum": ["info", "advisory", "warn", "hard-block"]}));
+    add(hook, &["effect"], json!({"$ref": "#/$defs/effect"}));
+}
+
+/// An evaluated hook's own fields (its timeout is a command hook's).
+fn evaluated_properties(hook: &mut Map<String, Value>) {
+    add(
+        hook,
+        &["prompt"],
+        json!({"description": "What the host's evaluator (a model) is asked about the event; it answers a decision \
+                               and a reason.", "type": "string", "minLength": 1}),
+    );
+    add(
+        hook,
+        &["model"],
+        json!({"description": "The model the author asks for; a hint for the host.", "type": "string"}),
+    );
+    add(hook, &["agent"], json!({"description": "The evaluator may use tools before it answers.", "type": "boolean"}));
+}
+
+/// An http hook's own fields.
+fn http_properties(hook: &mut Map<String, Value>) {
+    add(
+        hook,
+        &["url"],
+        json!({"description": "Where an http hook POSTs the payload: http:// or https://, no credentials.",
+               "type": "string", "pattern": "^https?://[^@/?#\\s]+([/?#]\\S*)?$"}),
+    );
+    add(hook, &["method"], json!({"enum": ["POST"]}));
+    add(
+        hook,
+        &["headers"],
+        json!({"description": "Header name to value; a value may read environment variables ($NAME, ${NAME}). \
+                                Values are never logged.", "type": "object",
+               "propertyNames": {"pattern": "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"}, "additionalProperties": {"type": "string"}}),
+    );
+    add(
+        hook,
+        &["format"],
+        json!({"description": "The body and answer of an http hook: native, claude, or opa (`{\"input\": …}` → \
+                                `{\"result\": …}`).", "enum": ["native", "claude", "opa"]}),
+    );
+    add(
+        hook,
+        &["allowed_env_vars", "allowedEnvVars"],
+        json!({"description": "The only variables header values may read (others are sent empty).", "type": "array",
+               "items": {"type": "string", "minLength": 1}}),
+    );
+}
+
+/// A policy hook's own fields.
+fn policy_properties(hook: &mut Map<String, Value>) {
+    add(
+        hook,
+        &["files"],
+        json!({"description": "The Rego files of a policy hook, relative to the origin root.", "type": "array",
+               "minItems": 1, "items": {"type": "string", "minLength": 1}}),
+    );
+    add(
+        hook,
+        &["query"],
+        json!({"description": "The rule a policy hook asks, e.g. `data.hooks.pre_tool.decision`.", "type": "string",
+               "pattern": "^data(\\.[A-Za-z_][A-Za-z0-9_]*)+$"}),
+    );
 }
 
 /// For hooks of `kind`: `required` holds, and no field of another kind is set.

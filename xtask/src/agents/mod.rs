@@ -96,99 +96,48 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     result
 }
 
+/// The suite, as the module docs describe it.
+///
+/// # Order
+///
+/// 1. the flags, and the agents and scenario they name;
+/// 2. the `hook` binary and the pinned agents, installed; the runs of a whole suite start from clean directories;
+/// 3. every scenario that applies to each agent (none with `--measure-only` or `--conformance`);
+/// 4. with `--conformance`, each agent against the engine case by case, and nothing after;
+/// 5. the bridge's overhead, where measured;
+/// 6. the bridged agents the suite does not run, then the tally.
 fn run_suite(args: &[String], root: &Path) -> Result<()> {
     let flags = parse(args)?;
-    let agents: Vec<&dyn Agent> =
-        agents().into_iter().filter(|a| flags.agent.as_deref().is_none_or(|name| name == a.name())).collect();
-    if agents.is_empty() {
-        bail!("no agent `{}`\n{USAGE}", flags.agent.unwrap_or_default());
-    }
-    if let Some(name) = &flags.scenario
-        && !all_scenarios().any(|s| s.name == name)
-    {
-        bail!("no scenario `{name}`; there are: {}", all_scenarios().map(|s| s.name).collect::<Vec<_>>().join(", "));
-    }
+    let agents = selected(&flags)?;
     let started = Instant::now();
-    let hook = build_hook(root)?;
-    let installed = npm::ensure(&root.join("target/agents/npm"))?;
-    let runs = root.join("target/agents/run");
+    let suite = Suite {
+        hook: build_hook(root)?,
+        installed: npm::ensure(&root.join("target/agents/npm"))?,
+        runs: root.join("target/agents/run"),
+        flags: &flags,
+    };
     if flags.scenario.is_none() && flags.case.is_none() {
         for agent in &agents {
-            let _ = std::fs::remove_dir_all(runs.join(agent.name()));
+            let _ = std::fs::remove_dir_all(suite.runs.join(agent.name()));
         }
     }
     let (mut passed, mut failed) = (0usize, 0usize);
-    for agent in &agents {
-        for scenario in all_scenarios() {
-            let named = scenario.agents.contains(&agent.name());
-            let applies = named || (scenario.agents.is_empty() && !agent.own_scenarios_only());
-            let skipped = flags.measure_only || flags.conformance;
-            if skipped || flags.scenario.as_deref().is_some_and(|name| name != scenario.name) {
-                continue;
-            }
-            if let Some(why) = agent.skips(scenario.name) {
-                println!("{:<7} {:<20} skip  ({why})", agent.name(), scenario.name);
-                continue;
-            }
-            if !applies {
-                continue;
-            }
-            let dir = runs.join(agent.name()).join(scenario.name);
-            let began = Instant::now();
-            let outcome = process::Sandbox::create(&dir, &hook)
-                .and_then(|sandbox| Ctx::new(*agent, &installed, sandbox, SCENARIO_BUDGET))
-                .and_then(|ctx| (scenario.run)(&ctx));
-            let seconds = began.elapsed().as_secs_f64();
-            let left = process::kill_left_behind();
-            if left > 0 {
-                println!(
-                    "{:<7} {:<20} note  ({left} process(es) left running in a session of their own, killed)",
-                    agent.name(),
-                    scenario.name
-                );
-            }
-            let (ok, detail) = match outcome {
-                Ok(checks) if checks.passed() => (true, String::new()),
-                Ok(checks) => (false, checks.detail()),
-                Err(err) => (false, format!("harness error: {}", process::one_line(&format!("{err:#}")))),
-            };
-            if ok {
-                passed += 1;
-                if !flags.keep {
-                    let _ = std::fs::remove_dir_all(&dir);
+    if !flags.measure_only && !flags.conformance {
+        for agent in &agents {
+            for scenario in all_scenarios().filter(|s| flags.scenario.as_deref().is_none_or(|name| name == s.name)) {
+                match suite.scenario(*agent, scenario) {
+                    Some(true) => passed += 1,
+                    Some(false) => failed += 1,
+                    None => {}
                 }
-            } else {
-                failed += 1;
             }
-            let verdict = if ok { "ok" } else { "FAIL" };
-            let detail =
-                if detail.is_empty() { format!("{seconds:.1} s") } else { format!("{detail}; {seconds:.1} s") };
-            println!("{:<7} {:<20} {verdict:<4}  ({detail})", agent.name(), scenario.name);
         }
     }
     if flags.conformance {
-        let mut undocumented = 0;
-        for agent in &agents {
-            let tally = conformance::compare(*agent, &installed, &hook, &runs, flags.case.as_deref())?;
-            undocumented += tally.different - tally.documented;
-        }
-        eprintln!("agents: {:.0}s in all", started.elapsed().as_secs_f64());
-        if undocumented > 0 {
-            bail!("{undocumented} case(s) differ without a documented fail-closed choice");
-        }
-        return Ok(());
+        return suite.conformance(&agents, started);
     }
     if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {
-        for agent in agents.iter().filter(|a| flags.measure_only || a.measured_by_default()) {
-            match measure::bridge_overhead(*agent, &installed, &hook, &runs) {
-                Ok(line) => println!("{:<7} bridge overhead: {line}", agent.name()),
-                Err(err) => println!(
-                    "{:<7} bridge overhead: not measured: {}",
-                    agent.name(),
-                    process::one_line(&format!("{err:#}"))
-                ),
-            }
-        }
+        suite.measure(&agents);
     }
     if flags.agent.is_none() && !flags.measure_only {
         for (agent, why) in NOT_RUN {
@@ -201,6 +150,103 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
         bail!("{failed} scenario(s) failed");
     }
     Ok(())
+}
+
+/// The agents `--agent` names (all without it), once `--scenario` is known to name a scenario.
+fn selected(flags: &Flags) -> Result<Vec<&'static dyn Agent>> {
+    let agents: Vec<&dyn Agent> =
+        agents().into_iter().filter(|a| flags.agent.as_deref().is_none_or(|name| name == a.name())).collect();
+    if agents.is_empty() {
+        bail!("no agent `{}`\n{USAGE}", flags.agent.clone().unwrap_or_default());
+    }
+    if let Some(name) = &flags.scenario
+        && !all_scenarios().any(|s| s.name == name)
+    {
+        bail!("no scenario `{name}`; there are: {}", all_scenarios().map(|s| s.name).collect::<Vec<_>>().join(", "));
+    }
+    Ok(agents)
+}
+
+/// What every run of the suite shares.
+struct Suite<'f> {
+    /// The `hook` binary.
+    hook: PathBuf,
+    /// The agents, installed with npm.
+    installed: npm::Installed,
+    /// Where each agent's runs go (`target/agents/run`).
+    runs: PathBuf,
+    flags: &'f Flags,
+}
+
+impl Suite<'_> {
+    /// Runs one scenario with one agent in a sandbox of its own and prints its line; whether it passed, or `None`
+    /// where it does not apply to the agent (a skip the agent gives a reason for is printed too).
+    fn scenario(&self, agent: &dyn Agent, scenario: &scenarios::Scenario) -> Option<bool> {
+        if let Some(why) = agent.skips(scenario.name) {
+            println!("{:<7} {:<20} skip  ({why})", agent.name(), scenario.name);
+            return None;
+        }
+        let named = scenario.agents.contains(&agent.name());
+        if !(named || (scenario.agents.is_empty() && !agent.own_scenarios_only())) {
+            return None;
+        }
+        let dir = self.runs.join(agent.name()).join(scenario.name);
+        let began = Instant::now();
+        let outcome = process::Sandbox::create(&dir, &self.hook)
+            .and_then(|sandbox| Ctx::new(agent, &self.installed, sandbox, SCENARIO_BUDGET))
+            .and_then(|ctx| (scenario.run)(&ctx));
+        let seconds = began.elapsed().as_secs_f64();
+        let left = process::kill_left_behind();
+        if left > 0 {
+            println!(
+                "{:<7} {:<20} note  ({left} process(es) left running in a session of their own, killed)",
+                agent.name(),
+                scenario.name
+            );
+        }
+        let (ok, detail) = match outcome {
+            Ok(checks) if checks.passed() => (true, String::new()),
+            Ok(checks) => (false, checks.detail()),
+            Err(err) => (false, format!("harness error: {}", process::one_line(&format!("{err:#}")))),
+        };
+        if ok && !self.flags.keep {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let verdict = if ok { "ok" } else { "FAIL" };
+        let detail = if detail.is_empty() { format!("{seconds:.1} s") } else { format!("{detail}; {seconds:.1} s") };
+        println!("{:<7} {:<20} {verdict:<4}  ({detail})", agent.name(), scenario.name);
+        Some(ok)
+    }
+
+    /// `--conformance`: each agent against the engine, case by case; an error where a case differs without a
+    /// documented fail-closed choice.
+    fn conformance(&self, agents: &[&dyn Agent], started: Instant) -> Result<()> {
+        let mut undocumented = 0;
+        for agent in agents {
+            let tally =
+                conformance::compare(*agent, &self.installed, &self.hook, &self.runs, self.flags.case.as_deref())?;
+            undocumented += tally.different - tally.documented;
+        }
+        eprintln!("agents: {:.0}s in all", started.elapsed().as_secs_f64());
+        if undocumented > 0 {
+            bail!("{undocumented} case(s) differ without a documented fail-closed choice");
+        }
+        Ok(())
+    }
+
+    /// The bridge's added wall time per tool call, for the agents measured (all of them with `--measure-only`).
+    fn measure(&self, agents: &[&dyn Agent]) {
+        for agent in agents.iter().filter(|a| self.flags.measure_only || a.measured_by_default()) {
+            match measure::bridge_overhead(*agent, &self.installed, &self.hook, &self.runs) {
+                Ok(line) => println!("{:<7} bridge overhead: {line}", agent.name()),
+                Err(err) => println!(
+                    "{:<7} bridge overhead: not measured: {}",
+                    agent.name(),
+                    process::one_line(&format!("{err:#}"))
+                ),
+            }
+        }
+    }
 }
 
 /// Builds the `hook` binary (debug: CI's test run has built that profile already, so this is a no-op there) and

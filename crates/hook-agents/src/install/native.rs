@@ -26,6 +26,45 @@ use hook_config::{AsMode, HookDecl, HookSpec, Program};
 /// ```
 pub fn native_form(decl: &HookDecl) -> Map<String, Value> {
     let mut out = Map::new();
+    routing_fields(decl, &mut out);
+    kind_fields(decl, &mut out);
+    match &decl.spec {
+        HookSpec::Command(command) => command_fields(decl, command, &mut out),
+        HookSpec::Prompt { message, severity } => {
+            out.insert("message".into(), message.clone().into());
+            if *severity != Severity::Info {
+                out.insert("severity".into(), json!(severity));
+            }
+        }
+        HookSpec::Effect(effect) => {
+            out.insert("effect".into(), json!(effect));
+        }
+        HookSpec::Evaluated(evaluated) => evaluated_fields(decl, evaluated, &mut out),
+        // Every field, defaults included: the hash covers the format and the timeout either way.
+        HookSpec::Http(http) => {
+            out.insert("url".into(), http.url.clone().into());
+            out.insert("method".into(), http.method.clone().into());
+            if !http.headers.is_empty() {
+                out.insert("headers".into(), json!(http.headers));
+            }
+            if let Some(allowed) = &http.allowed_env_vars {
+                out.insert("allowed_env_vars".into(), json!(allowed));
+            }
+            out.insert("format".into(), http.format.as_str().into());
+            out.insert("timeout_ms".into(), http.timeout_ms.into());
+        }
+        HookSpec::Policy(policy) => {
+            out.insert("files".into(), json!(policy.files));
+            out.insert("query".into(), policy.query.clone().into());
+            out.insert("timeout_ms".into(), policy.timeout_ms.into());
+        }
+    }
+    out
+}
+
+/// Which hook it is and when it runs: its id (unless the content id), event, tools, matcher and filters, and the
+/// switches that are not at their default.
+fn routing_fields(decl: &HookDecl, out: &mut Map<String, Value>) {
     let kind = decl.kind().as_str();
     let default_id = format!("{}.{kind}.{}", id_prefix(decl.origin.as_str()), decl.hash);
     if decl.id != default_id {
@@ -53,7 +92,11 @@ pub fn native_form(decl: &HookDecl) -> Map<String, Value> {
     if !decl.enabled {
         out.insert("enabled".into(), false.into());
     }
-    out.insert("kind".into(), kind.into());
+}
+
+/// Its kind, and the protocol and `on_error` where they are not the default.
+fn kind_fields(decl: &HookDecl, out: &mut Map<String, Value>) {
+    out.insert("kind".into(), decl.kind().as_str().into());
     if decl.protocol != hook_types::Protocol::Native {
         out.insert("protocol".into(), decl.protocol.as_str().into());
     }
@@ -64,66 +107,40 @@ pub fn native_form(decl: &HookDecl) -> Map<String, Value> {
         };
         out.insert("on_error".into(), word.into());
     }
-    match &decl.spec {
-        HookSpec::Command(command) => {
-            match &command.program {
-                Program::Argv(argv) => out.insert("argv".into(), json!(argv)),
-                Program::Shell(line) => out.insert("shell".into(), line.clone().into()),
-            };
-            if command.cwd != "." {
-                out.insert("cwd".into(), command.cwd.clone().into());
-            }
-            if command.timeout_ms != decl.protocol.default_timeout_ms() {
-                out.insert("timeout_ms".into(), command.timeout_ms.into());
-            }
-            if command.as_mode != AsMode::default_for(&decl.event) {
-                out.insert("as".into(), json!(command.as_mode));
-            }
-            if !command.env.is_empty() {
-                out.insert("env".into(), json!(command.env));
-            }
-        }
-        HookSpec::Prompt { message, severity } => {
-            out.insert("message".into(), message.clone().into());
-            if *severity != Severity::Info {
-                out.insert("severity".into(), json!(severity));
-            }
-        }
-        HookSpec::Effect(effect) => {
-            out.insert("effect".into(), json!(effect));
-        }
-        HookSpec::Evaluated(evaluated) => {
-            out.insert("prompt".into(), evaluated.prompt.clone().into());
-            if evaluated.timeout_ms != decl.protocol.default_timeout_ms() {
-                out.insert("timeout_ms".into(), evaluated.timeout_ms.into());
-            }
-            if let Some(model) = &evaluated.model {
-                out.insert("model".into(), model.clone().into());
-            }
-            if evaluated.agent {
-                out.insert("agent".into(), true.into());
-            }
-        }
-        // Every field, defaults included: the hash covers the format and the timeout either way.
-        HookSpec::Http(http) => {
-            out.insert("url".into(), http.url.clone().into());
-            out.insert("method".into(), http.method.clone().into());
-            if !http.headers.is_empty() {
-                out.insert("headers".into(), json!(http.headers));
-            }
-            if let Some(allowed) = &http.allowed_env_vars {
-                out.insert("allowed_env_vars".into(), json!(allowed));
-            }
-            out.insert("format".into(), http.format.as_str().into());
-            out.insert("timeout_ms".into(), http.timeout_ms.into());
-        }
-        HookSpec::Policy(policy) => {
-            out.insert("files".into(), json!(policy.files));
-            out.insert("query".into(), policy.query.clone().into());
-            out.insert("timeout_ms".into(), policy.timeout_ms.into());
-        }
+}
+
+/// A command hook's program, and its `cwd`, timeout, `as` and `env` where they are not the default.
+fn command_fields(decl: &HookDecl, command: &hook_config::CommandSpec, out: &mut Map<String, Value>) {
+    match &command.program {
+        Program::Argv(argv) => out.insert("argv".into(), json!(argv)),
+        Program::Shell(line) => out.insert("shell".into(), line.clone().into()),
+    };
+    if command.cwd != "." {
+        out.insert("cwd".into(), command.cwd.clone().into());
     }
-    out
+    if command.timeout_ms != decl.protocol.default_timeout_ms() {
+        out.insert("timeout_ms".into(), command.timeout_ms.into());
+    }
+    if command.as_mode != AsMode::default_for(&decl.event) {
+        out.insert("as".into(), json!(command.as_mode));
+    }
+    if !command.env.is_empty() {
+        out.insert("env".into(), json!(command.env));
+    }
+}
+
+/// An evaluated hook's prompt, and its timeout, model and `agent` where they are not the default.
+fn evaluated_fields(decl: &HookDecl, evaluated: &hook_config::EvaluatedSpec, out: &mut Map<String, Value>) {
+    out.insert("prompt".into(), evaluated.prompt.clone().into());
+    if evaluated.timeout_ms != decl.protocol.default_timeout_ms() {
+        out.insert("timeout_ms".into(), evaluated.timeout_ms.into());
+    }
+    if let Some(model) = &evaluated.model {
+        out.insert("model".into(), model.clone().into());
+    }
+    if evaluated.agent {
+        out.insert("agent".into(), true.into());
+    }
 }
 
 /// The lines of a block of hooks as YAML list items at `indent`, between two comment lines that say where they came

@@ -53,19 +53,19 @@ fn candidates(config: &Config) -> Vec<&LoadedHook> {
     config.hooks.iter().filter(needs).chain(config.shadowed.iter().map(|s| &s.attempted).filter(needs)).collect()
 }
 
+/// Trusts the selected hooks, recording exactly what it showed.
+///
+/// # Order
+///
+/// 1. the workspace is loaded, and the store trust is recorded in found;
+/// 2. the hooks are selected: every one that needs trust, the ones named, or none (what is pending is then listed);
+/// 3. they are shown, and the user confirms (or passed `--yes`);
+/// 4. the workspace is loaded again, and only the hooks unchanged since they were shown are kept;
+/// 5. those are recorded in the store, under its lock;
+/// 6. what was trusted and what changed is reported.
 fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
     let config = ctx.load()?;
-    let store_path = match &config.trust_store {
-        Some(path) => path.clone(),
-        None if !config.user_trusted => bail!(
-            "cannot record trust: the config home `{}` lies inside the workspace, and a repository never supplies \
-             its own trust; pass --config-home DIR outside it",
-            ctx.layout.config_home().display()
-        ),
-        None => {
-            bail!("cannot record trust: no config home is known (no $XDG_CONFIG_HOME or $HOME); pass --config-home DIR")
-        }
-    };
+    let store_path = store_path(ctx, &config)?;
     let pending = candidates(&config);
     let selected: Vec<&LoadedHook> = if args.all {
         pending
@@ -76,22 +76,38 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
     };
     let shown: Vec<Shown> = selected.iter().map(|h| Shown::of(h, &config.shadowed)).collect();
     if shown.is_empty() {
-        if ctx.json {
-            emit_json(&TrustJson {
-                version: JSON_VERSION,
-                workspace: &config.workspace,
-                shown: &shown,
-                trusted: vec![],
-                changed: vec![],
-            })?;
-        } else {
-            emit("nothing to trust: every selected hook is already trusted or needs no trust\n")?;
-        }
+        report(ctx, &config, &shown, &[], &[])?;
         return Ok(exit::SUCCESS);
     }
+    show_and_confirm(ctx, args, &config, &shown)?;
+    let (trusted, changed) = unchanged_since_shown(ctx, &shown)?;
+    record(&store_path, &config, &trusted)?;
+    let trusted: Vec<&str> = trusted.iter().map(|item| item.id.as_str()).collect();
+    report(ctx, &config, &shown, &trusted, &changed)?;
+    Ok(if changed.is_empty() { exit::SUCCESS } else { exit::ERROR })
+}
+
+/// The trust store to record in; an error where there is none to trust (the config home lies inside the workspace,
+/// or none is known).
+fn store_path(ctx: &Context, config: &Config) -> Result<std::path::PathBuf> {
+    match &config.trust_store {
+        Some(path) => Ok(path.clone()),
+        None if !config.user_trusted => bail!(
+            "cannot record trust: the config home `{}` lies inside the workspace, and a repository never supplies \
+             its own trust; pass --config-home DIR outside it",
+            ctx.layout.config_home().display()
+        ),
+        None => {
+            bail!("cannot record trust: no config home is known (no $XDG_CONFIG_HOME or $HOME); pass --config-home DIR")
+        }
+    }
+}
+
+/// Shows each hook to be trusted (not with `--json`) and asks the user to confirm.
+fn show_and_confirm(ctx: &Context, args: &TrustArgs, config: &Config, shown: &[Shown]) -> Result<()> {
     if !ctx.json {
         let mut text = String::new();
-        for item in &shown {
+        for item in shown {
             text.push_str(&item.render(&config.workspace, &ctx.painter));
             text.push('\n');
         }
@@ -105,9 +121,12 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
                           then re-run with --yes to trust exactly that",
             declined: "not confirmed: nothing was trusted",
         },
-    )?;
+    )
+}
 
-    // Record exactly what was shown: load again, and keep only the hooks whose trust value is unchanged.
+/// Record exactly what was shown: loads again, and splits the shown hooks into those whose trust value is unchanged
+/// and the ids of those that changed.
+fn unchanged_since_shown<'s>(ctx: &Context, shown: &'s [Shown]) -> Result<(Vec<&'s Shown>, Vec<&'s str>)> {
     let now = ctx.load()?;
     let current = |item: &Shown| {
         now.hooks
@@ -117,49 +136,61 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<u8> {
             .map(|h| trust_value(&h.decl, h.fingerprint.as_ref()).to_owned())
     };
     let (mut trusted, mut changed) = (Vec::new(), Vec::new());
-    for item in &shown {
+    for item in shown {
         if current(item).as_deref() == Some(item.fingerprint.as_str()) {
             trusted.push(item);
         } else {
             changed.push(item.id.as_str());
         }
     }
-    if !trusted.is_empty() {
-        // Read, change and write under the store's lock: a concurrent `hook trust` cannot lose these entries.
-        let ((), issue) = TrustStore::update(&store_path, |store| {
-            for item in &trusted {
-                store.trust(&config.workspace, &item.id, &item.fingerprint);
-            }
-        })
-        .with_context(|| format!("nothing was trusted: the store `{}` could not be saved", store_path.display()))?;
-        if let Some(issue) = issue {
-            eprintln!("hook: warning: {}", crate::exit::one_line(&issue.to_string()));
-        }
+    Ok((trusted, changed))
+}
+
+/// Records `trusted` in the store at `store_path`. Read, change and write happen under the store's lock: a
+/// concurrent `hook trust` cannot lose these entries.
+fn record(store_path: &std::path::Path, config: &Config, trusted: &[&Shown]) -> Result<()> {
+    if trusted.is_empty() {
+        return Ok(());
     }
-    let trusted: Vec<&str> = trusted.iter().map(|item| item.id.as_str()).collect();
+    let ((), issue) = TrustStore::update(store_path, |store| {
+        for item in trusted {
+            store.trust(&config.workspace, &item.id, &item.fingerprint);
+        }
+    })
+    .with_context(|| format!("nothing was trusted: the store `{}` could not be saved", store_path.display()))?;
+    if let Some(issue) = issue {
+        eprintln!("hook: warning: {}", crate::exit::one_line(&issue.to_string()));
+    }
+    Ok(())
+}
+
+/// Says what was trusted and what was not because it changed after it was shown; with nothing shown, that there was
+/// nothing to trust.
+fn report(ctx: &Context, config: &Config, shown: &[Shown], trusted: &[&str], changed: &[&str]) -> Result<()> {
     if ctx.json {
-        emit_json(&TrustJson {
+        return emit_json(&TrustJson {
             version: JSON_VERSION,
             workspace: &config.workspace,
-            shown: &shown,
-            trusted: trusted.clone(),
-            changed: changed.clone(),
-        })?;
-    } else {
-        let mut text = String::new();
-        for id in &trusted {
-            text.push_str(&format!("{} {id}\n", ctx.painter.paint(Style::Green, "trusted")));
-        }
-        for id in &changed {
-            text.push_str(&format!(
-                "{} {id}: it changed after it was shown (its file or declaration); nothing recorded for it, run \
-                 `hook trust {id}` to review the new version\n",
-                ctx.painter.paint(Style::Red, "NOT trusted")
-            ));
-        }
-        emit(&text)?;
+            shown,
+            trusted: trusted.to_vec(),
+            changed: changed.to_vec(),
+        });
     }
-    Ok(if changed.is_empty() { exit::SUCCESS } else { exit::ERROR })
+    if shown.is_empty() {
+        return emit("nothing to trust: every selected hook is already trusted or needs no trust\n");
+    }
+    let mut text = String::new();
+    for id in trusted {
+        text.push_str(&format!("{} {id}\n", ctx.painter.paint(Style::Green, "trusted")));
+    }
+    for id in changed {
+        text.push_str(&format!(
+            "{} {id}: it changed after it was shown (its file or declaration); nothing recorded for it, run \
+             `hook trust {id}` to review the new version\n",
+            ctx.painter.paint(Style::Red, "NOT trusted")
+        ));
+    }
+    emit(&text)
 }
 
 /// The hooks named on the command line that need trust; an id that is not a hook of the workspace is an error.

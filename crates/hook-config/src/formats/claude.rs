@@ -412,6 +412,16 @@ impl GroupReader<'_> {
         Ok(Some((pattern.clone(), node)))
     }
 
+    /// One handler of a group: a command hook, read here; an evaluated or http one, read by its own reader; any other
+    /// type is reported and not loaded.
+    ///
+    /// # Order
+    ///
+    /// 1. the handler's `type` picks its reader;
+    /// 2. keys the dialect does not know are reported;
+    /// 3. `command`, the timeout and the `async` / `asyncRewake` / `once` flags are read, each reported where wrong;
+    /// 4. an `if` condition or a PowerShell `shell` leaves the hook unloaded;
+    /// 5. the hook is built: event, command, the group's matcher and what the dialect carries, its run-once id.
     fn handler(
         &mut self,
         handler: &Value,
@@ -420,88 +430,91 @@ impl GroupReader<'_> {
         target: &GroupTarget<'_>,
         reporter: &mut Reporter<'_>,
     ) {
-        let index = self.handlers;
+        let at = HandlerAt { index: self.handlers, path, node };
+        let Some(handler) = self.command_handler(handler, &at, target, reporter) else { return };
         let agent = self.dialect.events.agent.agent().name;
-        let at = |key: &str, target: crate::parse::Target| {
-            let (field, node) =
-                if key.is_empty() { (path.to_owned(), node.clone()) } else { (format!("{path}.{key}"), node.key(key)) };
-            Place { index: Some(index), hook_id: None, field: Some(field), node: Some((node, target)) }
-        };
+        for key in handler.keys().filter(|k| !self.dialect.handler_keys.contains(&k.as_str())) {
+            unknown_key(reporter, at.at(key, Target::Key), key, self.dialect.handler_keys, agent);
+        }
+        let mut builder = HookBuilder::new(at.index, at.node.clone());
+        let command = command(handler, &at, reporter);
+        let timeout_read = self.timeout(handler, &at, &mut builder, reporter);
+        let flags_read = self.flags(handler, &at, &mut builder, reporter);
+        if untestable_if(handler, &at, reporter) {
+            return;
+        }
+        let Some(shell_read) = shell(handler, &at, reporter) else { return };
+        let Some(command) = command.filter(|_| timeout_read && flags_read && shell_read) else { return };
+        self.push_command(builder, command, handler, &at, target, reporter);
+    }
+
+    /// The handler when it is a command handler; an evaluated or http handler goes to its own reader, and anything
+    /// else is reported. `None` where the handler is done with.
+    fn command_handler<'h>(
+        &mut self,
+        handler: &'h Value,
+        at: &HandlerAt<'_>,
+        target: &GroupTarget<'_>,
+        reporter: &mut Reporter<'_>,
+    ) -> Option<&'h Map<String, Value>> {
         let Value::Object(handler) = handler else {
             let found = describe(handler);
-            reporter
-                .error(at("", Target::Node), format!("expected a hook handler (`{{type, command}}`), found {found}"));
-            return;
+            reporter.error(
+                at.at("", Target::Node),
+                format!("expected a hook handler (`{{type, command}}`), found {found}"),
+            );
+            return None;
         };
-        let kinds = || {
-            let mut names = vec!["command"];
-            names.extend(self.dialect.other_types.iter().map(|(t, _)| *t));
-            names
-        };
-        match handler.get("type") {
-            Some(Value::String(kind)) if kind == "command" => {}
-            Some(Value::String(kind)) if self.dialect.evaluated_types.contains(&kind.as_str()) => {
-                let kind = kind.clone();
-                self.evaluated(handler, &kind, path, node, target, reporter);
-                return;
-            }
-            Some(Value::String(kind))
-                if kind == "http" && self.dialect.events.agent == hook_types::Protocol::Claude =>
-            {
-                return self.http_handler(handler, path, node, target, reporter);
-            }
-            Some(Value::String(kind)) => {
-                if let Some((_, what)) = self.dialect.other_types.iter().find(|(t, _)| t == kind) {
-                    reporter.warn(
-                        at("type", Target::Node),
-                        format!(
-                            "a `{kind}` hook ({what}) has no counterpart in this engine, which runs commands; this \
-                             hook is not loaded"
-                        ),
-                    );
-                } else {
-                    let suggestion = hook_types::did_you_mean(kind, kinds());
-                    let expected = kinds().iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-                    reporter.error(
-                        at("type", Target::Node),
-                        format!("unknown hook type `{kind}`{}; expected one of {expected}", hint(suggestion)),
-                    );
-                }
-                return;
-            }
+        let kind = match handler.get("type") {
+            Some(Value::String(kind)) if kind == "command" => return Some(handler),
+            Some(Value::String(kind)) => kind,
             Some(other) => {
-                reporter.error(at("type", Target::Node), format!("expected `\"command\"`, found {}", describe(other)));
-                return;
-            }
-            None => {
                 reporter
-                    .error(at("", Target::Node), format!("missing `type` ({agent} requires `\"type\": \"command\"`)"));
-                return;
-            }
-        }
-        // Only a command handler's keys are this engine's concern: the other types are not loaded.
-        for key in handler.keys().filter(|k| !self.dialect.handler_keys.contains(&k.as_str())) {
-            unknown_key(reporter, at(key, Target::Key), key, self.dialect.handler_keys, agent);
-        }
-
-        let mut builder = HookBuilder::new(index, node.clone());
-        let command = match handler.get("command") {
-            Some(Value::String(command)) if !command.trim().is_empty() => Some(command.clone()),
-            Some(Value::String(_)) => {
-                reporter.error(at("command", Target::Node), "`command` is empty; expected a shell command to run");
-                None
-            }
-            Some(other) => {
-                let found = describe(other);
-                reporter.error(at("command", Target::Node), format!("expected a shell command string, found {found}"));
-                None
+                    .error(at.at("type", Target::Node), format!("expected `\"command\"`, found {}", describe(other)));
+                return None;
             }
             None => {
-                reporter.error(at("", Target::Node), "a command hook needs `command` (the shell command to run)");
-                None
+                let agent = self.dialect.events.agent.agent().name;
+                reporter.error(
+                    at.at("", Target::Node),
+                    format!("missing `type` ({agent} requires `\"type\": \"command\"`)"),
+                );
+                return None;
             }
         };
-        let mut loadable = command.is_some();
+        if self.dialect.evaluated_types.contains(&kind.as_str()) {
+            self.evaluated(handler, kind, at, target, reporter);
+        } else if kind == "http" && self.dialect.events.agent == hook_types::Protocol::Claude {
+            self.http_handler(handler, at, target, reporter);
+        } else if let Some((_, what)) = self.dialect.other_types.iter().find(|(t, _)| t == kind) {
+            reporter.warn(
+                at.at("type", Target::Node),
+                format!(
+                    "a `{kind}` hook ({what}) has no counterpart in this engine, which runs commands; this hook is not \
+                     loaded"
+                ),
+            );
+        } else {
+            let kinds = || std::iter::once("command").chain(self.dialect.other_types.iter().map(|(t, _)| *t));
+            let suggestion = hook_types::did_you_mean(kind, kinds());
+            let expected = kinds().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+            reporter.error(
+                at.at("type", Target::Node),
+                format!("unknown hook type `{kind}`{}; expected one of {expected}", hint(suggestion)),
+            );
+        }
+        None
+    }
+
+    /// The handler's timeout, under the first of the dialect's spellings that is there, set on `builder`; a timeout
+    /// the agent ignores becomes its default, with a warning. Whether it was read (false: an error was reported).
+    fn timeout(
+        &self,
+        handler: &Map<String, Value>,
+        at: &HandlerAt<'_>,
+        builder: &mut HookBuilder,
+        reporter: &mut Reporter<'_>,
+    ) -> bool {
         // `null` is no timeout, as serde reads an `Option` in both agents.
         let timeout_keys: Vec<&str> = self
             .dialect
@@ -510,94 +523,87 @@ impl GroupReader<'_> {
             .copied()
             .filter(|k| handler.get(*k).is_some_and(|v| !v.is_null()))
             .collect();
-        if let [first, rest @ ..] = timeout_keys.as_slice() {
-            for other in rest {
-                reporter.warn(at(other, Target::Key), format!("`{other}` repeats `{first}`; `{first}` is used"));
+        let [first, rest @ ..] = timeout_keys.as_slice() else { return true };
+        for other in rest {
+            reporter.warn(at.at(other, Target::Key), format!("`{other}` repeats `{first}`; `{first}` is used"));
+        }
+        match (self.dialect.timeout)(&handler[*first]) {
+            Ok(ms) => builder.set("timeout_ms", first, Value::from(ms), at.node.key(first)),
+            Err(message) if self.dialect.ignored_timeout_ms.is_some() => {
+                let ms = self.dialect.ignored_timeout_ms.unwrap_or_default();
+                let agent = self.dialect.events.agent.agent().name;
+                reporter.warn(
+                    at.at(first, Target::Node),
+                    format!(
+                        "{message}; {agent} ignores it and gives the hook its default of {} s, and so does this engine",
+                        ms / 1_000
+                    ),
+                );
+                builder.set("timeout_ms", first, Value::from(ms), at.node.key(first));
             }
-            match (self.dialect.timeout)(&handler[*first]) {
-                Ok(ms) => builder.set("timeout_ms", first, Value::from(ms), node.key(first)),
-                Err(message) if self.dialect.ignored_timeout_ms.is_some() => {
-                    let ms = self.dialect.ignored_timeout_ms.unwrap_or_default();
-                    reporter.warn(
-                        at(first, Target::Node),
-                        format!("{message}; {agent} ignores it and gives the hook its default of {} s, and so does this engine", ms / 1_000),
-                    );
-                    builder.set("timeout_ms", first, Value::from(ms), node.key(first));
-                }
-                Err(message) => {
-                    reporter.error(at(first, Target::Node), message);
-                    loadable = false;
-                }
+            Err(message) => {
+                reporter.error(at.at(first, Target::Node), message);
+                return false;
             }
         }
+        true
+    }
+
+    /// `async`, `asyncRewake` and `once`: an `async` observer where the dialect runs those in the background, a
+    /// warning for what runs differently here. Whether they were read (false: one is no boolean).
+    fn flags(
+        &self,
+        handler: &Map<String, Value>,
+        at: &HandlerAt<'_>,
+        builder: &mut HookBuilder,
+        reporter: &mut Reporter<'_>,
+    ) -> bool {
+        let agent = self.dialect.events.agent.agent().name;
+        let mut read = true;
         for key in ["async", "asyncRewake", "once"] {
             match handler.get(key) {
                 None | Some(Value::Bool(false)) => {}
                 Some(Value::Bool(true)) if key == "async" && self.dialect.async_observers => {
                     // An observer runs in the background as in the agent; the normalizer says what happens on a gate.
-                    builder.set("async", key, Value::Bool(true), node.key(key));
+                    builder.set("async", key, Value::Bool(true), at.node.key(key));
                 }
                 Some(Value::Bool(true)) if key == "once" => reporter.warn(
-                    at(key, Target::Node),
+                    at.at(key, Target::Node),
                     "`once` is honoured by Claude Code in skill and agent frontmatter only; this hook runs on every \
                      event",
                 ),
                 Some(Value::Bool(true)) => reporter.warn(
-                    at(key, Target::Node),
+                    at.at(key, Target::Node),
                     format!(
                         "`{key}: true`: {agent} runs this hook in the background, where its answer comes too late to \
                          block; this engine runs it to completion, so a block it returns takes effect"
                     ),
                 ),
                 Some(other) => {
-                    reporter
-                        .error(at(key, Target::Node), format!("expected `true` or `false`, found {}", describe(other)));
-                    loadable = false;
+                    let found = describe(other);
+                    reporter.error(at.at(key, Target::Node), format!("expected `true` or `false`, found {found}"));
+                    read = false;
                 }
             }
         }
-        if handler.contains_key("if") {
-            reporter.warn(
-                at("if", Target::Node),
-                "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, and \
-                 running the hook without it would widen what it blocks; this hook is not loaded",
-            );
-            return;
-        }
-        match handler.get("shell") {
-            None => {}
-            Some(Value::String(shell)) if shell == "bash" => {}
-            Some(Value::String(shell)) if shell == "powershell" => {
-                reporter.warn(
-                    at("shell", Target::Node),
-                    "a PowerShell command cannot run here (this engine runs commands with `sh -c`); this hook is not \
-                     loaded",
-                );
-                return;
-            }
-            Some(other) => {
-                let found = match other {
-                    Value::String(s) => format!("`{s}`"),
-                    other => describe(other).to_owned(),
-                };
-                reporter.error(
-                    at("shell", Target::Node),
-                    format!("expected `\"bash\"` or `\"powershell\"`, found {found}"),
-                );
-                loadable = false;
-            }
-        }
-        let Some(command) = command.filter(|_| loadable) else { return };
+        read
+    }
 
+    /// Builds the command hook and adds it to the file, under its run-once id where the dialect has the rule.
+    fn push_command(
+        &mut self,
+        mut builder: HookBuilder,
+        command: String,
+        handler: &Map<String, Value>,
+        at: &HandlerAt<'_>,
+        target: &GroupTarget<'_>,
+        reporter: &mut Reporter<'_>,
+    ) {
+        let node = &at.node;
         builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
         builder.set("kind", "type", Value::String("command".into()), node.key("type"));
         builder.set("shell", "command", Value::String(command.clone()), node.key("command"));
-        if let Some((pattern, matcher_node)) = target.matcher {
-            builder.set("matcher", "matcher", Value::String(pattern.clone()), matcher_node.clone());
-        }
-        if self.disabled {
-            builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
-        }
+        self.group_fields(&mut builder, target);
         if let Some((value, node)) = &target.sequential {
             builder.set("sequential", "sequential", (*value).clone(), node.clone());
         }
@@ -608,30 +614,119 @@ impl GroupReader<'_> {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
             let key = crate::hash::hash_canonical(&json!({"command": command, "matcher": matcher, "on": target.on}));
             let id = format!("claude.command.{key}");
-            self.keep_once(&mut builder, id, "command", "runs", (path, &node, at("", Target::Node)), reporter);
+            self.keep_once(&mut builder, id, "command", "runs", at, reporter);
         }
         self.file.hooks.push(builder.finish());
+    }
+
+    /// What every hook of the group shares: the group's matcher, and the file's `disableAllHooks`.
+    fn group_fields(&self, builder: &mut HookBuilder, target: &GroupTarget<'_>) {
+        if let Some((pattern, matcher_node)) = target.matcher {
+            builder.set("matcher", "matcher", Value::String(pattern.clone()), matcher_node.clone());
+        }
+        if self.disabled {
+            builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
+        }
+    }
+}
+
+/// Where one handler is: its position among the file's handlers, the path the file spells and its node.
+struct HandlerAt<'p> {
+    index: usize,
+    path: &'p str,
+    node: NodePath,
+}
+
+impl HandlerAt<'_> {
+    /// The place of the handler's `key`, or of the handler itself for `""`.
+    fn at(&self, key: &str, target: Target) -> Place {
+        let (field, node) = if key.is_empty() {
+            (self.path.to_owned(), self.node.clone())
+        } else {
+            (format!("{}.{key}", self.path), self.node.key(key))
+        };
+        Place { index: Some(self.index), hook_id: None, field: Some(field), node: Some((node, target)) }
+    }
+}
+
+/// A command handler's `command`, reported where it is missing, empty or no string.
+fn command(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> Option<String> {
+    match handler.get("command") {
+        Some(Value::String(command)) if !command.trim().is_empty() => Some(command.clone()),
+        Some(Value::String(_)) => {
+            reporter.error(at.at("command", Target::Node), "`command` is empty; expected a shell command to run");
+            None
+        }
+        Some(other) => {
+            let found = describe(other);
+            reporter.error(at.at("command", Target::Node), format!("expected a shell command string, found {found}"));
+            None
+        }
+        None => {
+            reporter.error(at.at("", Target::Node), "a command hook needs `command` (the shell command to run)");
+            None
+        }
+    }
+}
+
+/// Why a handler with an `if` condition is not loaded.
+const UNTESTABLE_IF: &str = "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, \
+                             and running the hook without it would widen what it blocks; this hook is not loaded";
+
+/// Whether the handler has an `if` condition, which this engine cannot test: reported, and the hook not loaded.
+fn untestable_if(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> bool {
+    let found = handler.contains_key("if");
+    if found {
+        reporter.warn(at.at("if", Target::Node), UNTESTABLE_IF);
+    }
+    found
+}
+
+/// The handler's `shell`: `Some(true)` for none or `bash`, `Some(false)` for a value Claude Code does not take (an
+/// error), `None` for `powershell`, which cannot run here (a warning; the hook is not loaded).
+fn shell(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> Option<bool> {
+    match handler.get("shell") {
+        None => Some(true),
+        Some(Value::String(shell)) if shell == "bash" => Some(true),
+        Some(Value::String(shell)) if shell == "powershell" => {
+            reporter.warn(
+                at.at("shell", Target::Node),
+                "a PowerShell command cannot run here (this engine runs commands with `sh -c`); this hook is not \
+                 loaded",
+            );
+            None
+        }
+        Some(other) => {
+            let found = match other {
+                Value::String(s) => format!("`{s}`"),
+                other => describe(other).to_owned(),
+            };
+            reporter
+                .error(at.at("shell", Target::Node), format!("expected `\"bash\"` or `\"powershell\"`, found {found}"));
+            Some(false)
+        }
     }
 }
 
 impl GroupReader<'_> {
     /// Claude Code runs (or sends) identical handlers once: gives the hook its content `id` and, when an earlier
     /// handler of the file had the same one, drops that copy with a warning at `place` naming where it was. `same`
-    /// is what makes two handlers identical besides event and matcher (`command`, `prompt`, `URL`).
+    /// is what makes two handlers identical besides event and matcher (`command`, `prompt`, `URL`); `at` is where the
+    /// handler is.
     fn keep_once(
         &mut self,
         builder: &mut HookBuilder,
         id: String,
         same: &str,
         verb: &str,
-        (path, node, place): (&str, &NodePath, Place),
+        at: &HandlerAt<'_>,
         reporter: &mut Reporter<'_>,
     ) {
-        builder.set("id", "id", Value::String(id.clone()), node.clone());
+        builder.set("id", "id", Value::String(id.clone()), at.node.clone());
         let position = self.file.hooks.len();
-        if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, path.to_owned())) {
+        if let Some((earlier, earlier_path)) = self.seen.insert(id, (position, at.path.to_owned())) {
             reporter.warn(
-                place,
+                at.at("", Target::Node),
                 format!(
                     "identical to the handler at `{earlier_path}` (same event, matcher and {same}): Claude Code \
                      {verb} it once, so that copy is dropped and this one is kept"
@@ -647,44 +742,35 @@ impl GroupReader<'_> {
         &mut self,
         handler: &Map<String, Value>,
         kind: &str,
-        path: &str,
-        node: NodePath,
+        at: &HandlerAt<'_>,
         target: &GroupTarget<'_>,
         reporter: &mut Reporter<'_>,
     ) {
-        let index = self.handlers;
         let agent = self.dialect.events.agent.agent().name;
-        let at = |key: &str, target: crate::parse::Target| {
-            let (field, node) =
-                if key.is_empty() { (path.to_owned(), node.clone()) } else { (format!("{path}.{key}"), node.key(key)) };
-            Place { index: Some(index), hook_id: None, field: Some(field), node: Some((node, target)) }
-        };
+        let (index, node) = (at.index, &at.node);
         for key in handler.keys().filter(|k| !self.dialect.handler_keys.contains(&k.as_str())) {
-            unknown_key(reporter, at(key, Target::Key), key, self.dialect.handler_keys, agent);
+            unknown_key(reporter, at.at(key, Target::Key), key, self.dialect.handler_keys, agent);
         }
         let prompt = match handler.get("prompt") {
             Some(Value::String(prompt)) if !prompt.trim().is_empty() => prompt.clone(),
             Some(Value::String(_)) => {
-                reporter.error(at("prompt", Target::Node), "`prompt` is empty; expected what the model is asked");
+                reporter.error(at.at("prompt", Target::Node), "`prompt` is empty; expected what the model is asked");
                 return;
             }
             Some(other) => {
                 let found = describe(other);
-                reporter.error(at("prompt", Target::Node), format!("expected a prompt string, found {found}"));
+                reporter.error(at.at("prompt", Target::Node), format!("expected a prompt string, found {found}"));
                 return;
             }
             None => {
-                reporter
-                    .error(at("", Target::Node), format!("a `{kind}` hook needs `prompt` (what the model is asked)"));
+                reporter.error(
+                    at.at("", Target::Node),
+                    format!("a `{kind}` hook needs `prompt` (what the model is asked)"),
+                );
                 return;
             }
         };
-        if handler.contains_key("if") {
-            reporter.warn(
-                at("if", Target::Node),
-                "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, and \
-                 running the hook without it would widen what it blocks; this hook is not loaded",
-            );
+        if untestable_if(handler, at, reporter) {
             return;
         }
         // Claude Code's defaults: 30 s for a prompt hook, 60 s for an agent hook.
@@ -693,7 +779,7 @@ impl GroupReader<'_> {
             match (self.dialect.timeout)(value) {
                 Ok(ms) => timeout_ms = ms,
                 Err(message) => {
-                    reporter.error(at("timeout", Target::Node), message);
+                    reporter.error(at.at("timeout", Target::Node), message);
                     return;
                 }
             }
@@ -702,7 +788,8 @@ impl GroupReader<'_> {
             None | Some(Value::Null) => None,
             Some(Value::String(model)) => Some(model.clone()),
             Some(other) => {
-                reporter.error(at("model", Target::Node), format!("expected a model name, found {}", describe(other)));
+                reporter
+                    .error(at.at("model", Target::Node), format!("expected a model name, found {}", describe(other)));
                 return;
             }
         };
@@ -717,19 +804,14 @@ impl GroupReader<'_> {
         if kind == "agent" {
             builder.set("agent", "type", Value::Bool(true), node.key("type"));
         }
-        if let Some((pattern, matcher_node)) = target.matcher {
-            builder.set("matcher", "matcher", Value::String(pattern.clone()), matcher_node.clone());
-        }
-        if self.disabled {
-            builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
-        }
+        self.group_fields(&mut builder, target);
         if self.dialect.run_once {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
             let key = crate::hash::hash_canonical(
                 &json!({"type": kind, "prompt": prompt, "matcher": matcher, "on": target.on}),
             );
             let id = format!("claude.evaluated.{key}");
-            self.keep_once(&mut builder, id, "prompt", "runs", (path, &node, at("", Target::Node)), reporter);
+            self.keep_once(&mut builder, id, "prompt", "runs", at, reporter);
         }
         self.file.hooks.push(builder.finish());
     }
@@ -746,30 +828,20 @@ impl GroupReader<'_> {
     fn http_handler(
         &mut self,
         handler: &Map<String, Value>,
-        path: &str,
-        node: NodePath,
+        at: &HandlerAt<'_>,
         target: &GroupTarget<'_>,
         reporter: &mut Reporter<'_>,
     ) {
-        let index = self.handlers;
-        let at = |key: &str, target: Target| {
-            let (field, node) =
-                if key.is_empty() { (path.to_owned(), node.clone()) } else { (format!("{path}.{key}"), node.key(key)) };
-            Place { index: Some(index), hook_id: None, field: Some(field), node: Some((node, target)) }
-        };
+        let (index, node) = (at.index, &at.node);
         for key in handler.keys().filter(|k| !HTTP_KEYS.contains(&k.as_str())) {
             if key == "if" {
-                reporter.warn(
-                    at(key, Target::Node),
-                    "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, and \
-                     running the hook without it would widen what it blocks; this hook is not loaded",
-                );
+                reporter.warn(at.at(key, Target::Node), UNTESTABLE_IF);
                 return;
             }
-            unknown_key(reporter, at(key, Target::Key), key, HTTP_KEYS, "Claude Code");
+            unknown_key(reporter, at.at(key, Target::Key), key, HTTP_KEYS, "Claude Code");
         }
         let Some(url) = handler.get("url") else {
-            reporter.error(at("", Target::Node), "an http hook needs `url` (where its event is POSTed)");
+            reporter.error(at.at("", Target::Node), "an http hook needs `url` (where its event is POSTed)");
             return;
         };
         let mut builder = HookBuilder::new(index, node.clone());
@@ -778,14 +850,14 @@ impl GroupReader<'_> {
             match seconds_to_ms(timeout) {
                 Ok(ms) => builder.set("timeout_ms", "timeout", Value::from(ms), node.key("timeout")),
                 Err(message) => {
-                    reporter.error(at("timeout", Target::Node), message);
+                    reporter.error(at.at("timeout", Target::Node), message);
                     loadable = false;
                 }
             }
         }
         if let Some(Value::Bool(true)) = handler.get("async") {
             reporter.warn(
-                at("async", Target::Node),
+                at.at("async", Target::Node),
                 "`async: true`: Claude Code sends this request in the background, where its answer comes too late to \
                  block; this engine waits for it, so a block it returns takes effect",
             );
@@ -803,16 +875,11 @@ impl GroupReader<'_> {
         // Claude Code reads no variable unless it is listed: an absent list is an empty one.
         let allowed = handler.get("allowedEnvVars").cloned().unwrap_or_else(|| Value::Array(Vec::new()));
         builder.set("allowed_env_vars", "allowedEnvVars", allowed, node.key("allowedEnvVars"));
-        if let Some((pattern, matcher_node)) = target.matcher {
-            builder.set("matcher", "matcher", Value::String(pattern.clone()), matcher_node.clone());
-        }
-        if self.disabled {
-            builder.set("enabled", "enabled", Value::Bool(false), NodePath::default().key("disableAllHooks"));
-        }
+        self.group_fields(&mut builder, target);
         let matcher = target.matcher.map(|(p, _)| p.as_str());
         let key = crate::hash::hash_canonical(&json!({"url": url, "matcher": matcher, "on": target.on}));
         let id = format!("claude.http.{key}");
-        self.keep_once(&mut builder, id, "URL", "sends", (path, &node, at("", Target::Node)), reporter);
+        self.keep_once(&mut builder, id, "URL", "sends", at, reporter);
         self.file.hooks.push(builder.finish());
     }
 }

@@ -26,7 +26,7 @@
 //! to `~/.cursor` finds nothing there: Cursor does not promise that working directory either, so such hooks are
 //! written with absolute paths in practice.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::WireFile;
 use super::agent::{AgentEvents, HookBuilder, file_place, hook_place, seconds_to_ms, unknown_key, versioned_top};
@@ -118,6 +118,13 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
 
 /// One entry: `{command, type?, timeout?, failClosed?, matcher?, loop_limit?}`. `false` when it cannot be a hook
 /// here at all (reported).
+///
+/// # Order
+///
+/// 1. the entry is a mapping; keys Cursor does not know are reported;
+/// 2. its `type` is a command's (or absent): a prompt hook, or anything else, is not loaded;
+/// 3. `command`, which the hook needs;
+/// 4. `timeout`, `failClosed`, the matcher and `loop_limit`, each reported where wrong (the hook is then malformed).
 fn read_entry(
     hook: &mut HookBuilder,
     event: &str,
@@ -135,26 +142,8 @@ fn read_entry(
     for key in entry.keys().filter(|k| !HOOK_KEYS.contains(&k.as_str())) {
         unknown_key(reporter, hook_place(index, key, node.key(key), Target::Key), key, HOOK_KEYS, AGENT);
     }
-    match entry.get("type") {
-        None => {}
-        Some(Value::String(kind)) if kind == "command" => {}
-        Some(Value::String(kind)) if kind == "prompt" => {
-            let place = hook_place(index, "type", node.key("type"), Target::Node);
-            reporter.error(
-                place,
-                "`prompt` hooks are evaluated by Cursor's own model and cannot run here; this hook was not loaded",
-            );
-            return false;
-        }
-        Some(other) => {
-            let place = hook_place(index, "type", node.key("type"), Target::Node);
-            let found = other.as_str().map_or_else(|| describe(other).to_owned(), |s| format!("`{s}`"));
-            reporter.error(
-                place,
-                format!("expected `\"command\"` (or Cursor's `\"prompt\"`), found {found}; this hook was not loaded"),
-            );
-            return false;
-        }
+    if !command_type(index, entry, node, reporter) {
+        return false;
     }
     let Some(command) = entry.get("command") else {
         let place = hook_place(index, "", node.clone(), Target::Node);
@@ -162,26 +151,76 @@ fn read_entry(
         return false;
     };
     hook.set("shell", "command", command.clone(), node.key("command"));
-    if let Some(timeout) = entry.get("timeout") {
-        match seconds_to_ms(timeout) {
-            Ok(ms) => hook.set("timeout_ms", "timeout", Value::from(ms), node.key("timeout")),
-            Err(message) => {
-                reporter.error(hook_place(index, "timeout", node.key("timeout"), Target::Node), message);
-                hook.malformed();
-            }
+    timeout(hook, entry, node, reporter);
+    fail_closed(hook, entry, node, reporter);
+    matcher(hook, event, canonical, entry, node, reporter);
+    loop_limit(hook, entry, node, reporter);
+    true
+}
+
+/// Whether the entry's `type` is a command's (or absent); a prompt hook, which Cursor's own model evaluates, and any
+/// other type are reported.
+fn command_type(index: usize, entry: &Map<String, Value>, node: &NodePath, reporter: &mut Reporter<'_>) -> bool {
+    let place = || hook_place(index, "type", node.key("type"), Target::Node);
+    match entry.get("type") {
+        None => true,
+        Some(Value::String(kind)) if kind == "command" => true,
+        Some(Value::String(kind)) if kind == "prompt" => {
+            reporter.error(
+                place(),
+                "`prompt` hooks are evaluated by Cursor's own model and cannot run here; this hook was not loaded",
+            );
+            false
+        }
+        Some(other) => {
+            let found = other.as_str().map_or_else(|| describe(other).to_owned(), |s| format!("`{s}`"));
+            reporter.error(
+                place(),
+                format!("expected `\"command\"` (or Cursor's `\"prompt\"`), found {found}; this hook was not loaded"),
+            );
+            false
         }
     }
+}
+
+/// `timeout`, in seconds.
+fn timeout(hook: &mut HookBuilder, entry: &Map<String, Value>, node: &NodePath, reporter: &mut Reporter<'_>) {
+    let Some(timeout) = entry.get("timeout") else { return };
+    match seconds_to_ms(timeout) {
+        Ok(ms) => hook.set("timeout_ms", "timeout", Value::from(ms), node.key("timeout")),
+        Err(message) => {
+            reporter.error(hook_place(hook.index(), "timeout", node.key("timeout"), Target::Node), message);
+            hook.malformed();
+        }
+    }
+}
+
+/// `failClosed: true`: the hook denies when it fails (`on_error: deny`).
+fn fail_closed(hook: &mut HookBuilder, entry: &Map<String, Value>, node: &NodePath, reporter: &mut Reporter<'_>) {
     match entry.get("failClosed") {
         None | Some(Value::Bool(false)) => {}
         Some(Value::Bool(true)) => {
             hook.set("on_error", "failClosed", Value::String("deny".into()), node.key("failClosed"))
         }
         Some(other) => {
-            let place = hook_place(index, "failClosed", node.key("failClosed"), Target::Node);
+            let place = hook_place(hook.index(), "failClosed", node.key("failClosed"), Target::Node);
             reporter.error(place, format!("expected `true` or `false`, found {}", describe(other)));
             hook.malformed();
         }
     }
+}
+
+/// The matcher: the tools an event such as `beforeShellExecution` names (a written matcher dropped, with a
+/// warning), the written one where the event is filtered by one here, none (with a warning) where it is not.
+fn matcher(
+    hook: &mut HookBuilder,
+    event: &str,
+    canonical: Option<&str>,
+    entry: &Map<String, Value>,
+    node: &NodePath,
+    reporter: &mut Reporter<'_>,
+) {
+    let index = hook.index();
     let written = entry.get("matcher").map(|m| (m, node.key("matcher")));
     match (implied_matcher(event), written) {
         (Some(implied), written) => {
@@ -213,17 +252,20 @@ fn read_entry(
         }
         (None, None) => {}
     }
+}
+
+/// `loop_limit`, which is not read: the host's cap on continuations in a row applies.
+fn loop_limit(hook: &mut HookBuilder, entry: &Map<String, Value>, node: &NodePath, reporter: &mut Reporter<'_>) {
+    let place = |key| hook_place(hook.index(), key, node.key(key), Target::Node);
     match entry.get("loop_limit") {
         None | Some(Value::Null) => {}
         Some(Value::Number(_)) => reporter.warn(
-            hook_place(index, "loop_limit", node.key("loop_limit"), Target::Node),
+            place("loop_limit"),
             "`loop_limit` is not read here: the host's cap on continuations in a row (its `Limits`) applies instead",
         ),
         Some(other) => {
-            let place = hook_place(index, "loop_limit", node.key("loop_limit"), Target::Node);
-            reporter.error(place, format!("expected a number or null, found {}", describe(other)));
+            reporter.error(place("loop_limit"), format!("expected a number or null, found {}", describe(other)));
             hook.malformed();
         }
     }
-    true
 }

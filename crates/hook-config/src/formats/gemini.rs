@@ -53,6 +53,13 @@ struct Switches {
 }
 
 /// Reads a Gemini CLI settings file.
+///
+/// # Order
+///
+/// 1. the settings object;
+/// 2. the switches in `hooksConfig`;
+/// 3. the `hooks` mapping, and the switches older versions kept there beside the events;
+/// 4. each event's groups, and each group's hooks, in file order.
 pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile> {
     let Value::Object(settings) = root else {
         let place = file_place("", NodePath::default(), Target::Node);
@@ -80,82 +87,102 @@ pub(super) fn read(root: &Value, reporter: &mut Reporter<'_>) -> Option<WireFile
     if !legacy.is_empty() {
         read_switches(&Value::Object(legacy), "hooks", hooks_node.clone(), &mut switches, reporter);
     }
-
-    let mut file = WireFile::default();
-    // Every entry takes a position, loaded or not, so `hooks[N]` in issues counts the entries as written.
-    let mut position = 0;
+    let mut reader = Reader { switches, file: WireFile::default(), position: 0 };
     for (event, groups) in events.iter().filter(|(k, _)| !SWITCHES.contains(&k.as_str())) {
+        reader.event(event, groups, &hooks_node, reporter);
+    }
+    Some(reader.file)
+}
+
+/// The hooks read so far, and the switches every hook is read under.
+struct Reader {
+    switches: Switches,
+    file: WireFile,
+    /// Every entry takes a position, loaded or not, so `hooks[N]` in issues counts the entries as written.
+    position: usize,
+}
+
+/// The event a group is under: its name as written, the event it loads as, that event's canonical name where it
+/// has one here, and its node.
+struct EventAt<'e> {
+    name: &'e str,
+    on: String,
+    canonical: Option<&'static str>,
+    node: NodePath,
+}
+
+impl Reader {
+    /// One event's list of groups.
+    fn event(&mut self, event: &str, groups: &Value, hooks_node: &NodePath, reporter: &mut Reporter<'_>) {
         reporter.in_event(None);
         let event_node = hooks_node.key(event);
         let Value::Array(groups) = groups else {
             let place = file_place(format!("hooks.{event}"), event_node, Target::Node);
             reporter.error(place, format!("expected a list of hook groups, found {}", describe(groups)));
-            continue;
+            return;
         };
         let (on, row) =
             EVENTS.resolve(event, file_place(format!("hooks.{event}"), event_node.clone(), Target::Key), reporter);
         let canonical = row.and_then(|r| r.event.as_ref()).map(hook_types::Event::canonical_name);
         reporter.in_event(Some(&on));
+        let at = EventAt { name: event, on, canonical, node: event_node };
         for (g, group) in groups.iter().enumerate() {
-            let group_path = format!("hooks.{event}[{g}]");
-            let group_node = event_node.index(g);
-            let Value::Object(group) = group else {
-                let place = file_place(group_path, group_node, Target::Node);
-                reporter.error(
-                    place,
-                    format!(
-                        "expected a hook group (`{{matcher, sequential, hooks: [...]}}`), found {}",
-                        describe(group)
-                    ),
-                );
-                continue;
-            };
-            for key in group.keys().filter(|k| !GROUP_KEYS.contains(&k.as_str())) {
-                let place = file_place(format!("{group_path}.{key}"), group_node.key(key), Target::Key);
-                unknown_key(reporter, place, key, GROUP_KEYS, AGENT);
+            self.group(&at, g, group, reporter);
+        }
+    }
+
+    /// The group at `g` of an event: `{matcher?, sequential?, hooks: [...]}`, each hook carrying the group's matcher
+    /// and `sequential`.
+    fn group(&mut self, event: &EventAt<'_>, g: usize, group: &Value, reporter: &mut Reporter<'_>) {
+        let group_path = format!("hooks.{}[{g}]", event.name);
+        let group_node = event.node.index(g);
+        let Value::Object(group) = group else {
+            let place = file_place(group_path, group_node, Target::Node);
+            let found = describe(group);
+            reporter.error(
+                place,
+                format!("expected a hook group (`{{matcher, sequential, hooks: [...]}}`), found {found}"),
+            );
+            return;
+        };
+        for key in group.keys().filter(|k| !GROUP_KEYS.contains(&k.as_str())) {
+            let place = file_place(format!("{group_path}.{key}"), group_node.key(key), Target::Key);
+            unknown_key(reporter, place, key, GROUP_KEYS, AGENT);
+        }
+        let matcher = group.get("matcher").and_then(|m| {
+            let field = format!("{group_path}.matcher");
+            group_matcher(m, event.canonical, &field, group_node.key("matcher"), event.name, reporter)
+        });
+        let entries = match group.get("hooks") {
+            Some(Value::Array(entries)) => entries,
+            Some(other) => {
+                let place = file_place(format!("{group_path}.hooks"), group_node.key("hooks"), Target::Node);
+                reporter.error(place, format!("expected a list of hooks, found {}", describe(other)));
+                return;
             }
-            let matcher = group.get("matcher").and_then(|m| {
-                group_matcher(
-                    m,
-                    canonical,
-                    &format!("{group_path}.matcher"),
-                    group_node.key("matcher"),
-                    event,
-                    reporter,
-                )
-            });
-            let entries = match group.get("hooks") {
-                Some(Value::Array(entries)) => entries,
-                Some(other) => {
-                    let place = file_place(format!("{group_path}.hooks"), group_node.key("hooks"), Target::Node);
-                    reporter.error(place, format!("expected a list of hooks, found {}", describe(other)));
-                    continue;
-                }
-                None => {
-                    let place = file_place(group_path, group_node, Target::Node);
-                    reporter.error(place, "a hook group needs `hooks` (a list of `{type: \"command\", command}`)");
-                    continue;
-                }
-            };
-            for (h, entry) in entries.iter().enumerate() {
-                let node = group_node.key("hooks").index(h);
-                let mut hook = HookBuilder::new(position, node.clone());
-                position += 1;
-                hook.set("on", "event", Value::String(on.clone()), event_node.clone());
-                hook.set("kind", "type", Value::String("command".into()), node.clone());
-                if let Some((value, node)) = &matcher {
-                    hook.set("matcher", "matcher", value.clone(), node.clone());
-                }
-                if let Some(sequential) = group.get("sequential") {
-                    hook.set("sequential", "sequential", sequential.clone(), group_node.key("sequential"));
-                }
-                if read_entry(&mut hook, entry, &node, &switches, reporter) {
-                    file.hooks.push(hook.finish());
-                }
+            None => {
+                let place = file_place(group_path, group_node, Target::Node);
+                reporter.error(place, "a hook group needs `hooks` (a list of `{type: \"command\", command}`)");
+                return;
+            }
+        };
+        for (h, entry) in entries.iter().enumerate() {
+            let node = group_node.key("hooks").index(h);
+            let mut hook = HookBuilder::new(self.position, node.clone());
+            self.position += 1;
+            hook.set("on", "event", Value::String(event.on.clone()), event.node.clone());
+            hook.set("kind", "type", Value::String("command".into()), node.clone());
+            if let Some((value, node)) = &matcher {
+                hook.set("matcher", "matcher", value.clone(), node.clone());
+            }
+            if let Some(sequential) = group.get("sequential") {
+                hook.set("sequential", "sequential", sequential.clone(), group_node.key("sequential"));
+            }
+            if read_entry(&mut hook, entry, &node, &self.switches, reporter) {
+                self.file.hooks.push(hook.finish());
             }
         }
     }
-    Some(file)
 }
 
 /// One hook configuration: `{type: "command", command, name?, timeout?, description?}`. `false` when it cannot be a

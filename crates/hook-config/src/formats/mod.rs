@@ -185,6 +185,11 @@ pub(crate) fn read_hook_list(
 }
 
 /// [`read_hook_list`], handing each hook to `each` as soon as it is read.
+///
+/// # Order
+///
+/// 1. the file's shape: a list of hooks, or a mapping whose keys (`version`, `hooks`, `only_managed`) are read first;
+/// 2. each item of the list, read field by field into a hook and handed to `each`.
 fn read_hook_list_each(
     root: Value,
     spelling: Spelling,
@@ -192,75 +197,29 @@ fn read_hook_list_each(
     reporter: &mut Reporter<'_>,
     each: &mut dyn FnMut(WireHook, &mut Reporter<'_>),
 ) -> Option<WireFile> {
-    let root_path = NodePath::default();
     let mut file = WireFile::default();
-    let (items, items_path) = match root {
-        Value::Array(items) => (items, root_path),
-        Value::Object(object) => {
-            let mut hooks = None;
-            for (written, value) in object {
-                let node = root_path.key(&written);
-                match lookup(FILE_KEYS, &written) {
-                    Some("version") => {
-                        if value.as_u64() != Some(1) {
-                            let found = value.as_u64().map_or_else(|| describe(&value).to_owned(), |v| v.to_string());
-                            let place =
-                                Place { field: Some(written), node: Some((node, Target::Node)), ..Place::default() };
-                            if let Unknown::IgnoredBy(agent) = unknown {
-                                reporter.warn(
-                                    place,
-                                    format!("unsupported version {found}; {agent} does not read `version`, so neither does this engine: the hooks are read as version 1"),
-                                );
-                                continue;
-                            }
-                            reporter.error(
-                                place,
-                                format!("unsupported version {found}: this engine reads version 1; nothing in this file was loaded"),
-                            );
-                            return None;
-                        }
-                    }
-                    Some("hooks") => hooks = Some((value, node)),
-                    Some(key) => {
-                        file.only_managed = Some(WireField { key, written, value, node });
-                    }
-                    None => {
-                        let suggestion = suggest(FILE_KEYS, &written, spelling);
-                        let place =
-                            Place { field: Some(written.clone()), node: Some((node, Target::Key)), ..Place::default() };
-                        let message = format!(
-                            "unknown top-level key `{written}`{}; expected `version`, `hooks` or `{}`",
-                            hint(suggestion),
-                            spell(FILE_KEYS[2], spelling)
-                        );
-                        match unknown {
-                            Unknown::Refuse => reporter.error(place, message),
-                            Unknown::IgnoredBy(agent) => {
-                                reporter.warn(place, format!("{message}; {agent} ignores it, and so does this engine"));
-                            }
-                        }
-                    }
-                }
-            }
-            match hooks {
-                Some((Value::Array(items), node)) => (items, node),
-                Some((Value::Null, _)) => return Some(file),
-                Some((other, node)) => {
-                    reporter.error(
-                        Place { field: Some("hooks".into()), node: Some((node, Target::Node)), ..Place::default() },
-                        format!("expected a list of hooks, found {}", describe(&other)),
-                    );
-                    return None;
-                }
-                None => {
-                    reporter.error(
-                        Place { node: Some((root_path, Target::Node)), ..Place::default() },
-                        "expected a `hooks` list in this mapping (a file is a list of hooks or `{ version: 1, hooks: [...] }`)",
-                    );
-                    return None;
-                }
-            }
+    let (items, items_path) = hook_items(root, spelling, unknown, &mut file, reporter)?;
+    for (index, item) in items.into_iter().enumerate() {
+        if let Some(hook) = read_hook(index, item, &items_path, spelling, unknown, reporter) {
+            each(hook, reporter);
         }
+    }
+    Some(file)
+}
+
+/// The list of hooks of a hook-list file and where it is, `only_managed` set on `file`; `None` where nothing of the
+/// file loads (reported).
+fn hook_items(
+    root: Value,
+    spelling: Spelling,
+    unknown: Unknown,
+    file: &mut WireFile,
+    reporter: &mut Reporter<'_>,
+) -> Option<(Vec<Value>, NodePath)> {
+    let root_path = NodePath::default();
+    let object = match root {
+        Value::Array(items) => return Some((items, root_path)),
+        Value::Object(object) => object,
         other => {
             reporter.error(
                 Place { node: Some((root_path, Target::Node)), ..Place::default() },
@@ -269,80 +228,159 @@ fn read_hook_list_each(
             return None;
         }
     };
-    for (index, item) in items.into_iter().enumerate() {
-        let node = items_path.index(index);
-        let Value::Object(object) = item else {
+    match file_keys(object, spelling, unknown, file, reporter)? {
+        Some((Value::Array(items), node)) => Some((items, node)),
+        Some((Value::Null, node)) => Some((Vec::new(), node)),
+        Some((other, node)) => {
             reporter.error(
-                Place {
-                    index: Some(index),
-                    field: Some(hook_field(index, None)),
-                    node: Some((node, Target::Node)),
-                    ..Place::default()
-                },
-                format!(
-                    "expected a hook (a mapping with `on` and `kind`), found {}; this entry was skipped",
-                    describe(&item)
-                ),
+                Place { field: Some("hooks".into()), node: Some((node, Target::Node)), ..Place::default() },
+                format!("expected a list of hooks, found {}", describe(&other)),
             );
-            continue;
-        };
-        let mut hook =
-            WireHook { index, node: node.clone(), fields: Vec::with_capacity(object.len()), malformed: false };
-        for (written, value) in object {
-            let spelled = lookup_spelled(HOOK_KEYS, &written);
-            let value_node = match spelled {
-                Some((_, spelling)) => node.static_key(spelling),
-                None => node.key(&written),
-            };
-            match spelled.map(|(key, _)| key) {
-                Some(key) => {
-                    if let Some(earlier) = hook.fields.iter().find(|f| f.key == key) {
-                        // `timeout_ms` and `timeoutMs` in one hook: the parser cannot see that these are one key.
-                        reporter.error(
-                            Place {
-                                index: Some(index),
-                                field: Some(hook_field(index, Some(&written))),
-                                node: Some((value_node, Target::Key)),
-                                ..Place::default()
-                            },
-                            format!(
-                                "`{written}` repeats `{}` (the same field spelled twice); set it once",
-                                earlier.written
-                            ),
-                        );
-                        hook.malformed = true;
-                        continue;
-                    }
-                    hook.fields.push(WireField { key, written, value, node: value_node });
-                }
-                None => {
-                    let suggestion = suggest(HOOK_KEYS, &written, spelling);
-                    let place = Place {
-                        index: Some(index),
-                        field: Some(hook_field(index, Some(&written))),
-                        node: Some((value_node, Target::Key)),
-                        ..Place::default()
-                    };
-                    let message = format!("unknown field `{written}`{}", hint(suggestion));
-                    match unknown {
-                        Unknown::Refuse => {
-                            if let Some(meant) = suggestion.and_then(|s| lookup(HOOK_KEYS, s)) {
-                                reporter.likely_meant(index, meant);
-                            }
-                            reporter.error(place, message);
-                            hook.malformed = true;
-                        }
-                        // Ignored, so a field it was meant as is still reported missing where one is required.
-                        Unknown::IgnoredBy(agent) => {
-                            reporter.warn(place, format!("{message}; {agent} ignores it, and so does this engine"));
-                        }
+            None
+        }
+        None => {
+            reporter.error(
+                Place { node: Some((root_path, Target::Node)), ..Place::default() },
+                "expected a `hooks` list in this mapping (a file is a list of hooks or `{ version: 1, hooks: [...] }`)",
+            );
+            None
+        }
+    }
+}
+
+/// The top-level keys of a `{ version: 1, hooks: [...] }` file: the `hooks` value and its node, if there is one,
+/// `only_managed` set on `file`, unknown keys reported; `None` where the version refuses the file (reported).
+fn file_keys(
+    object: serde_json::Map<String, Value>,
+    spelling: Spelling,
+    unknown: Unknown,
+    file: &mut WireFile,
+    reporter: &mut Reporter<'_>,
+) -> Option<Option<(Value, NodePath)>> {
+    let mut hooks = None;
+    for (written, value) in object {
+        let node = NodePath::default().key(&written);
+        match lookup(FILE_KEYS, &written) {
+            Some("version") if value.as_u64() != Some(1) => {
+                let found = value.as_u64().map_or_else(|| describe(&value).to_owned(), |v| v.to_string());
+                let place = Place { field: Some(written), node: Some((node, Target::Node)), ..Place::default() };
+                let Unknown::IgnoredBy(agent) = unknown else {
+                    reporter.error(
+                        place,
+                        format!(
+                            "unsupported version {found}: this engine reads version 1; nothing in this file was loaded"
+                        ),
+                    );
+                    return None;
+                };
+                reporter.warn(
+                    place,
+                    format!("unsupported version {found}; {agent} does not read `version`, so neither does this engine: the hooks are read as version 1"),
+                );
+            }
+            Some("version") => {}
+            Some("hooks") => hooks = Some((value, node)),
+            Some(key) => file.only_managed = Some(WireField { key, written, value, node }),
+            None => {
+                let suggestion = suggest(FILE_KEYS, &written, spelling);
+                let message = format!(
+                    "unknown top-level key `{written}`{}; expected `version`, `hooks` or `{}`",
+                    hint(suggestion),
+                    spell(FILE_KEYS[2], spelling)
+                );
+                let place = Place { field: Some(written), node: Some((node, Target::Key)), ..Place::default() };
+                match unknown {
+                    Unknown::Refuse => reporter.error(place, message),
+                    Unknown::IgnoredBy(agent) => {
+                        reporter.warn(place, format!("{message}; {agent} ignores it, and so does this engine"));
                     }
                 }
             }
         }
-        each(hook, reporter);
     }
-    Some(file)
+    Some(hooks)
+}
+
+/// The hook at `index` of the list, its fields read one by one; `None` where the item is no mapping (reported).
+fn read_hook(
+    index: usize,
+    item: Value,
+    items_path: &NodePath,
+    spelling: Spelling,
+    unknown: Unknown,
+    reporter: &mut Reporter<'_>,
+) -> Option<WireHook> {
+    let node = items_path.index(index);
+    let Value::Object(object) = item else {
+        reporter.error(
+            hook_place(index, None, node, Target::Node),
+            format!(
+                "expected a hook (a mapping with `on` and `kind`), found {}; this entry was skipped",
+                describe(&item)
+            ),
+        );
+        return None;
+    };
+    let mut hook = WireHook { index, node, fields: Vec::with_capacity(object.len()), malformed: false };
+    for (written, value) in object {
+        read_hook_field(&mut hook, written, value, spelling, unknown, reporter);
+    }
+    Some(hook)
+}
+
+/// One field of a hook: kept under its canonical key, or reported as spelled twice or unknown (which, where unknown
+/// keys are refused, makes the hook malformed).
+fn read_hook_field(
+    hook: &mut WireHook,
+    written: String,
+    value: Value,
+    spelling: Spelling,
+    unknown: Unknown,
+    reporter: &mut Reporter<'_>,
+) {
+    let index = hook.index;
+    let spelled = lookup_spelled(HOOK_KEYS, &written);
+    let value_node = match spelled {
+        Some((_, spelling)) => hook.node.static_key(spelling),
+        None => hook.node.key(&written),
+    };
+    let Some((key, _)) = spelled else {
+        let place = hook_place(index, Some(&written), value_node, Target::Key);
+        let suggestion = suggest(HOOK_KEYS, &written, spelling);
+        let message = format!("unknown field `{written}`{}", hint(suggestion));
+        match unknown {
+            Unknown::Refuse => {
+                if let Some(meant) = suggestion.and_then(|s| lookup(HOOK_KEYS, s)) {
+                    reporter.likely_meant(index, meant);
+                }
+                reporter.error(place, message);
+                hook.malformed = true;
+            }
+            // Ignored, so a field it was meant as is still reported missing where one is required.
+            Unknown::IgnoredBy(agent) => {
+                reporter.warn(place, format!("{message}; {agent} ignores it, and so does this engine"));
+            }
+        }
+        return;
+    };
+    if let Some(earlier) = hook.fields.iter().find(|f| f.key == key) {
+        // `timeout_ms` and `timeoutMs` in one hook: the parser cannot see that these are one key.
+        let message = format!("`{written}` repeats `{}` (the same field spelled twice); set it once", earlier.written);
+        reporter.error(hook_place(index, Some(&written), value_node, Target::Key), message);
+        hook.malformed = true;
+        return;
+    }
+    hook.fields.push(WireField { key, written, value, node: value_node });
+}
+
+/// The place of the hook at `index`, or of its field `written`.
+fn hook_place(index: usize, written: Option<&str>, node: NodePath, target: Target) -> Place {
+    Place {
+        index: Some(index),
+        field: Some(hook_field(index, written)),
+        node: Some((node, target)),
+        ..Place::default()
+    }
 }
 
 /// The field path of a hook (`hooks[3]`) or of one of its fields (`hooks[3].timeout_ms`).

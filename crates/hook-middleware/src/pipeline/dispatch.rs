@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use hook_config::HookSpec;
 use hook_types::{Decision, Effect, EntryKind, Event, EventClass, HookKind, RunStatus, Verdict};
+use tokio::sync::SemaphorePermit;
 use tokio::time::Instant;
 use tracing::Instrument;
 
@@ -112,51 +113,99 @@ struct Dispatch<'a> {
     background: Vec<String>,
 }
 
+/// What the dispatch answers so far: the folded verdict and its reason, which the re-check of a rewrite, the deadline
+/// and the session state may still change.
+struct Answer {
+    verdict: Verdict,
+    reason: Option<String>,
+}
+
+impl Answer {
+    fn deny(&mut self, reason: Option<String>) {
+        self.verdict = Verdict::Deny;
+        self.reason = reason;
+    }
+}
+
 impl Dispatch<'_> {
+    /// One dispatch, steps 3 to 8 of the [module docs](super).
+    ///
+    /// # Order
+    ///
+    /// 1. the guards, one after another;
+    /// 2. the user hooks, unless a guard's deny decides;
+    /// 3. the fold of every run, in precedence order;
+    /// 4. the winning rewrite of the tool input, back through the guards;
+    /// 5. the deadline: the hooks it cancelled are named, and a gate fails closed;
+    /// 6. the effects, turn_end continuations capped;
+    /// 7. the records closed: spans, receipts, notices of the hooks that did not run;
+    /// 8. a gate whose session state another process held denies;
+    /// 9. the exporter, then the result.
     async fn run(mut self) -> DispatchResult {
         let event = &self.input.event;
         let mut guards = Box::pin(self.run_guards(self.input, None)).await;
-        let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.clone());
-        let prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
-        let (mut users, background) = Box::pin(self.run_users(guard_denial.as_deref(), prior)).await;
+        let (mut users, background) = Box::pin(self.run_users(&guards)).await;
         self.background = background;
-
         let guard_count = guards.len();
         let mut all: Vec<&mut Record> = guards.iter_mut().chain(users.iter_mut()).collect();
         let folded = fold::fold(event, &mut all);
-        let (mut verdict, mut reason) = (folded.verdict, folded.reason);
+        let mut answer = Answer { verdict: folded.verdict, reason: folded.reason };
+        let writer = folded.rewrite_from.filter(|&w| w >= guard_count);
+        let rechecks = Box::pin(self.recheck_rewrite(&mut all, writer, &mut answer)).await;
+        self.fail_late_closed(&mut all, &rechecks, &mut answer);
+        let (effects, halted) = self.effects(&mut all);
+        drop(all);
+        let mut records: Vec<Record> = guards.into_iter().chain(users).chain(rechecks).collect();
+        self.close(&mut records).await;
+        if let Some(denial) = self.state.gate_denial(event) {
+            answer.deny(Some(denial));
+        }
+        self.export(&records, &answer);
+        self.finish(records, answer, effects, halted)
+    }
 
-        let mut rechecks = Vec::new();
-        if let Some(writer) = folded.rewrite_from.filter(|&w| w >= guard_count && verdict != Verdict::Deny) {
-            let rewrite = all[writer].effects.iter().find_map(|e| match e {
-                Effect::RewriteToolInput { input } => Some(input.clone()),
+    /// The winning `rewrite_tool_input` of the user hook at `writer` goes back through the guards, unless the fold
+    /// denied: a guard's deny of the rewritten input denies (and drops what widened the answer); on a gate the fold
+    /// allowed or passed, a guard's ask asks. The re-checks' records.
+    async fn recheck_rewrite(
+        &self,
+        all: &mut [&mut Record],
+        writer: Option<usize>,
+        answer: &mut Answer,
+    ) -> Vec<Record> {
+        let event = &self.input.event;
+        let Some(writer) = writer.filter(|_| answer.verdict != Verdict::Deny) else { return Vec::new() };
+        let rewrite = all[writer].effects.iter().find_map(|e| match e {
+            Effect::RewriteToolInput { input } => Some(input.clone()),
+            _ => None,
+        });
+        let Some(rewrite) = rewrite else { return Vec::new() };
+        let mut rewritten = self.input.clone();
+        rewritten.tool_input = Some(serde_json::Value::Object(rewrite));
+        let writer_id = all[writer].meta.hook_id.clone();
+        let rechecks = Box::pin(self.run_guards(&rewritten, Some(&writer_id))).await;
+        if let Some(denial) = rechecks.iter().rev().find(|r| r.denies(event)) {
+            answer.deny(match &denial.decision {
+                Decision::Deny { reason } => Some(reason.clone()),
                 _ => None,
             });
-            if let Some(rewrite) = rewrite {
-                let mut rewritten = self.input.clone();
-                rewritten.tool_input = Some(serde_json::Value::Object(rewrite));
-                let writer_id = all[writer].meta.hook_id.clone();
-                rechecks = Box::pin(self.run_guards(&rewritten, Some(&writer_id))).await;
-                if let Some(denial) = rechecks.iter().rev().find(|r| r.denies(event)) {
-                    verdict = Verdict::Deny;
-                    reason = match &denial.decision {
-                        Decision::Deny { reason } => Some(reason.clone()),
-                        _ => None,
-                    };
-                    fold::drop_widening(&mut all);
-                } else if event.class() == EventClass::Gate
-                    && matches!(verdict, Verdict::Allow | Verdict::Pass)
-                    && let Some(ask) = rechecks.iter().rev().find_map(|r| match &r.decision {
-                        Decision::Ask { reason } => Some(reason.clone()),
-                        _ => None,
-                    })
-                {
-                    verdict = Verdict::Ask;
-                    reason = ask;
-                }
-            }
+            fold::drop_widening(all);
+        } else if event.class() == EventClass::Gate
+            && matches!(answer.verdict, Verdict::Allow | Verdict::Pass)
+            && let Some(ask) = rechecks.iter().rev().find_map(|r| match &r.decision {
+                Decision::Ask { reason } => Some(reason.clone()),
+                _ => None,
+            })
+        {
+            answer.verdict = Verdict::Ask;
+            answer.reason = ask;
         }
+        rechecks
+    }
 
+    /// The hooks the dispatch deadline cancelled are named in a diagnostic; on a gate that did not deny already, the
+    /// deadline denies (the closed side) and what widened the answer is dropped.
+    fn fail_late_closed(&mut self, all: &mut [&mut Record], rechecks: &[Record], answer: &mut Answer) {
         let late: Vec<String> = all
             .iter()
             .map(|r| &**r)
@@ -164,56 +213,62 @@ impl Dispatch<'_> {
             .filter(|r| r.cancelled == Some(Cancel::Deadline))
             .map(|r| format!("`{}`", r.meta.hook_id))
             .collect();
-        if !late.is_empty() {
-            let ms = self.inner.limits.dispatch_deadline_ms;
-            let late = late.join(", ");
-            self.diagnostics.push(format!("the dispatch deadline of {ms} ms passed; cancelled {late}"));
-            if event.class() == EventClass::Gate && verdict != Verdict::Deny {
-                verdict = Verdict::Deny;
-                reason = Some(format!("the dispatch deadline of {ms} ms passed before {late} finished"));
-                fold::drop_widening(&mut all);
-            }
+        if late.is_empty() {
+            return;
         }
+        let ms = self.inner.limits.dispatch_deadline_ms;
+        let late = late.join(", ");
+        self.diagnostics.push(format!("the dispatch deadline of {ms} ms passed; cancelled {late}"));
+        if self.input.event.class() == EventClass::Gate && answer.verdict != Verdict::Deny {
+            answer.deny(Some(format!("the dispatch deadline of {ms} ms passed before {late} finished")));
+            fold::drop_widening(all);
+        }
+    }
 
+    /// Every run's effects in precedence order, turn_end continuations capped; and whether one halts the agent.
+    fn effects(&mut self, all: &mut [&mut Record]) -> (Vec<Effect>, bool) {
         let mut effects: Vec<Effect> = all.iter().flat_map(|r| r.effects.iter().cloned()).collect();
-        if *event == Event::TurnEnd {
-            self.cap_continuations(&mut all, &mut effects);
+        if self.input.event == Event::TurnEnd {
+            self.cap_continuations(all, &mut effects);
         }
         let halted = effects.iter().any(|e| matches!(e, Effect::Halt { .. }));
-        drop(all);
+        (effects, halted)
+    }
 
-        let mut records: Vec<Record> = guards.into_iter().chain(users).chain(rechecks).collect();
-        // Every status is final now (cancellation below a deny, the deadline): the spans say what the summaries
-        // and receipts say, whichever hook finished first. Taking the spans closes them here, before the receipts.
-        for record in &mut records {
+    /// Every status is final now (cancellation below a deny, the deadline): the spans say what the summaries and
+    /// receipts say, whichever hook finished first. Taking the spans closes them here, before the receipts; then
+    /// the receipts are recorded and the hooks that did not run are announced.
+    async fn close(&mut self, records: &mut [Record]) {
+        for record in records.iter_mut() {
             if let Some(span) = record.span.take() {
                 spans::record_hook(&span, &record.summary);
             }
         }
-        self.record_receipts(&records).await;
-        self.announce_skipped_guards(&records);
-        self.announce_no_evaluator(&records);
-        if let Some(denial) = self.state.gate_denial(event) {
-            verdict = Verdict::Deny;
-            reason = Some(denial);
-        }
-        if let Some(exporter) = &self.inner.exporter {
-            let runs: Vec<ExportedRun<'_>> = records
-                .iter()
-                .map(|r| ExportedRun { summary: &r.summary, kind: r.meta.kind, run_async: false })
-                .collect();
-            exporter.export(&ExportedDispatch {
-                input: self.input,
-                verdict: Some(verdict),
-                reason: reason.as_deref(),
-                started: self.started.0,
-                duration: self.started.1.elapsed(),
-                runs: &runs,
-            });
-        }
+        self.record_receipts(records).await;
+        self.announce_skipped_guards(records);
+        self.announce_no_evaluator(records);
+    }
+
+    /// Hands the dispatch to the host's exporter, if it has one.
+    fn export(&self, records: &[Record], answer: &Answer) {
+        let Some(exporter) = &self.inner.exporter else { return };
+        let runs: Vec<ExportedRun<'_>> =
+            records.iter().map(|r| ExportedRun { summary: &r.summary, kind: r.meta.kind, run_async: false }).collect();
+        exporter.export(&ExportedDispatch {
+            input: self.input,
+            verdict: Some(answer.verdict),
+            reason: answer.reason.as_deref(),
+            started: self.started.0,
+            duration: self.started.1.elapsed(),
+            runs: &runs,
+        });
+    }
+
+    /// The result, with the session state's changes settled into it.
+    fn finish(self, records: Vec<Record>, answer: Answer, effects: Vec<Effect>, halted: bool) -> DispatchResult {
         let mut result = DispatchResult {
-            verdict,
-            reason,
+            verdict: answer.verdict,
+            reason: answer.reason,
             effects,
             runs: records.into_iter().map(|r| r.summary).collect(),
             halted,
@@ -222,7 +277,7 @@ impl Dispatch<'_> {
             generation: self.table.generation,
             background: self.background,
         };
-        self.state.settle(event, &mut result);
+        self.state.settle(&self.input.event, &mut result);
         result
     }
 
@@ -372,30 +427,65 @@ impl Dispatch<'_> {
         records
     }
 
-    /// The user tier: skips, in-process hooks, then command hooks; then every hook below the highest-precedence
-    /// deny is cancelled and discarded.
-    async fn run_users(&self, guard_denial: Option<&str>, mut prior: Vec<Effect>) -> (Vec<Record>, Vec<String>) {
-        let event = &self.input.event;
+    /// The user tier: the records of the hooks that stayed in the dispatch, and the ids of the `async: true` hooks it
+    /// started.
+    ///
+    /// # Order
+    ///
+    /// 1. the hooks decided without running (a guard's deny that decides, a skip at load) get their records;
+    /// 2. the in-process hooks run in precedence order, each seeing the effects before it;
+    /// 3. the `async: true` observers start and leave the dispatch;
+    /// 4. the scheduled hooks (command, http, evaluated) run concurrently;
+    /// 5. every hook below the highest-precedence deny is cancelled and its results discarded.
+    async fn run_users(&self, guards: &[Record]) -> (Vec<Record>, Vec<String>) {
         let table = self.table;
         let positions = table.user_index.matching(&table.user, &Probe::of(self.input));
         let hooks: Vec<&UserHook> = positions.iter().map(|&p| &table.user[p]).collect();
-        let mut records: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
+        let mut records = self.decided_without_running(&hooks, guards);
         // Decided without running: they keep their status whatever denies.
-        let mut settled = vec![false; hooks.len()];
-        for (k, hook) in hooks.iter().enumerate() {
-            let why = match (guard_denial, hook.skip) {
-                (Some(guard), _) if deny_decides(event) => {
-                    Some((RunStatus::Skipped, format!("not run: guard `{guard}` denied first")))
-                }
-                (_, Some(skip)) => Some((skip.status(), skip.describe().to_owned())),
-                _ => None,
-            };
-            if let Some((status, why)) = why {
-                records[k] = Some(Record::not_run(user_meta(hook), event, status, why));
-                settled[k] = true;
-            }
-        }
+        let settled: Vec<bool> = records.iter().map(Option::is_some).collect();
+        let denied = self.run_in_process(&hooks, &mut records, guards).await;
+        let (background, started) = self.start_background(&hooks, &mut records);
+        self.run_scheduled(&hooks, &mut records, &background, denied).await;
+        let mut stayed: Vec<(Record, bool)> = records
+            .into_iter()
+            .zip(settled)
+            .enumerate()
+            .filter(|(k, _)| !background.contains(k))
+            .map(|(_, (r, settled))| (r.expect("every hook has a record"), settled))
+            .collect();
+        cancel_below_deny(&self.input.event, &mut stayed);
+        (stayed.into_iter().map(|(record, _)| record).collect(), started)
+    }
 
+    /// A record for each of `hooks` that does not run: all of them where a guard denied on an event a deny decides,
+    /// else the ones loading skipped (disabled, untrusted, modified).
+    fn decided_without_running(&self, hooks: &[&UserHook], guards: &[Record]) -> Vec<Option<Record>> {
+        let event = &self.input.event;
+        let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.as_str());
+        let decided = |hook: &UserHook| {
+            let (status, why) = match (guard_denial, hook.skip) {
+                (Some(guard), _) if deny_decides(event) => {
+                    (RunStatus::Skipped, format!("not run: guard `{guard}` denied first"))
+                }
+                (_, Some(skip)) => (skip.status(), skip.describe().to_owned()),
+                _ => return None,
+            };
+            Some(Record::not_run(user_meta(hook), event, status, why))
+        };
+        hooks.iter().map(|hook| decided(hook)).collect()
+    }
+
+    /// The in-process hooks without a record yet, in precedence order, each seeing the effects of the guards and of
+    /// the hooks before it (command hooks get the input only). The position of the last one that denied.
+    async fn run_in_process(
+        &self,
+        hooks: &[&UserHook],
+        records: &mut [Option<Record>],
+        guards: &[Record],
+    ) -> Option<usize> {
+        let event = &self.input.event;
+        let mut prior: Vec<Effect> = guards.iter().flat_map(|r| r.effects.iter().cloned()).collect();
         let mut denied: Option<usize> = None;
         for (k, hook) in hooks.iter().enumerate() {
             if records[k].is_some() || !hook.in_process() {
@@ -422,10 +512,12 @@ impl Dispatch<'_> {
             }
             records[k] = Some(record);
         }
-        // In-process hooks saw `prior`; command hooks get the input only.
-        drop(prior);
+        denied
+    }
 
-        // `async: true` observers start now and are not waited for: they leave the dispatch here.
+    /// `async: true` observers without a record yet start now and are not waited for: they leave the dispatch here.
+    /// Their positions, and their ids; one the checks refused keeps its record and stays.
+    fn start_background(&self, hooks: &[&UserHook], records: &mut [Option<Record>]) -> (Vec<usize>, Vec<String>) {
         let background: Vec<usize> =
             (0..hooks.len()).filter(|&k| records[k].is_none() && hooks[k].decl().run_async).collect();
         let mut started = Vec::new();
@@ -435,45 +527,41 @@ impl Dispatch<'_> {
                 refused => records[k] = refused,
             }
         }
-        let background: Vec<usize> = background.into_iter().filter(|&k| records[k].is_none()).collect();
+        let background = background.into_iter().filter(|&k| records[k].is_none()).collect();
+        (background, started)
+    }
 
+    /// The hooks still without a record, and not in the background, run concurrently under one coordinator
+    /// (precedence, permits, the deadline, `denied` as the deny so far); one still running at the backstop past the
+    /// deadline is recorded as cancelled by it.
+    async fn run_scheduled(
+        &self,
+        hooks: &[&UserHook],
+        records: &mut [Option<Record>],
+        background: &[usize],
+        denied: Option<usize>,
+    ) {
         let pending: Vec<usize> =
             (0..hooks.len()).filter(|&k| records[k].is_none() && !background.contains(&k)).collect();
-        if !pending.is_empty() {
-            let finished: Vec<bool> =
-                records.iter().enumerate().map(|(k, r)| r.is_some() || background.contains(&k)).collect();
-            let coordinator = Coordinator::new(finished, denied, self.inner.permits, self.deadline);
-            let payloads = Payloads::default();
-            let cx = self.context(self.input, &payloads);
-            let futures: Vec<(usize, HookFuture<'_, Record>)> = pending
-                .iter()
-                .map(|&k| (k, Box::pin(run_command(&coordinator, &cx, k, hooks[k])) as HookFuture<'_, Record>))
-                .collect();
-            let mut done: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
-            let backstop = self.deadline + Duration::from_millis(self.inner.limits.grace_ms) + BACKSTOP;
-            let _ = tokio::time::timeout_at(backstop, join_into(futures, &mut done)).await;
-            for k in pending {
-                records[k] =
-                    Some(done[k].take().unwrap_or_else(|| self.deadline_cancelled(user_meta(hooks[k]), event)));
-            }
+        if pending.is_empty() {
+            return;
         }
-
-        let (mut records, settled): (Vec<Record>, Vec<bool>) = records
-            .into_iter()
-            .zip(settled)
-            .enumerate()
-            .filter(|(k, _)| !background.contains(k))
-            .map(|(_, (r, settled))| (r.expect("every hook has a record"), settled))
-            .unzip();
-        if let Some(highest) = records.iter().rposition(|r| r.denies(event)) {
-            let by = records[highest].meta.hook_id.clone();
-            for (record, settled) in records[..highest].iter_mut().zip(&settled) {
-                if !settled {
-                    record.cancel(Cancel::Deny, format!("cancelled: `{by}` has higher precedence and denied"));
-                }
-            }
+        let finished: Vec<bool> =
+            records.iter().enumerate().map(|(k, r)| r.is_some() || background.contains(&k)).collect();
+        let coordinator = Coordinator::new(finished, denied, self.inner.permits, self.deadline);
+        let payloads = Payloads::default();
+        let cx = self.context(self.input, &payloads);
+        let futures: Vec<(usize, HookFuture<'_, Record>)> = pending
+            .iter()
+            .map(|&k| (k, Box::pin(run_command(&coordinator, &cx, k, hooks[k])) as HookFuture<'_, Record>))
+            .collect();
+        let mut done: Vec<Option<Record>> = hooks.iter().map(|_| None).collect();
+        let backstop = self.deadline + Duration::from_millis(self.inner.limits.grace_ms) + BACKSTOP;
+        let _ = tokio::time::timeout_at(backstop, join_into(futures, &mut done)).await;
+        for k in pending {
+            let event = &self.input.event;
+            records[k] = Some(done[k].take().unwrap_or_else(|| self.deadline_cancelled(user_meta(hooks[k]), event)));
         }
-        (records, started)
     }
 
     fn context<'c>(&'c self, input: &'c EventInput, payloads: &'c Payloads) -> RunContext<'c> {
@@ -578,6 +666,36 @@ impl Dispatch<'_> {
     }
 }
 
+/// Every hook below the highest-precedence deny is cancelled and its results discarded, unless it was settled
+/// (decided without running).
+fn cancel_below_deny(event: &Event, records: &mut [(Record, bool)]) {
+    let Some(highest) = records.iter().rposition(|(r, _)| r.denies(event)) else { return };
+    let by = records[highest].0.meta.hook_id.clone();
+    for (record, settled) in &mut records[..highest] {
+        if !*settled {
+            record.cancel(Cancel::Deny, format!("cancelled: `{by}` has higher precedence and denied"));
+        }
+    }
+}
+
+/// A scheduled hook's turn: a `sequential: true` hook first waits for every hook of lower precedence, then each
+/// takes one of the dispatch's permits. The dispatch's cancellation (a deny above it, the deadline) ends the wait
+/// instead, with its cause.
+async fn admit(coordinator: &Coordinator, position: usize, sequential: bool) -> Result<SemaphorePermit<'_>, Cancel> {
+    if sequential {
+        tokio::select! {
+            biased;
+            cause = coordinator.cancelled(position) => return Err(cause),
+            () = coordinator.lower_finished(position) => {}
+        }
+    }
+    tokio::select! {
+        biased;
+        cause = coordinator.cancelled(position) => Err(cause),
+        permit = coordinator.permit() => Ok(permit),
+    }
+}
+
 /// One command hook's whole life in a dispatch: wait its turn, get a permit, pass the checks, run, interpret.
 async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: usize, hook: &UserHook) -> Record {
     let _finishing = coordinator.finishing(position);
@@ -588,17 +706,9 @@ async fn run_command(coordinator: &Coordinator, cx: &RunContext<'_>, position: u
     if let HookSpec::Evaluated(spec) = &decl.spec {
         return run_evaluated(coordinator, cx, position, hook, spec, record).await;
     }
-    if decl.sequential {
-        tokio::select! {
-            biased;
-            cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-            () = coordinator.lower_finished(position) => {}
-        }
-    }
-    let _permit = tokio::select! {
-        biased;
-        cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-        permit = coordinator.permit() => permit,
+    let _permit = match admit(coordinator, position, decl.sequential).await {
+        Ok(permit) => permit,
+        Err(cause) => return cancelled(record, cause, cx),
     };
     let spec = match &decl.spec {
         HookSpec::Command(spec) => spec,
@@ -645,17 +755,9 @@ async fn run_evaluated(
 ) -> Record {
     let decl = hook.decl();
     let event = &cx.input.event;
-    if decl.sequential {
-        tokio::select! {
-            biased;
-            cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-            () = coordinator.lower_finished(position) => {}
-        }
-    }
-    let _permit = tokio::select! {
-        biased;
-        cause = coordinator.cancelled(position) => return cancelled(record, cause, cx),
-        permit = coordinator.permit() => permit,
+    let _permit = match admit(coordinator, position, decl.sequential).await {
+        Ok(permit) => permit,
+        Err(cause) => return cancelled(record, cause, cx),
     };
     let (timeout_ms, _) = cx.limits.clamp_timeout_ms(spec.timeout_ms);
     let payload = String::from_utf8_lossy(&cx.payloads.get(decl.protocol, cx.input)).into_owned();

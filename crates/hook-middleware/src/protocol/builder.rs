@@ -143,7 +143,7 @@ impl<'h> Builder<'h> {
             }
             Event::TurnStart => self.effect(Effect::BlockTurn { reason }),
             Event::TurnEnd => self.effect(Effect::RequestContinuation { message: reason }),
-            Event::PostTool if self.rules.post_tool_feedback => {
+            Event::PostTool if self.rules.block_annotates_post_tool => {
                 self.blocked |= from == BlockFrom::Json;
                 self.effects
                     .push(Effect::AnnotateToolResult { message: reason.clone(), severity: AnnotationSeverity::Warn });

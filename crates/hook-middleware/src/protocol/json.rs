@@ -25,51 +25,87 @@ fn decision_verb(rules: &Rules, event: &Event, word: &str) -> Result<Verb, Failu
 }
 
 /// Applies a parsed JSON answer. On `Err` the caller turns the run into a failure, dropping whatever was applied.
+///
+/// # Order
+///
+/// 1. the answer is checked as strictly as the dialect checks it (unknown fields, unsupported combinations);
+/// 2. `systemMessage`, for the user;
+/// 3. native `effects`, each one valid on the event;
+/// 4. context for the model (`additionalContext`);
+/// 5. the decision: the hook-specific one (pre_tool, the permission request), then the top-level `decision`;
+/// 6. Gemini CLI's `tool_input` on pre_tool, merged into the tool's input;
+/// 7. the dialect's flat answer (GitHub Copilot CLI, Cursor), else the halt (`continue: false`);
+/// 8. `suppressOutput`.
 pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure> {
-    let protocol = b.hook.protocol;
+    check(b, &out)?;
+    // Gemini CLI: SessionStart, SessionEnd, Notification and PreCompress are advisory, their flow-control fields
+    // ignored; AfterTool reads them (a deny replaces the tool result, `continue: false` stops the agent).
+    let advisory = matches!(b.event, Event::SessionStart | Event::SessionEnd | Event::Notification | Event::Compaction);
+    let flow_control = !(b.hook.protocol == Protocol::Gemini && advisory);
+    if let Some(message) = out.system_message.as_deref().and_then(clean) {
+        b.notify(message);
+    }
+    if let Some(effects) = &out.effects {
+        apply_effects(b, effects)?;
+    }
+    context(b, &out);
+    decide(b, &out, flow_control)?;
+    merge_tool_input(b, &out);
+    flat_answer_or_halt(b, &out, flow_control)?;
+    if out.suppress_output == Some(true) {
+        b.suppress_output = true;
+    }
+    Ok(())
+}
+
+/// The answer as strictly as the dialect reads it: unknown fields (where it rejects them) and the combinations it
+/// does not support fail the run.
+fn check(b: &Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
     if b.rules.reject_unknown
         && let Some(field) = out.unknown.first()
     {
         return Err(invalid(format!("unknown field `{}`", sanitize_text(field))));
     }
-    if b.rules.codex_strict
-        && let Some(message) = codex_unsupported(b.event, &out)
-    {
-        return Err(invalid(message));
+    match (b.rules.unsupported)(b.event, out) {
+        Some(message) => Err(invalid(message)),
+        None => Ok(()),
     }
-    // Gemini CLI: SessionStart, SessionEnd, Notification and PreCompress are advisory, their flow-control fields
-    // ignored; AfterTool reads them (a deny replaces the tool result, `continue: false` stops the agent).
-    let advisory = matches!(b.event, Event::SessionStart | Event::SessionEnd | Event::Notification | Event::Compaction);
-    let flow_control = !(protocol == Protocol::Gemini && advisory);
+}
 
-    if let Some(message) = out.system_message.as_deref().and_then(clean) {
-        b.notify(message);
-    }
-    if let Some(effects) = &out.effects {
-        for (i, value) in effects.iter().enumerate() {
-            let effect = Effect::from_json(value).map_err(|e| {
-                let mut message = format!("effects[{i}]: {e}");
-                if matches!(e, EffectError::UnknownKind { .. } | EffectError::MissingKind) {
-                    let kinds: Vec<&str> = hook_types::effect_kinds().collect();
-                    message.push_str(&format!("; the effect kinds are {}", kinds.join(", ")));
-                }
-                invalid(message)
-            })?;
-            if !effect.valid_on(b.event) {
-                return Err(invalid(format!("effects[{i}]: `{}` is not valid on {}", effect.kind(), b.event)));
+/// Native `effects`: each parsed strictly and valid on the event, or the run fails.
+fn apply_effects(b: &mut Builder<'_>, effects: &[Value]) -> Result<(), Failure> {
+    for (i, value) in effects.iter().enumerate() {
+        let effect = Effect::from_json(value).map_err(|e| {
+            let mut message = format!("effects[{i}]: {e}");
+            if matches!(e, EffectError::UnknownKind { .. } | EffectError::MissingKind) {
+                let kinds: Vec<&str> = hook_types::effect_kinds().collect();
+                message.push_str(&format!("; the effect kinds are {}", kinds.join(", ")));
             }
-            b.effect(sanitize_effect(effect));
+            invalid(message)
+        })?;
+        if !effect.valid_on(b.event) {
+            return Err(invalid(format!("effects[{i}]: `{}` is not valid on {}", effect.kind(), b.event)));
         }
+        b.effect(sanitize_effect(effect));
     }
-    let specific = out.specific.as_ref();
-    if let Some(context) = specific.and_then(|s| s.additional_context.as_deref()).and_then(clean) {
+    Ok(())
+}
+
+/// `additionalContext`, in `hookSpecificOutput` or at the top level (Cursor's `additional_context`).
+fn context(b: &mut Builder<'_>, out: &HookOutput) {
+    if let Some(context) = out.specific.as_ref().and_then(|s| s.additional_context.as_deref()).and_then(clean) {
         b.context(context);
     }
     if let Some(context) = out.additional_context.as_deref().and_then(clean) {
         b.context(context);
     }
+}
 
-    let reason = out.reason.as_deref().and_then(clean);
+/// The decision: `hookSpecificOutput`'s on pre_tool and the permission request, then the top-level `decision` in
+/// the words the dialect accepts — on pre_tool only where the hook-specific answer did not decide, and not on an
+/// event whose flow-control fields the dialect ignores.
+fn decide(b: &mut Builder<'_>, out: &HookOutput, flow_control: bool) -> Result<(), Failure> {
+    let specific = out.specific.as_ref();
     let hook_specific_decides = specific.is_some_and(|s| {
         s.permission_decision.is_some() || s.permission_decision_reason.is_some() || s.updated_input.is_some()
     });
@@ -79,48 +115,52 @@ pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure>
         _ => {}
     }
     let legacy_applies = !(*b.event == Event::PreTool && hook_specific_decides);
-    if let Some(word) = out.decision.as_deref()
-        && legacy_applies
-        && flow_control
-    {
-        match decision_verb(b.rules, b.event, word)? {
-            Verb::Block => {
-                let reason = reason.clone().unwrap_or_else(|| b.default_reason());
-                b.block(reason, BlockFrom::Json);
-            }
-            Verb::Allow => b.allow(reason.clone()),
-            Verb::Ask => b.ask(reason.clone()),
-            Verb::Proceed => {}
+    let Some(word) = out.decision.as_deref().filter(|_| legacy_applies && flow_control) else { return Ok(()) };
+    let reason = out.reason.as_deref().and_then(clean);
+    match decision_verb(b.rules, b.event, word)? {
+        Verb::Block => {
+            let reason = reason.unwrap_or_else(|| b.default_reason());
+            b.block(reason, BlockFrom::Json);
         }
+        Verb::Allow => b.allow(reason),
+        Verb::Ask => b.ask(reason),
+        Verb::Proceed => {}
     }
-    if let Some(tool_input) = specific.and_then(|s| s.tool_input.as_ref())
+    Ok(())
+}
+
+/// Gemini CLI reference, BeforeTool: `hookSpecificOutput.tool_input` "merges with and overrides" the model's
+/// arguments.
+fn merge_tool_input(b: &mut Builder<'_>, out: &HookOutput) {
+    if let Some(tool_input) = out.specific.as_ref().and_then(|s| s.tool_input.as_ref())
         && *b.event == Event::PreTool
     {
-        // Gemini CLI reference, BeforeTool: `hookSpecificOutput.tool_input` "merges with and overrides" the
-        // model's arguments.
         let mut merged = b.tool_input.cloned().unwrap_or_default();
         merged.extend(tool_input.iter().map(|(k, v)| (k.clone(), v.clone())));
         b.rewrite(merged);
     }
+}
+
+/// The flat answers of GitHub Copilot CLI and Cursor; for the others `continue: false` halts the agent (Codex's
+/// PostToolUse also feeds the model a reason).
+fn flat_answer_or_halt(b: &mut Builder<'_>, out: &HookOutput, flow_control: bool) -> Result<(), Failure> {
+    let protocol = b.hook.protocol;
     if protocol == Protocol::Copilot {
-        copilot(b, &out)?;
+        copilot(b, out)?;
     } else if protocol == Protocol::Cursor {
-        cursor(b, &out)?;
+        cursor(b, out)?;
     } else if protocol == Protocol::Codex && *b.event == Event::PostTool && out.continue_ == Some(false) {
         // codex-rs/hooks/src/events/post_tool_use.rs: the run stops with `stopReason` (else "PostToolUse hook
         // stopped execution"), and the model is told `reason`, else that same text.
         let stop =
             out.stop_reason.as_deref().and_then(clean).unwrap_or_else(|| "PostToolUse hook stopped execution".into());
-        let feedback = reason.clone().unwrap_or_else(|| stop.clone());
+        let feedback = out.reason.as_deref().and_then(clean).unwrap_or_else(|| stop.clone());
         if out.decision.is_none() {
             b.block(feedback, BlockFrom::Json);
         }
         b.halt(Some(stop));
     } else if out.continue_ == Some(false) && flow_control {
         b.halt(out.stop_reason.as_deref().and_then(clean));
-    }
-    if out.suppress_output == Some(true) {
-        b.suppress_output = true;
     }
     Ok(())
 }
@@ -317,102 +357,111 @@ fn copilot(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
 
 /// Codex's extra rules (codex-rs/hooks/src/engine/output_parser.rs): combinations its parsers reject as
 /// unsupported, each a failure of the run. The messages are Codex's own.
-fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
-    let codex = Protocol::Codex.agent();
-    let name = codex.event_name(event, false, false, None).unwrap_or_default();
-    if let Some(s) = &out.specific {
-        // schema.rs `HookEventNameWire`: required, and one of the events Codex dispatches (install writes the
-        // bridge on exactly those: the agent table's rows).
-        match s.hook_event_name.as_deref() {
-            None => return Some("field `hookSpecificOutput.hookEventName` is required".into()),
-            Some(name) if !codex.install_events().any(|n| n == name) => {
-                return Some(format!(
-                    "field `hookSpecificOutput.hookEventName` must be one of {}, got \"{}\"",
-                    codex.install_events().collect::<Vec<_>>().join(", "),
-                    sanitize_text(name)
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    let continues = out.continue_ != Some(false);
-    let universal = || {
-        if !continues {
-            Some(format!("{name} hook returned unsupported continue:false"))
-        } else if out.stop_reason.is_some() {
-            Some(format!("{name} hook returned unsupported stopReason"))
-        } else if out.suppress_output == Some(true) {
-            Some(format!("{name} hook returned unsupported suppressOutput"))
-        } else {
-            None
-        }
-    };
-    let has_reason = out.reason.as_deref().and_then(clean).is_some();
-    let block_without_reason = out.decision.as_deref() == Some("block") && !has_reason;
-    let block_message = format!("{name} hook returned decision:block without a non-empty reason");
-    match event {
-        Event::PreTool => {
-            if let Some(message) = universal() {
-                return Some(message);
-            }
-            let specific = out.specific.as_ref().filter(|s| {
-                s.permission_decision.is_some() || s.permission_decision_reason.is_some() || s.updated_input.is_some()
-            });
-            if let Some(s) = specific {
-                let allow = s.permission_decision.as_deref() == Some("allow");
-                if s.updated_input.is_some() && !allow {
-                    return Some("PreToolUse hook returned updatedInput without permissionDecision:allow".into());
-                }
-                return match s.permission_decision.as_deref() {
-                    Some("allow") if s.updated_input.is_none() => {
-                        Some("PreToolUse hook returned unsupported permissionDecision:allow".into())
-                    }
-                    Some("ask") => Some("PreToolUse hook returned unsupported permissionDecision:ask".into()),
-                    Some("deny") if s.permission_decision_reason.as_deref().and_then(clean).is_none() => Some(
-                        "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason"
-                            .into(),
-                    ),
-                    None => Some("PreToolUse hook returned permissionDecisionReason without permissionDecision".into()),
-                    _ => None,
-                };
-            }
-            match out.decision.as_deref() {
-                Some("approve") => Some("PreToolUse hook returned unsupported decision:approve".into()),
-                Some("block") if !has_reason => Some(block_message),
-                None if out.reason.is_some() => Some("PreToolUse hook returned reason without decision".into()),
-                _ => None,
-            }
-        }
-        Event::PermissionRequest => {
-            if let Some(message) = universal() {
-                return Some(message);
-            }
-            let decision = out.specific.as_ref().and_then(|s| s.decision.as_ref())?;
-            if decision.updated_input.is_some() {
-                Some("PermissionRequest hook returned unsupported updatedInput".into())
-            } else if decision.updated_permissions {
-                Some("PermissionRequest hook returned unsupported updatedPermissions".into())
-            } else if decision.interrupt {
-                Some("PermissionRequest hook returned unsupported interrupt:true".into())
-            } else {
-                None
-            }
-        }
-        Event::PostTool => {
-            if out.suppress_output == Some(true) {
-                Some("PostToolUse hook returned unsupported suppressOutput".into())
-            } else if out.specific.as_ref().is_some_and(|s| s.updated_mcp_tool_output) {
-                Some("PostToolUse hook returned unsupported updatedMCPToolOutput".into())
-            } else if block_without_reason {
-                Some(block_message)
-            } else if out.decision.is_none() && continues && out.reason.is_some() {
-                Some("PostToolUse hook returned reason without decision".into())
-            } else {
-                None
-            }
-        }
-        Event::TurnStart | Event::TurnEnd if block_without_reason => Some(block_message),
+pub(super) fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
+    codex_event_name_field(out).or_else(|| match event {
+        Event::PreTool => codex_universal("PreToolUse", out).or_else(|| codex_pre_tool(out)),
+        Event::PermissionRequest => codex_universal("PermissionRequest", out).or_else(|| codex_permission_request(out)),
+        Event::PostTool => codex_post_tool(out),
+        Event::TurnStart => codex_block_without_reason("UserPromptSubmit", out),
+        Event::TurnEnd => codex_block_without_reason("Stop", out),
         _ => None,
+    })
+}
+
+/// schema.rs `HookEventNameWire`: `hookSpecificOutput.hookEventName` is required, and one of the events Codex
+/// dispatches (install writes the bridge on exactly those: the agent table's rows).
+fn codex_event_name_field(out: &HookOutput) -> Option<String> {
+    let codex = Protocol::Codex.agent();
+    match out.specific.as_ref()?.hook_event_name.as_deref() {
+        None => Some("field `hookSpecificOutput.hookEventName` is required".into()),
+        Some(name) if !codex.install_events().any(|n| n == name) => Some(format!(
+            "field `hookSpecificOutput.hookEventName` must be one of {}, got \"{}\"",
+            codex.install_events().collect::<Vec<_>>().join(", "),
+            sanitize_text(name)
+        )),
+        Some(_) => None,
+    }
+}
+
+/// The universal fields Codex's `name` event does not support: `continue: false`, `stopReason`,
+/// `suppressOutput: true`.
+fn codex_universal(name: &str, out: &HookOutput) -> Option<String> {
+    if out.continue_ == Some(false) {
+        Some(format!("{name} hook returned unsupported continue:false"))
+    } else if out.stop_reason.is_some() {
+        Some(format!("{name} hook returned unsupported stopReason"))
+    } else if out.suppress_output == Some(true) {
+        Some(format!("{name} hook returned unsupported suppressOutput"))
+    } else {
+        None
+    }
+}
+
+/// `decision: "block"` without a non-empty `reason`.
+fn codex_block_without_reason(name: &str, out: &HookOutput) -> Option<String> {
+    let has_reason = out.reason.as_deref().and_then(clean).is_some();
+    (out.decision.as_deref() == Some("block") && !has_reason)
+        .then(|| format!("{name} hook returned decision:block without a non-empty reason"))
+}
+
+/// PreToolUse: a hook-specific answer allows only with `updatedInput`, never asks, denies only with a reason; the
+/// legacy `decision` blocks only with a reason, never approves.
+fn codex_pre_tool(out: &HookOutput) -> Option<String> {
+    let specific = out.specific.as_ref().filter(|s| {
+        s.permission_decision.is_some() || s.permission_decision_reason.is_some() || s.updated_input.is_some()
+    });
+    if let Some(s) = specific {
+        let allow = s.permission_decision.as_deref() == Some("allow");
+        if s.updated_input.is_some() && !allow {
+            return Some("PreToolUse hook returned updatedInput without permissionDecision:allow".into());
+        }
+        return match s.permission_decision.as_deref() {
+            Some("allow") if s.updated_input.is_none() => {
+                Some("PreToolUse hook returned unsupported permissionDecision:allow".into())
+            }
+            Some("ask") => Some("PreToolUse hook returned unsupported permissionDecision:ask".into()),
+            Some("deny") if s.permission_decision_reason.as_deref().and_then(clean).is_none() => Some(
+                "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason".into(),
+            ),
+            None => Some("PreToolUse hook returned permissionDecisionReason without permissionDecision".into()),
+            _ => None,
+        };
+    }
+    match out.decision.as_deref() {
+        Some("approve") => Some("PreToolUse hook returned unsupported decision:approve".into()),
+        Some("block") => codex_block_without_reason("PreToolUse", out),
+        None if out.reason.is_some() => Some("PreToolUse hook returned reason without decision".into()),
+        _ => None,
+    }
+}
+
+/// PermissionRequest: the decision may not rewrite the input, change permissions or interrupt.
+fn codex_permission_request(out: &HookOutput) -> Option<String> {
+    let decision = out.specific.as_ref().and_then(|s| s.decision.as_ref())?;
+    if decision.updated_input.is_some() {
+        Some("PermissionRequest hook returned unsupported updatedInput".into())
+    } else if decision.updated_permissions {
+        Some("PermissionRequest hook returned unsupported updatedPermissions".into())
+    } else if decision.interrupt {
+        Some("PermissionRequest hook returned unsupported interrupt:true".into())
+    } else {
+        None
+    }
+}
+
+/// PostToolUse: no `suppressOutput` or `updatedMCPToolOutput`, a block needs a reason, and a reason needs a decision
+/// (or `continue: false`).
+fn codex_post_tool(out: &HookOutput) -> Option<String> {
+    if out.suppress_output == Some(true) {
+        Some("PostToolUse hook returned unsupported suppressOutput".into())
+    } else if out.specific.as_ref().is_some_and(|s| s.updated_mcp_tool_output) {
+        Some("PostToolUse hook returned unsupported updatedMCPToolOutput".into())
+    } else if let Some(message) = codex_block_without_reason("PostToolUse", out) {
+        Some(message)
+    } else if out.decision.is_none() && out.continue_ != Some(false) && out.reason.is_some() {
+        Some("PostToolUse hook returned reason without decision".into())
+    } else {
+        None
     }
 }
 

@@ -90,7 +90,7 @@ pub use wire::json_type_name;
 use crate::EventInput;
 use builder::{BlockFrom, Builder};
 use classify::{Ending, Failure, classify, stderr_tail};
-use rules::{Plain, Reading, ReasonFrom};
+use rules::{BlockExitOn, Plain, Reading, ReasonFrom};
 use sanitize::{clean, clean_bytes};
 
 /// The per-hook facts the protocol needs. The pipeline builds it from a [`HookDecl`] with [`HookRules::for_decl`].
@@ -210,20 +210,20 @@ pub fn interpret(rules: &HookRules<'_>, input: &EventInput, run: &RunResult) -> 
         }
         (
             Ending::Success | Ending::Block | Ending::Failed(Failure::NonBlockingExit(_) | Failure::UndefinedExit(_)),
-            Reading::Cline,
+            Reading::StdoutOnly,
         ) => cline::read(&mut b, run),
-        (Ending::Success, Reading::Gemini) => gemini::read(&mut b, run, 0),
-        (Ending::Block, Reading::Gemini) => gemini::read(&mut b, run, 2),
-        (Ending::Failed(Failure::NonBlockingExit(code) | Failure::UndefinedExit(code)), Reading::Gemini) => {
-            gemini::read(&mut b, run, code)
-        }
-        (Ending::Success, Reading::ByExitCode) => success(&mut b, run),
-        (Ending::Block, Reading::ByExitCode) => blocking_exit(&mut b, run),
-        (Ending::Failed(failure @ (Failure::NonBlockingExit(_) | Failure::UndefinedExit(_))), Reading::ByExitCode)
-            if table.json_on_other_exit =>
-        {
-            other_exit(&mut b, run, failure)
-        }
+        (Ending::Success, Reading::OutputWhateverExit) => gemini::read(&mut b, run, 0),
+        (Ending::Block, Reading::OutputWhateverExit) => gemini::read(&mut b, run, 2),
+        (
+            Ending::Failed(Failure::NonBlockingExit(code) | Failure::UndefinedExit(code)),
+            Reading::OutputWhateverExit,
+        ) => gemini::read(&mut b, run, code),
+        (Ending::Success, Reading::ByExitCode | Reading::ByExitCodeJsonOnOtherExit) => success(&mut b, run),
+        (Ending::Block, Reading::ByExitCode | Reading::ByExitCodeJsonOnOtherExit) => blocking_exit(&mut b, run),
+        (
+            Ending::Failed(failure @ (Failure::NonBlockingExit(_) | Failure::UndefinedExit(_))),
+            Reading::ByExitCodeJsonOnOtherExit,
+        ) => other_exit(&mut b, run, failure),
         (Ending::Failed(failure), _) => Err(failure),
     };
     if let Err(failure) = result {
@@ -253,7 +253,7 @@ fn replay(b: &Builder<'_>, run: &RunResult) -> Option<Replay> {
 fn other_exit(b: &mut Builder<'_>, run: &RunResult, failure: Failure) -> Result<(), Failure> {
     let text = String::from_utf8_lossy(&run.stdout);
     let body = text.trim_start().trim_start_matches('\u{feff}').trim_start();
-    if !b.rules.reads_json || !body.starts_with(b.rules.json_starts) {
+    if !b.rules.json.reads(body) {
         return Err(failure);
     }
     match wire::parse(body, (b.rules.known)(b.event)) {
@@ -283,7 +283,7 @@ fn success(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
     if body.is_empty() {
         return Ok(());
     }
-    if b.rules.reads_json && body.starts_with(b.rules.json_starts) {
+    if b.rules.json.reads(body) {
         match wire::parse(body, (b.rules.known)(b.event)) {
             Ok(output) => return json::apply(b, output),
             Err(wire::WireError::Json(_)) if b.rules.unparsed_json_is_text => {}
@@ -297,15 +297,17 @@ fn success(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
             AsMode::Annotate => b.annotate(text, Default::default()),
             AsMode::Reminder => b.context(text),
         },
-        Plain::ContextOnPromptAndStart | Plain::Codex if matches!(b.event, Event::TurnStart | Event::SessionStart) => {
+        Plain::ContextOnPromptAndStart | Plain::ContextOnPromptAndStartInvalidOnStop
+            if matches!(b.event, Event::TurnStart | Event::SessionStart) =>
+        {
             b.context(text)
         }
         Plain::ContextOnPromptAndStart | Plain::Feedback => b.entry(hook_types::EntryKind::Feedback, text),
         // codex-rs/hooks/src/events/stop.rs: anything on a Stop hook's stdout that is not its JSON fails the run.
-        Plain::Codex if *b.event == Event::TurnEnd => {
+        Plain::ContextOnPromptAndStartInvalidOnStop if *b.event == Event::TurnEnd => {
             return Err(Failure::InvalidOutput("hook returned invalid stop hook JSON output".into()));
         }
-        Plain::Codex | Plain::Ignored => {}
+        Plain::ContextOnPromptAndStartInvalidOnStop | Plain::Ignored => {}
         Plain::Notify => b.notify(text),
     }
     Ok(())
@@ -320,7 +322,8 @@ fn blocking_exit(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
         ReasonFrom::StderrThenStdout => stderr().or_else(stdout),
         ReasonFrom::StdoutThenStderr => stdout().or_else(stderr),
     };
-    if b.rules.block_exit_gates_only && !matches!(b.event, Event::PreTool | Event::PermissionRequest) {
+    if b.rules.block_exit_on == BlockExitOn::GatesOnly && !matches!(b.event, Event::PreTool | Event::PermissionRequest)
+    {
         // GitHub Copilot CLI: a warning for the user, and on a failed call guidance for the model.
         if let Some(reason) = reason {
             if *b.event == Event::PostTool && b.is_error {
@@ -331,7 +334,7 @@ fn blocking_exit(b: &mut Builder<'_>, run: &RunResult) -> Result<(), Failure> {
         }
         return Ok(());
     }
-    if *b.event == Event::PermissionRequest && b.rules.permission_block_exit_ignored {
+    if *b.event == Event::PermissionRequest && b.rules.block_exit_on == BlockExitOn::AllButPermission {
         b.stricter();
     }
     let reason = match reason {

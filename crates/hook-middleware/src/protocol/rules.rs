@@ -5,7 +5,8 @@
 
 use hook_types::{Event, Protocol};
 
-use super::wire::Known;
+use super::json::codex_unsupported;
+use super::wire::{HookOutput, Known};
 
 /// What the top-level `decision` asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,17 +90,53 @@ pub(crate) enum ReasonFrom {
     StdoutThenStderr,
 }
 
+/// On which events the blocking exit code blocks, as the agent reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BlockExitOn {
+    /// Every event.
+    Every,
+    /// Every event but the permission request, where the agent ignores it and its approver decides (Claude Code
+    /// 2.1.197). This engine still denies there, the closed side, and so does not hand the answer back as it is.
+    AllButPermission,
+    /// pre_tool and the permission request only; elsewhere its stderr is a notice for the user (context for the
+    /// model on a failed post_tool) and the run goes on (GitHub Copilot CLI).
+    GatesOnly,
+}
+
+/// When stdout is read as a JSON answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Json {
+    /// Never: stdout is only text (mecha).
+    Never,
+    /// When its first non-space character is one of these. Codex also treats `[` as JSON-looking, so a top-level
+    /// array is invalid output rather than plain text.
+    StartsWith(&'static [char]),
+}
+
+impl Json {
+    /// Whether `body`, trimmed of leading space, is to be read as JSON.
+    pub(crate) fn reads(self, body: &str) -> bool {
+        match self {
+            Json::Never => false,
+            Json::StartsWith(starts) => body.starts_with(starts),
+        }
+    }
+}
+
 /// How the agent reads a run that exited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reading {
-    /// By exit code first: 0 reads stdout, the blocking code blocks, another code is a failure (unless
-    /// [`Rules::json_on_other_exit`]).
+    /// By exit code first: 0 reads stdout, the blocking code blocks, another code is a failure.
     ByExitCode,
-    /// Gemini CLI (`hookRunner.ts`): stdout, else stderr, is read whatever the exit code — JSON decides; plain text
-    /// becomes a message on 0, a warning on 1 and a deny from 2 up (see `gemini.rs`).
-    Gemini,
-    /// Cline (`cline.rs`): the exit code is never read; stdout's JSON (or its last `HOOK_CONTROL` line) decides.
-    Cline,
+    /// As [`Reading::ByExitCode`], but an exit code other than 0 and the blocking one still reads stdout: JSON that is
+    /// a valid answer decides as on exit 0 (a deny denies); anything else leaves the non-blocking error (Claude Code
+    /// 2.1.197).
+    ByExitCodeJsonOnOtherExit,
+    /// stdout, else stderr, is read whatever the exit code — JSON decides; plain text becomes a message on 0, a
+    /// warning on 1 and a deny from 2 up (Gemini CLI's `hookRunner.ts`, see `gemini.rs`).
+    OutputWhateverExit,
+    /// The exit code is never read; stdout's JSON (or its last `HOOK_CONTROL` line) decides (Cline, see `cline.rs`).
+    StdoutOnly,
 }
 
 /// What plain (non-JSON) stdout of a successful run becomes.
@@ -111,9 +148,9 @@ pub(crate) enum Plain {
     /// Context for the model on turn_start and session_start, a Feedback entry elsewhere (Claude Code: "stdout is
     /// shown in the transcript, except UserPromptSubmit and SessionStart, where it is added as context").
     ContextOnPromptAndStart,
-    /// Codex: context on turn_start and session_start, invalid on turn_end (its Stop parser accepts JSON only),
-    /// ignored elsewhere (its `plain_stdout_is_ignored` tests).
-    Codex,
+    /// Context on turn_start and session_start, invalid output on turn_end (where only JSON is an answer), ignored
+    /// elsewhere (Codex: its Stop parser accepts JSON only; its `plain_stdout_is_ignored` tests).
+    ContextOnPromptAndStartInvalidOnStop,
     /// A `notify_operator` (Gemini CLI's `convertPlainTextToHookOutput` turns it into a `systemMessage`).
     Notify,
     /// A Feedback entry and nothing else (Cursor, which reads JSON only).
@@ -122,62 +159,60 @@ pub(crate) enum Plain {
     Ignored,
 }
 
-/// One protocol's row.
+/// One protocol's row. Each row below states only how it differs from the row it builds on (`..NATIVE` or
+/// `..CLAUDE_SHAPE`); [`NATIVE`] states every field.
 #[derive(Debug)]
 pub(crate) struct Rules {
     /// The exit code that blocks, if the protocol has one.
     pub block_exit: Option<i32>,
-    /// What other non-zero exit codes mean.
-    pub other_exit: OtherExit,
+    /// On which events the blocking exit code blocks.
+    pub block_exit_on: BlockExitOn,
     /// Where a blocking exit's reason comes from.
     pub block_reason: ReasonFrom,
-    /// A block (exit code or JSON) without a non-empty reason is invalid output (Codex), rather than a block with
-    /// the default reason "blocked by hook `<id>`".
+    /// A blocking exit without a non-empty reason is invalid output (Codex), rather than a block with the default
+    /// reason "blocked by hook `<id>`".
     pub reason_required: bool,
-    /// Whether stdout of a successful run is read as JSON when it looks like JSON.
-    pub reads_json: bool,
-    /// The first non-space characters that make stdout JSON. Codex also treats `[` as JSON-looking, so a top-level
-    /// array is invalid output rather than plain text.
-    pub json_starts: &'static [char],
-    /// What plain stdout becomes.
-    pub plain: Plain,
-    /// Unknown JSON fields make the output invalid (Codex's `deny_unknown_fields` wire structs).
-    pub reject_unknown: bool,
-    /// Codex's extra rules: unsupported field combinations are invalid output (see `translate::codex_unsupported`).
-    pub codex_strict: bool,
-    /// A block on post_tool (exit code or `decision: block`) reaches the model as an annotation of the tool result
-    /// (Claude Code and Codex feed it to the model; Gemini CLI replaces the result with it); natively it is only a
-    /// Feedback entry (docs/output-protocol.md).
-    pub post_tool_feedback: bool,
-    /// Gemini CLI: `additionalContext` on AfterTool is appended to the tool result, not to the context.
-    pub context_annotates_post_tool: bool,
-    /// The fields the dialect reads on an event.
-    pub known: fn(&Event) -> Known,
+    /// The exit code that stops the agent (Factory Droid's 3): stdout JSON is still read, then the run halts with
+    /// stderr as the reason, which on a gate also denies.
+    pub halt_exit: Option<i32>,
+    /// What other non-zero exit codes mean.
+    pub other_exit: OtherExit,
     /// How a run that exited is read.
     pub reading: Reading,
-    /// An exit code other than 0 and the blocking one still reads stdout: JSON that is a valid answer decides as on
-    /// exit 0 (a deny denies); anything else leaves the non-blocking error (Claude Code 2.1.197).
-    pub json_on_other_exit: bool,
+    /// When stdout is read as JSON.
+    pub json: Json,
     /// stdout that starts like JSON but does not parse is plain text, not invalid output (Claude Code 2.1.197; an
     /// answer that parses but breaks the schema still fails).
     pub unparsed_json_is_text: bool,
+    /// What plain stdout becomes.
+    pub plain: Plain,
+    /// The fields the dialect reads on an event.
+    pub known: fn(&Event) -> Known,
+    /// Unknown JSON fields make the output invalid (Codex's `deny_unknown_fields` wire structs).
+    pub reject_unknown: bool,
+    /// The combination of fields the agent rejects as unsupported on an event, as the message of the failed run;
+    /// `None` where the answer is one it takes (see `json::codex_unsupported`).
+    pub unsupported: fn(&Event, &HookOutput) -> Option<String>,
+    /// The words the top-level `decision` may take on an event, and what each asks.
+    pub decision_words: fn(&Event) -> &'static [(&'static str, Verb)],
+    /// A block on post_tool (exit code or `decision: block`) reaches the model as an annotation of the tool result
+    /// (Claude Code and Codex feed it to the model; Gemini CLI replaces the result with it); natively it is only a
+    /// Feedback entry (docs/output-protocol.md).
+    pub block_annotates_post_tool: bool,
+    /// Context on post_tool is appended to the tool result, not to the context (Gemini CLI's `additionalContext` on
+    /// AfterTool).
+    pub context_annotates_post_tool: bool,
     /// Context on turn_end keeps the turn going with that text (Claude Code 2.1.197 runs another model turn on a
     /// Stop hook's `additionalContext`).
     pub context_continues_turn: bool,
     /// `continue: false` on pre_tool lets the tool run before the agent stops (Claude Code 2.1.197); this engine
     /// denies the tool there, the closed side.
     pub halt_runs_the_tool: bool,
-    /// The blocking exit code is ignored on a permission request and the approver decides (Claude Code 2.1.197);
-    /// this engine denies, the closed side.
-    pub permission_block_exit_ignored: bool,
-    /// The exit code that stops the agent (Factory Droid's 3): stdout JSON is still read, then the run halts with
-    /// stderr as the reason, which on a gate also denies.
-    pub halt_exit: Option<i32>,
-    /// The words the top-level `decision` may take on an event, and what each asks.
-    pub decision_words: fn(&Event) -> &'static [(&'static str, Verb)],
-    /// The blocking exit code blocks on pre_tool and the permission request only; elsewhere its stderr is a notice
-    /// for the user (context for the model on a failed post_tool) and the run goes on (GitHub Copilot CLI).
-    pub block_exit_gates_only: bool,
+}
+
+/// Every answer is one the agent takes.
+fn all_supported(_: &Event, _: &HookOutput) -> Option<String> {
+    None
 }
 
 const NATIVE_TOP: &[&str] = &[
@@ -289,172 +324,113 @@ fn nothing_known(_: &Event) -> Known {
     Known { top: NONE, specific: NONE, decision: NONE }
 }
 
-/// docs/output-protocol.md: exit 2 blocks with stderr, else stdout; other codes are undefined; `{`-first stdout is JSON; plain
-/// stdout is the `as` effect; unknown fields are accepted.
+/// docs/output-protocol.md: exit 2 blocks with stderr, else stdout; other codes are undefined; `{`-first stdout is
+/// JSON; plain stdout is the `as` effect; unknown fields are accepted. The base every other row builds on.
 static NATIVE: Rules = Rules {
     block_exit: Some(2),
-    other_exit: OtherExit::Undefined,
+    block_exit_on: BlockExitOn::Every,
     block_reason: ReasonFrom::StderrThenStdout,
     reason_required: false,
-    reads_json: true,
-    json_starts: &['{'],
-    plain: Plain::AsDeclared,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: false,
-    context_annotates_post_tool: false,
-    known: native_known,
+    halt_exit: None,
+    other_exit: OtherExit::Undefined,
     reading: Reading::ByExitCode,
-    json_on_other_exit: false,
+    json: Json::StartsWith(&['{']),
     unparsed_json_is_text: false,
+    plain: Plain::AsDeclared,
+    known: native_known,
+    reject_unknown: false,
+    unsupported: all_supported,
+    decision_words: native_words,
+    block_annotates_post_tool: false,
+    context_annotates_post_tool: false,
     context_continues_turn: false,
     halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: None,
-    decision_words: native_words,
-    block_exit_gates_only: false,
 };
 
-/// Claude Code 2.1.197 as the real-agent suite observes it: exit 2 feeds stderr back (stdout and JSON are ignored);
-/// any other code reads stdout JSON that is a valid answer as on exit 0 and is otherwise a non-blocking error;
-/// stdout that does not parse as JSON is plain text, while JSON that breaks the schema is a non-blocking error;
-/// unknown fields are ignored; a Stop hook's `additionalContext` runs another model turn. An exit 2 with empty
-/// stderr still blocks, with the default reason. Where Claude Code can block something this engine has no effect for
-/// (PreCompact's exit 2 blocks compaction), the reason is a Feedback entry.
-static CLAUDE: Rules = Rules {
-    block_exit: Some(2),
-    other_exit: OtherExit::NonBlocking,
+/// Claude Code's answer and exit codes as the agents that copy it (Qwen Code, Factory Droid) read them: exit 2
+/// feeds stderr back (stdout and JSON are ignored); any other code reads stdout JSON that is a valid answer as on
+/// exit 0 and is otherwise a non-blocking error; stdout that does not parse as JSON is plain text, while JSON that
+/// breaks the schema is a non-blocking error; unknown fields are ignored. An exit 2 with empty stderr still blocks,
+/// with the default reason. Where Claude Code can block something this engine has no effect for (PreCompact's exit
+/// 2 blocks compaction), the reason is a Feedback entry.
+const CLAUDE_SHAPE: Rules = Rules {
     block_reason: ReasonFrom::Stderr,
-    reason_required: false,
-    reads_json: true,
-    json_starts: &['{'],
-    plain: Plain::ContextOnPromptAndStart,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: true,
-    context_annotates_post_tool: false,
-    known: claude_known,
-    reading: Reading::ByExitCode,
-    json_on_other_exit: true,
+    other_exit: OtherExit::NonBlocking,
+    reading: Reading::ByExitCodeJsonOnOtherExit,
     unparsed_json_is_text: true,
+    plain: Plain::ContextOnPromptAndStart,
+    known: claude_known,
+    decision_words: claude_words,
+    block_annotates_post_tool: true,
+    ..NATIVE
+};
+
+/// Claude Code 2.1.197 as the real-agent suite observes it: Claude Code's shape, and three readings laxer than the
+/// engine's own where this engine keeps the closed side: a Stop hook's `additionalContext` runs another model turn,
+/// `continue: false` on PreToolUse lets the tool run, and exit 2 on PermissionRequest is ignored.
+static CLAUDE: Rules = Rules {
+    block_exit_on: BlockExitOn::AllButPermission,
     context_continues_turn: true,
     halt_runs_the_tool: true,
-    permission_block_exit_ignored: true,
-    halt_exit: None,
-    decision_words: claude_words,
-    block_exit_gates_only: false,
+    ..CLAUDE_SHAPE
 };
 
 /// Codex 0.169.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
 /// on stderr, other codes fail, `{` or `[` means JSON, unknown fields and unsupported combinations fail.
 static CODEX: Rules = Rules {
-    block_exit: Some(2),
-    other_exit: OtherExit::Undefined,
     block_reason: ReasonFrom::Stderr,
     reason_required: true,
-    reads_json: true,
-    json_starts: &['{', '['],
-    plain: Plain::Codex,
-    reject_unknown: true,
-    codex_strict: true,
-    post_tool_feedback: true,
-    context_annotates_post_tool: false,
+    json: Json::StartsWith(&['{', '[']),
+    plain: Plain::ContextOnPromptAndStartInvalidOnStop,
     known: codex_known,
-    reading: Reading::ByExitCode,
-    json_on_other_exit: false,
-    unparsed_json_is_text: false,
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: None,
+    reject_unknown: true,
+    unsupported: codex_unsupported,
     decision_words: codex_words,
-    block_exit_gates_only: false,
+    block_annotates_post_tool: true,
+    ..NATIVE
 };
 
 /// Gemini CLI 0.61.0, `hookRunner.ts` as the real-agent suite observes it: stdout, else stderr, is read whatever the
 /// exit code; JSON decides (`ask` on BeforeTool since 0.36.0); plain text is a message on 0, a "Warning: " message
 /// on 1, a deny from 2 up. Where the exit code blocks and the JSON does not, this engine denies (the closed side).
 static GEMINI: Rules = Rules {
-    block_exit: Some(2),
-    other_exit: OtherExit::NonBlocking,
     block_reason: ReasonFrom::Stderr,
-    reason_required: false,
-    reads_json: true,
-    json_starts: &['{'],
-    plain: Plain::Notify,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: true,
-    context_annotates_post_tool: true,
-    known: gemini_known,
-    reading: Reading::Gemini,
-    json_on_other_exit: false,
+    other_exit: OtherExit::NonBlocking,
+    reading: Reading::OutputWhateverExit,
     unparsed_json_is_text: true,
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: None,
+    plain: Plain::Notify,
+    known: gemini_known,
     decision_words: gemini_words,
-    block_exit_gates_only: false,
+    block_annotates_post_tool: true,
+    context_annotates_post_tool: true,
+    ..NATIVE
 };
 
 /// Cursor hooks docs: JSON `permission` / `user_message` / `agent_message`; exit 2 blocks like `permission: deny`;
 /// other codes are a failed hook (fail open unless `failClosed`, which loading turns into `on_error: deny`).
 static CURSOR: Rules = Rules {
-    block_exit: Some(2),
-    other_exit: OtherExit::Undefined,
     block_reason: ReasonFrom::Stderr,
-    reason_required: false,
-    reads_json: true,
-    json_starts: &['{'],
     plain: Plain::Feedback,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: false,
-    context_annotates_post_tool: false,
     known: cursor_known,
-    reading: Reading::ByExitCode,
-    json_on_other_exit: false,
-    unparsed_json_is_text: false,
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: None,
     decision_words: no_words,
-    block_exit_gates_only: false,
+    ..NATIVE
 };
 
-/// mecha (docs/declarations.md#foreign-formats): exit 0 allows, exit 2 denies with stdout (else stderr) as the reason, anything else is a
-/// failure; stdout is never parsed. mecha's "allows" means "does not object": it is a pass here, not an
-/// `allow_tool`, because a guard script that exits 0 was never meant to skip the human approver.
+/// mecha (docs/declarations.md#foreign-formats): exit 0 allows, exit 2 denies with stdout (else stderr) as the
+/// reason, anything else is a failure; stdout is never parsed. mecha's "allows" means "does not object": it is a pass
+/// here, not an `allow_tool`, because a guard script that exits 0 was never meant to skip the human approver.
 static MECHA: Rules = Rules {
-    block_exit: Some(2),
-    other_exit: OtherExit::Undefined,
     block_reason: ReasonFrom::StdoutThenStderr,
-    reason_required: false,
-    reads_json: false,
-    json_starts: &[],
+    json: Json::Never,
     plain: Plain::Ignored,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: false,
-    context_annotates_post_tool: false,
     known: nothing_known,
-    reading: Reading::ByExitCode,
-    json_on_other_exit: false,
-    unparsed_json_is_text: false,
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: None,
-    decision_words: native_words,
-    block_exit_gates_only: false,
+    ..NATIVE
 };
 
-/// clio-coder (docs/declarations.md#foreign-formats): the native rules — native JSON with camelCase aliases — but with no blocking exit code. A
-/// hook speaks through effects, so any non-zero exit, 2 included, is a failed command, and a failed command emits
-/// nothing. clio-coder documents no blocking exit code; treating 2 as a deny would turn a crashing script into a
-/// policy decision its author never wrote.
+/// clio-coder (docs/declarations.md#foreign-formats): the native rules — native JSON with camelCase aliases — but
+/// with no blocking exit code. A hook speaks through effects, so any non-zero exit, 2 included, is a failed command,
+/// and a failed command emits nothing. clio-coder documents no blocking exit code; treating 2 as a deny would turn a
+/// crashing script into a policy decision its author never wrote.
 static CLIO: Rules = Rules { block_exit: None, ..NATIVE };
 
 /// Qwen Code 0.24.4, its hook runner (`chunks/chunk-DPEB6S2R.js` of the npm bundle, packages/core/src/hooks) and
@@ -462,17 +438,9 @@ static CLIO: Rules = Rules { block_exit: None, ..NATIVE };
 /// `decision`, `continue`, `systemMessage`), exit 2 blocks with stderr, another non-zero code is a non-blocking
 /// error whose JSON still decides (it reads stdout, else stderr, whatever the code), plain stdout is context on
 /// SessionStart and UserPromptSubmit, and output that starts like a JSON object but does not parse is a failed run
-/// (`Hook output is not valid JSON`), not text. Claude Code's observed quirks (context on Stop running another turn,
-/// `continue: false` letting the tool run, exit 2 ignored on PermissionRequest) are not Qwen Code's documented
-/// behaviour, so the engine's own, closed reading applies there.
-static QWEN: Rules = Rules {
-    unparsed_json_is_text: false,
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    decision_words: qwen_words,
-    ..CLAUDE
-};
+/// (`Hook output is not valid JSON`), not text. Claude Code's observed quirks are not Qwen Code's documented
+/// behaviour, so it builds on Claude Code's shape, where the engine's own, closed reading applies.
+static QWEN: Rules = Rules { unparsed_json_is_text: false, decision_words: qwen_words, ..CLAUDE_SHAPE };
 
 /// Factory Droid 0.225.2, `executeCommand` and the PreToolUse, PostToolUse, Stop and PreCompact handlers of the
 /// JavaScript bundled into its `droid` binary: stdout that starts with `{` is parsed whatever the exit code (a parse
@@ -480,38 +448,17 @@ static QWEN: Rules = Rules {
 /// `hookSpecificOutput.permissionDecision`, `continue`, `systemMessage`); exit 2 blocks with stderr; exit 3 aborts
 /// the agent with stderr; other codes are errors the agent carries on from. Exit 2 with a JSON allow denies with stderr
 /// in the real `droid exec` (the real-agent suite's conformance case `pre_exit2_json_and_stderr`), as here.
-static DROID: Rules = Rules {
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: Some(3),
-    ..CLAUDE
-};
+static DROID: Rules = Rules { halt_exit: Some(3), ..CLAUDE_SHAPE };
 
 /// Cline 3.0.65 (`@cline/core` 0.0.86, hooks/subprocess-runner.ts and hook-file-hooks.ts): no exit code means
 /// anything, stdout is JSON `{cancel, contextModification, errorMessage, overrideInput}` read by `cline.rs`.
 static CLINE: Rules = Rules {
     block_exit: None,
-    other_exit: OtherExit::Undefined,
-    block_reason: ReasonFrom::Stderr,
-    reason_required: false,
-    reads_json: true,
-    json_starts: &['{'],
+    reading: Reading::StdoutOnly,
     plain: Plain::Ignored,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: false,
-    context_annotates_post_tool: false,
     known: nothing_known,
-    reading: Reading::Cline,
-    json_on_other_exit: false,
-    unparsed_json_is_text: false,
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: None,
     decision_words: no_words,
-    block_exit_gates_only: false,
+    ..NATIVE
 };
 
 /// GitHub Copilot CLI 1.0.102, <https://docs.github.com/en/copilot/reference/hooks-reference> ("Exit codes for command
@@ -522,27 +469,14 @@ static CLINE: Rules = Rules {
 /// is flat: `permissionDecision`, `behavior`, `decision`, `additionalContext` at the top level (`json.rs`).
 /// `additionalContext` on postToolUse is appended to the tool result the model reads.
 static COPILOT: Rules = Rules {
-    block_exit: Some(2),
-    other_exit: OtherExit::Undefined,
+    block_exit_on: BlockExitOn::GatesOnly,
     block_reason: ReasonFrom::Stderr,
-    reason_required: false,
-    reads_json: true,
-    json_starts: &['{'],
-    plain: Plain::Ignored,
-    reject_unknown: false,
-    codex_strict: false,
-    post_tool_feedback: false,
-    context_annotates_post_tool: true,
-    known: copilot_known,
-    reading: Reading::ByExitCode,
-    json_on_other_exit: false,
     unparsed_json_is_text: true,
-    context_continues_turn: false,
-    halt_runs_the_tool: false,
-    permission_block_exit_ignored: false,
-    halt_exit: None,
+    plain: Plain::Ignored,
+    known: copilot_known,
     decision_words: copilot_words,
-    block_exit_gates_only: true,
+    context_annotates_post_tool: true,
+    ..NATIVE
 };
 
 /// The row of `protocol`.
@@ -559,5 +493,72 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Droid => &DROID,
         Protocol::Cline => &CLINE,
         Protocol::Copilot => &COPILOT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    type Fields = BTreeMap<&'static str, &'static str>;
+
+    /// Each row of this file as written: the source text of the fields it states, and the row it builds on.
+    fn rows_as_written() -> BTreeMap<&'static str, (Fields, Option<&'static str>)> {
+        let source = include_str!("rules.rs");
+        // Split so that this line is not itself a match.
+        let marker = [": Rules =", " Rules {"].concat();
+        let mut rows = BTreeMap::new();
+        for (start, _) in source.match_indices(&marker) {
+            let name = source[..start].rsplit(' ').next().unwrap();
+            let body = &source[start + marker.len()..];
+            let body = &body[..body.find("};").unwrap()];
+            let (mut fields, mut base, mut depth, mut quoted, mut from) = (Fields::new(), None, 0, false, 0);
+            for (i, c) in body.char_indices().chain([(body.len(), ',')]) {
+                match c {
+                    '\'' => quoted = !quoted,
+                    _ if quoted => {}
+                    '[' | '(' => depth += 1,
+                    ']' | ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        let item = body[from..i].trim();
+                        from = i + 1;
+                        if let Some(name) = item.strip_prefix("..") {
+                            base = Some(name);
+                        } else if let Some((field, value)) = item.split_once(':') {
+                            fields.insert(field.trim(), value.trim());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            rows.insert(name, (fields, base));
+        }
+        rows
+    }
+
+    /// Every field of `row`, its own or its base's.
+    fn resolved(rows: &BTreeMap<&'static str, (Fields, Option<&'static str>)>, row: &str) -> Fields {
+        let (fields, base) = &rows[row];
+        let mut all = base.map(|base| resolved(rows, base)).unwrap_or_default();
+        all.extend(fields);
+        all
+    }
+
+    #[test]
+    fn each_row_states_only_how_it_differs_from_its_base() {
+        let rows = rows_as_written();
+        assert_eq!(rows.len(), 12, "the eleven protocols and Claude Code's shape: {:?}", rows.keys());
+        let native = &rows["NATIVE"];
+        assert_eq!((native.0.len(), native.1), (18, None), "the native row states every field");
+        for (name, (fields, base)) in &rows {
+            let Some(base) = base else { continue };
+            let inherited = resolved(&rows, base);
+            assert!(!fields.is_empty(), "{name} is {base} again");
+            for (field, value) in fields {
+                let from_base = inherited.get(field);
+                assert!(from_base.is_some(), "{name}: `{field}` is no field of {base}");
+                assert_ne!(from_base, Some(value), "{name} repeats `{field}: {value}` of {base}");
+            }
+        }
     }
 }
