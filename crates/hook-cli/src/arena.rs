@@ -1,10 +1,10 @@
 //! The `hook` binary's allocator with the `fast-start` feature (the default): small allocations from an arena of size
 //! classes, everything else from the system allocator.
 //!
-//! Measured against the system allocator alone (src/alloc.rs) in an A/B of the dist binary: an event that runs a
-//! `policy` hook (regorus parses and evaluates through thousands of small allocations) takes 7-8 % less CPU time
-//! and 16 % fewer instructions; `hook --version` and a bridge call without a policy are the same within the noise
-//! (BENCHMARKS.md#start-up-machinery). Its unit tests below run under Miri in CI.
+//! Measured against the system allocator alone (src/alloc.rs) in an A/B of the dist binary: on it an event that
+//! runs a `policy` hook (regorus parses and evaluates through thousands of small allocations) takes 1.07-1.08× the
+//! CPU time and 1.19× the instructions; `hook --version` and a bridge call without a policy are the same within the
+//! noise (BENCHMARKS.md#start-up-machinery). Its unit tests below run under Miri in CI.
 //!
 //! One `hook bridge` or `hook run` lives for one agent event: it makes about 1 300 allocations (nine in ten of
 //! them under 128 bytes), frees 900, and is gone within milliseconds. glibc's malloc spent 7 % of such a process's
