@@ -1,33 +1,35 @@
-//! What xtask reads in a built `hook`: a 64-bit little-endian ELF file's type, whether it names a dynamic loader,
-//! and its function symbols.
+//! What `cargo xtask dist` checks in the `hook` it built: a 64-bit little-endian ELF file's type and the kinds of
+//! its program headers.
 
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-/// `e_type` of an executable at a fixed address, and of a position-independent one.
+/// `e_type` of an executable at a fixed address.
 pub const ET_EXEC: u64 = 2;
+/// `e_type` of a position-independent executable (and of a shared library).
 pub const ET_DYN: u64 = 3;
+/// `p_type` of the program header that names a dynamic loader.
+pub const PT_INTERP: u64 = 3;
+/// `p_type` of `.eh_frame_hdr`, the sorted table through which an unwinder finds a frame's description.
+pub const PT_GNU_EH_FRAME: u64 = 0x6474_e550;
 
 /// A 64-bit little-endian ELF file's bytes.
 pub struct Elf {
     bytes: Vec<u8>,
 }
 
-/// A function the symbol table names: its (mangled) name, address and size in bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Function {
-    pub name: String,
-    pub addr: u64,
-    pub size: u64,
-}
-
 impl Elf {
     /// Reads the file whole.
     pub fn read(path: &Path) -> Result<Elf> {
         let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        Elf::parse(bytes).with_context(|| path.display().to_string())
+    }
+
+    /// The bytes of an ELF file, checked to be 64-bit little-endian.
+    pub fn parse(bytes: Vec<u8>) -> Result<Elf> {
         if bytes.get(..6) != Some(b"\x7fELF\x02\x01".as_slice()) {
-            bail!("{} is not a 64-bit little-endian ELF file", path.display());
+            bail!("not a 64-bit little-endian ELF file");
         }
         Ok(Elf { bytes })
     }
@@ -47,53 +49,56 @@ impl Elf {
         self.word(16, 2)
     }
 
-    /// Whether it has a `PT_INTERP` program header (it is linked dynamically).
-    pub fn has_interpreter(&self) -> Result<bool> {
+    /// Whether it has a program header of type `p_type` ([`PT_INTERP`], [`PT_GNU_EH_FRAME`], …).
+    pub fn has_segment(&self, p_type: u64) -> Result<bool> {
         // e_phoff at 32, e_phentsize at 54, e_phnum at 56; p_type first in each header.
         let (phoff, phentsize, phnum) = (self.index(32, 8)?, self.index(54, 2)?, self.index(56, 2)?);
         for i in 0..phnum {
-            const PT_INTERP: u64 = 3;
-            if self.word(phoff + i * phentsize, 4)? == PT_INTERP {
+            let at = i.checked_mul(phentsize).and_then(|off| off.checked_add(phoff)).context("a truncated ELF file")?;
+            if self.word(at, 4)? == p_type {
                 return Ok(true);
             }
         }
         Ok(false)
     }
+}
 
-    /// Every function of the symbol table (`.symtab`) with a size, in the file's order; none when it was stripped.
-    pub fn functions(&self) -> Result<Vec<Function>> {
-        const SHT_SYMTAB: u64 = 2;
-        const STT_FUNC: u64 = 2;
-        // e_shoff at 40, e_shentsize at 58, e_shnum at 60; in a section header: sh_type at 4, sh_offset at 24,
-        // sh_size at 32, sh_link at 40, sh_entsize at 56.
-        let (shoff, shentsize, shnum) = (self.index(40, 8)?, self.index(58, 2)?, self.index(60, 2)?);
-        let header = |i: usize| shoff + i * shentsize;
-        let Some(symtab) = (0..shnum).map(header).find(|&h| self.word(h + 4, 4).ok() == Some(SHT_SYMTAB)) else {
-            return Ok(Vec::new());
-        };
-        let (offset, size, entsize) =
-            (self.index(symtab + 24, 8)?, self.index(symtab + 32, 8)?, self.index(symtab + 56, 8)?);
-        let strtab = header(self.index(symtab + 40, 4)?);
-        let names = self.index(strtab + 24, 8)?;
-        if entsize < 24 {
-            bail!("a symbol table with entries of {entsize} bytes");
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An ELF header of `kind` followed by one program header per entry of `segments`.
+    fn image(kind: u16, segments: &[u32]) -> Vec<u8> {
+        let mut bytes = vec![0u8; 64];
+        bytes[..6].copy_from_slice(b"\x7fELF\x02\x01");
+        bytes[16..18].copy_from_slice(&kind.to_le_bytes());
+        bytes[32..40].copy_from_slice(&64u64.to_le_bytes());
+        bytes[54..56].copy_from_slice(&56u16.to_le_bytes());
+        bytes[56..58].copy_from_slice(&(segments.len() as u16).to_le_bytes());
+        for &p_type in segments {
+            let mut header = vec![0u8; 56];
+            header[..4].copy_from_slice(&p_type.to_le_bytes());
+            bytes.extend(header);
         }
-        let mut functions = Vec::new();
-        // An entry: st_name (4), st_info (1), st_other (1), st_shndx (2), st_value (8), st_size (8).
-        for entry in (offset..offset + size).step_by(entsize) {
-            let (info, value, bytes) = (self.word(entry + 4, 1)?, self.word(entry + 8, 8)?, self.word(entry + 16, 8)?);
-            if info & 0xf != STT_FUNC || bytes == 0 || value == 0 {
-                continue;
-            }
-            let start = names + self.index(entry, 4)?;
-            let tail = self.bytes.get(start..).context("a symbol name outside the file")?;
-            let len = tail.iter().position(|&b| b == 0).context("an unterminated symbol name")?;
-            functions.push(Function {
-                name: String::from_utf8_lossy(&tail[..len]).into_owned(),
-                addr: value,
-                size: bytes,
-            });
-        }
-        Ok(functions)
+        bytes
+    }
+
+    #[test]
+    fn reads_the_type_and_the_program_headers() {
+        let elf = Elf::parse(image(3, &[1, PT_GNU_EH_FRAME as u32])).unwrap();
+        assert_eq!(elf.kind().unwrap(), ET_DYN);
+        assert!(elf.has_segment(PT_GNU_EH_FRAME).unwrap());
+        assert!(!elf.has_segment(PT_INTERP).unwrap());
+        let dynamic = Elf::parse(image(2, &[PT_INTERP as u32])).unwrap();
+        assert_eq!(dynamic.kind().unwrap(), ET_EXEC);
+        assert!(dynamic.has_segment(PT_INTERP).unwrap());
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_whole_64_bit_elf_file() {
+        assert!(Elf::parse(b"#!/bin/sh\n".to_vec()).is_err());
+        let mut truncated = image(3, &[1, 2]);
+        truncated.truncate(80);
+        assert!(Elf::parse(truncated).unwrap().has_segment(PT_INTERP).is_err());
     }
 }

@@ -15,7 +15,8 @@ const TASKS: &str = "\
 cargo xtask <task>
 
 tasks:
-  ci       run every check CI runs: setup, fmt, clippy, doc, the test suite, the real agents
+  ci       run every check CI runs: setup, fmt, clippy, doc, Miri on the binary's `unsafe`, the test suite, the
+           real agents
   commits  check that every commit since the rule began has a subject of at most 72 characters and a body
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
@@ -23,11 +24,9 @@ tasks:
            xtask/src/agents, installed with npm under target/agents), offline against a scripted model server
            [--agent NAME: one of them, as `hook install --agent` names it] [--scenario NAME] [--keep] [--no-measure]
            [--conformance [--case PART]]: each protocol case natively and bridged, compared
-  dist     the release `hook` binary to install, in target/dist/hook: on Linux with glibc static and at a fixed
-           address (nothing loaded or relocated at each start; docs/performance.md) [--out DIR]
-           [--pie: position-independent, the image's address random too]
-  layout   which functions of `hook` run on every event, in the order they first run (traced: the per-event
-           commands of bench), into xtask/hot-symbols.txt, which dist hands the linker [--hook PATH]
+  dist     the release `hook` binary to install, in <target dir>/dist/hook: on Linux with glibc a static
+           position-independent executable (no dynamic loader at each start; docs/performance.md) [--out DIR]
+           [--fixed-address: the image at a fixed address, nothing relocated at start]
   bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
            medians; the build of `cargo xtask dist`), then criterion's figures from target/criterion (BENCHMARKS.md)
            [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
@@ -50,7 +49,6 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-clio") => bench::clio(&args[1..], &workspace_root()),
         Some("dist") => dist::run(&args[1..], &workspace_root()),
-        Some("layout") => bench::layout(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {
@@ -84,6 +82,19 @@ fn ci() -> Result<()> {
     run(&root, "cargo", &[&["test"][..], &libraries, &["--lib"]].concat(), &[])?;
     run(&root, "cargo", &[&["test"][..], &libraries, &["--doc"]].concat(), &[])?;
     run(&root, "cargo", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
+    let miri = [("MIRIFLAGS", "-Zmiri-disable-isolation")];
+    run(
+        &root,
+        "cargo",
+        &["+nightly", "miri", "test", "-p", "hook-cli", "--bin", "hook", "--", "arena::", "entry::"],
+        &miri,
+    )?;
+    run(
+        &root,
+        "cargo",
+        &["+nightly", "miri", "test", "-p", "hook-cli", "--bin", "hook", "--no-default-features", "--", "alloc::"],
+        &miri,
+    )?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
     run(&root, "cargo", &["xtask", "agents"], &[])?;
     Ok(())

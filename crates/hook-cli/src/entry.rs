@@ -1,4 +1,5 @@
-//! Where the process starts on Linux with glibc: a C `main`, without Rust's runtime start.
+//! Where the process starts on Linux with glibc when the `fast-start` feature is on (the default): a C `main`,
+//! without Rust's runtime start.
 //!
 //! `hook` is started once per agent event, so its start is paid on every tool call (docs/performance.md). Rust's
 //! runtime start costs about 70 µs on the machine measured, an eighth of a whole `/bin/true`: most of it finds the
@@ -10,10 +11,15 @@
 //! from Rust's `main` does. What is given up: that one line before a stack overflow (the process still dies of
 //! the same signal) and the name `main` of the main thread. The arguments are unaffected: glibc hands them to the
 //! standard library's initializer before any `main` runs.
+//!
+//! Its `unsafe`: the `no_mangle` that makes [`main`] the program's entry, and the `signal(2)` call. Miri cannot
+//! run a foreign call, so under Miri the unit tests below run the descriptor check only.
 
+#[cfg(not(test))]
 use std::ffi::{c_char, c_int};
 
 /// The program's entry, called by glibc once it is initialized.
+#[cfg(not(test))]
 #[allow(unsafe_code)] // `no_mangle` is what makes this function the program's `main`; its body is safe code.
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
@@ -54,5 +60,29 @@ fn ignore_sigpipe() {
     // SAFETY: SIG_IGN is a valid disposition for SIGPIPE, and no other thread exists yet to race the change.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_descriptors_are_left_as_they_are() {
+        use std::os::fd::AsRawFd;
+        let before = std::fs::File::open("/dev/null").unwrap().as_raw_fd();
+        assert!(standard_descriptors_open(), "the test harness has 0, 1 and 2 open");
+        let after = std::fs::File::open("/dev/null").unwrap().as_raw_fd();
+        assert_eq!(before, after, "nothing was opened and left open");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "signal(2) is a foreign call")]
+    fn sigpipe_is_ignored_afterwards() {
+        ignore_sigpipe();
+        // A write to a pipe whose reader is gone is an error, not the end of the process.
+        let (reader, writer) = rustix::pipe::pipe().unwrap();
+        drop(reader);
+        assert_eq!(rustix::io::write(&writer, b"x"), Err(rustix::io::Errno::PIPE));
     }
 }

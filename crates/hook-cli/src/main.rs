@@ -11,25 +11,26 @@
 //! Exit codes: 0 success (and the verdicts allow, pass, none), 2 deny, 3 ask, 1 any error — usage errors included.
 //! An error is one line on stderr, `hook: error: …`, naming what and where.
 #![deny(unsafe_code)]
-// On Linux with glibc the process starts at `entry::main`, without Rust's runtime start (src/entry.rs).
-// (Its unit tests keep the test harness's own `main`.)
-#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+// With `fast-start` on Linux with glibc the process starts at `entry::main`, without Rust's runtime start
+// (src/entry.rs). (Its unit tests keep the test harness's own `main`.)
+#![cfg_attr(all(feature = "fast-start", target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
+#[cfg(not(feature = "fast-start"))]
+mod alloc;
+#[cfg(feature = "fast-start")]
 mod arena;
 mod bridge;
 mod cases;
 mod cli;
 mod context;
 mod engine;
-#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+#[cfg(all(feature = "fast-start", target_os = "linux", target_env = "gnu"))]
 mod entry;
 mod exit;
 mod import;
 mod input;
 mod inspect;
 mod install;
-#[cfg(target_os = "linux")]
-mod prefault;
 mod preview;
 mod receipts;
 mod render;
@@ -47,11 +48,18 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use context::Context;
 
-/// Small allocations from a size-class arena in `.bss`: `hook` lives for one event (src/arena.rs).
+/// With `fast-start`, small allocations from a size-class arena in `.bss` (src/arena.rs): `hook` lives for one
+/// event. Both allocators report to the pipeline for the memory bound of `policy` hooks.
+#[cfg(feature = "fast-start")]
 #[global_allocator]
 static ALLOCATOR: arena::Arena<{ arena::ARENA_BYTES }> = arena::Arena::new();
 
-#[cfg(any(test, not(all(target_os = "linux", target_env = "gnu"))))]
+/// Without `fast-start`, the system allocator (src/alloc.rs).
+#[cfg(not(feature = "fast-start"))]
+#[global_allocator]
+static ALLOCATOR: alloc::Reporting = alloc::Reporting;
+
+#[cfg(any(test, not(all(feature = "fast-start", target_os = "linux", target_env = "gnu"))))]
 fn main() -> std::process::ExitCode {
     std::process::ExitCode::from(hook())
 }
@@ -63,14 +71,36 @@ fn hook() -> u8 {
     if let Some(code) = version_only() {
         return code;
     }
-    #[cfg(target_os = "linux")]
-    prefault::prefault(ALLOCATOR.start());
+    no_library_backtraces();
     // A bug must still end as one line and exit 1, never as a backtrace.
     std::panic::set_hook(Box::new(|info| {
         let (message, at) = exit::panic_parts(info);
         eprintln!("hook: error: internal error (a bug in hook; please report it): {}{at}", exit::one_line(&message));
     }));
     std::panic::catch_unwind(run).unwrap_or(exit::ERROR)
+}
+
+/// Keeps every library error from capturing a backtrace, whatever `RUST_BACKTRACE` says: `hook` never shows one (an
+/// error is one line), and regorus's parser builds and drops a few dozen errors while it backtracks through a
+/// policy's Rego, each capture an unwind of the stack (docs/performance.md#the-process-start).
+///
+/// The standard library reads `RUST_LIB_BACKTRACE`, then `RUST_BACKTRACE`, at the first capture and keeps its answer
+/// for the process (`std::backtrace`'s documentation). That first capture is made here with `RUST_LIB_BACKTRACE=0`,
+/// and the variable is put back as it was at once: every hook still gets the agent's environment.
+fn no_library_backtraces() {
+    const VARIABLE: &str = "RUST_LIB_BACKTRACE";
+    let before = std::env::var_os(VARIABLE);
+    #[allow(unsafe_code)]
+    // SAFETY: called first thing in `hook`, before the runtime or anything else starts a thread, so no other thread
+    // reads or writes the environment meanwhile.
+    unsafe {
+        std::env::set_var(VARIABLE, "0");
+        drop(std::backtrace::Backtrace::capture());
+        match before {
+            Some(value) => std::env::set_var(VARIABLE, value),
+            None => std::env::remove_var(VARIABLE),
+        }
+    }
 }
 
 /// `hook --version` or `hook -V` and nothing else: clap's answer (`hook <version>`), without building the command

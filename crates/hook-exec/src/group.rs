@@ -250,8 +250,9 @@ fn open_pidfd(pid: Pid) -> Option<AsyncFd<OwnedFd>> {
     register_readable(fd).ok()
 }
 
-/// The crate's only `unsafe`: Tokio's safe `AsyncFd` constructors are deprecated (they cannot check a generic
-/// `AsRawFd` for I/O safety) in favour of this `unsafe` one.
+/// `unsafe` because Tokio's safe `AsyncFd` constructors are deprecated (they cannot check a generic `AsRawFd` for I/O
+/// safety) in favour of this one; the crate's other `unsafe` is the leader's and the watchdog's start on Linux
+/// (`vfork.rs`, `watchdog.rs`) and the orphan sweep's `waitid` (`live.rs`), listed in the crate's documentation.
 #[allow(unsafe_code)]
 fn register_readable(fd: OwnedFd) -> io::Result<AsyncFd<OwnedFd>> {
     // SAFETY: the contract is that `as_raw_fd()` returns the same open descriptor for the AsyncFd's whole life.

@@ -21,7 +21,8 @@
 //! pidfd with Tokio's reactor (its safe constructor is deprecated), and on Linux the leader's start with
 //! `clone(CLONE_VM | CLONE_VFORK)` (`vfork.rs`), whose child sets up the parent-death signal, joins the run's cgroup
 //! and executes the program (a verified program's sealed copy through `fexecve`) with system calls only; and the
-//! watchdog's `clone(CLONE_VM)` (`watchdog.rs`), which shares the host's memory and makes raw system calls only.
+//! watchdog's `clone(CLONE_VM)` (`watchdog.rs`), which shares the host's memory and makes raw system calls only;
+//! and the orphan sweep's `waitid(P_ALL)` (`live.rs`), which rustix does not offer. No inline assembly.
 //! It never knows what a hook, an event or an effect is, never interprets the output, and adds no environment
 //! variable of its own: the caller decides all of that.
 //!

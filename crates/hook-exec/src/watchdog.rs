@@ -18,9 +18,9 @@
 //!   its list of groups, the cgroup paths — was allocated for it before the clone and is never freed;
 //! - it starts with every signal blocked (the host blocks them around the clone and the child never unblocks
 //!   them), in a process group of its own, so neither a terminal's Ctrl-C nor a `kill` of the host's job reaches it;
-//! - it closes every descriptor it inherited but its end of the pipe (`close_range`, as a raw system call), so it
-//!   keeps no pipe, socket or lock of the host's open (a hook's output pipe held open would hide the hook's end, a
-//!   held lock would outlive the host);
+//! - it closes every descriptor it inherited but its end of the pipe (those `/proc/self/fd` lists, each with a raw
+//!   system call), so it keeps no pipe, socket or lock of the host's open (a hook's output pipe held open would hide
+//!   the hook's end, a held lock would outlive the host);
 //! - the host's memory stays mapped until the watchdog exits, even after the host died (the address space is
 //!   released when its last user exits), so nothing it reads goes away under it.
 //!
@@ -227,16 +227,11 @@ mod imp {
         }
     }
 
-    /// Closes every descriptor this process inherited except `keep`: with `close_range(2)` (Linux 5.9) when the
-    /// kernel has it, else those listed in `/proc/self/fd`, else the first 4096.
+    /// Closes every descriptor this process inherited except `keep`: those listed in `/proc/self/fd`, else the first
+    /// 4096. (`close_range(2)` would do it in one call, but neither rustix nor std offers it, and libc's `syscall`
+    /// writes `errno`, which is the host thread's here.)
     #[allow(unsafe_code)]
     fn close_all_but(keep: RawFd) {
-        if let Ok(keep) = u32::try_from(keep)
-            && (keep == 0 || close_range(0, keep - 1))
-            && close_range(keep + 1, u32::MAX)
-        {
-            return;
-        }
         let Some(dir) = Fd::open(c"/proc/self/fd", OFlags::RDONLY | OFlags::DIRECTORY) else {
             for fd in (0..4096).filter(|&fd| fd != keep) {
                 // SAFETY: a descriptor of this process that nothing in it uses (or none: then nothing happens).
@@ -260,54 +255,6 @@ mod imp {
                 break;
             }
         }
-    }
-
-    /// `close_range(first, last, 0)` as a raw system call (rustix has no wrapper, and libc's `syscall` writes
-    /// `errno`, which is the host thread's here): whether the kernel closed them. Its number, 436, is the same on
-    /// every architecture.
-    #[cfg(target_arch = "x86_64")]
-    #[allow(unsafe_code)]
-    fn close_range(first: u32, last: u32) -> bool {
-        let result: isize;
-        // SAFETY: close_range takes three integers and only closes descriptors of this process, which nothing in
-        // it uses; the `syscall` instruction clobbers rcx and r11 and touches no memory of ours.
-        unsafe {
-            std::arch::asm!(
-                "syscall",
-                inlateout("rax") 436isize => result,
-                in("rdi") first as usize,
-                in("rsi") last as usize,
-                in("rdx") 0usize,
-                lateout("rcx") _,
-                lateout("r11") _,
-                options(nostack),
-            );
-        }
-        result == 0
-    }
-
-    #[cfg(target_arch = "aarch64")]
-    #[allow(unsafe_code)]
-    fn close_range(first: u32, last: u32) -> bool {
-        let result: isize;
-        // SAFETY: as above; `svc 0` takes the number in x8 and returns in x0.
-        unsafe {
-            std::arch::asm!(
-                "svc 0",
-                in("x8") 436usize,
-                inlateout("x0") first as usize => result,
-                in("x1") last as usize,
-                in("x2") 0usize,
-                options(nostack),
-            );
-        }
-        result == 0
-    }
-
-    /// Elsewhere the listing does it.
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    fn close_range(_first: u32, _last: u32) -> bool {
-        false
     }
 
     fn parse_fd(name: &[u8]) -> Option<RawFd> {

@@ -93,6 +93,17 @@ pub fn event_workspace(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The policy workspace: the one `kind: policy` hook of `examples/policy` (its Rego evaluated in the process on
+/// every `pre_tool`), which the bench's Claude Code `PreToolUse` of `Bash` runs.
+pub fn policy_workspace(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir.join(".hooks"))?;
+    fs::create_dir_all(dir.join("policy"))?;
+    fs::create_dir_all(dir.join(".git"))?;
+    fs::write(dir.join(".hooks/hooks.yaml"), include_str!("../../../examples/policy/.hooks/hooks.yaml"))?;
+    fs::write(dir.join("policy/hooks.rego"), include_str!("../../../examples/policy/policy/hooks.rego"))?;
+    Ok(())
+}
+
 /// Claude Code's `PreToolUse` of `Bash` in `cwd`, as it writes it on the bridge's stdin.
 pub fn claude_pre_tool(cwd: &Path) -> String {
     serde_json::json!({

@@ -4,8 +4,8 @@
 //! criterion's figures of the library benches; and `cargo xtask bench-clio PATH`: clio-coder's own loader beside
 //! ours on the same generated hooks.
 //!
-//! Nothing here runs under `cargo test` or `.ci/run`. The release binary is built first (`cargo build --release -p
-//! hook-cli`) unless `--hook PATH` names one. Everything is written under `target/bench/`, emptied at the start:
+//! Nothing here runs under `cargo test` or `.ci/run`. The release binary is built first (`cargo xtask dist`)
+//! unless `--hook PATH` names one. Everything is written under `<target dir>/bench/`, emptied at the start:
 //! the generated workspaces, and `HOME`, `XDG_CONFIG_HOME` and `XDG_STATE_HOME` for the measured processes, so no
 //! run reads or writes the user's own files.
 
@@ -20,10 +20,7 @@ mod cli;
 mod clio;
 mod criterion;
 mod generate;
-mod layout;
 mod measure;
-
-pub use layout::run as layout;
 
 use generate::Shape;
 use measure::{Cmd, Medians, interleaved, median, ms};
@@ -90,15 +87,6 @@ fn parse(args: &[String], clio: bool) -> Result<Options> {
     Ok(options)
 }
 
-/// Where cargo builds: `CARGO_TARGET_DIR` when set (a relative one against the current directory, as cargo reads
-/// it), else `<root>/target`.
-fn target_dir(root: &Path) -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => std::path::absolute(&dir).unwrap_or_else(|_| PathBuf::from(dir)),
-        None => root.join("target"),
-    }
-}
-
 /// The measured processes' environment and the scratch directory.
 struct Scratch {
     dir: PathBuf,
@@ -109,7 +97,8 @@ struct Scratch {
 
 impl Scratch {
     fn new(root: &Path, options: &Options, name: &str) -> Result<Scratch> {
-        let dir = root.join("target/bench").join(name);
+        let target = crate::dist::target_dir(root)?;
+        let dir = target.join("bench").join(name);
         let _ = fs::remove_dir_all(&dir);
         for sub in ["home", "config", "state"] {
             fs::create_dir_all(dir.join(sub)).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -122,7 +111,7 @@ impl Scratch {
         if !options.per_event_only {
             crate::run(root, "cargo", &["build", "--release", "-p", "hook-config", "--example", "load"], &[])?;
         }
-        Ok(Scratch { dir, hook, loader: target_dir(root).join("release/examples/load") })
+        Ok(Scratch { dir, hook, loader: target.join("release/examples/load") })
     }
 
     /// `hook ARGS…` in the scratch environment.
@@ -226,7 +215,7 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
             crate::run(root, "cargo", &["bench", "-p", package, "--bench", bench], &[])?;
         }
     }
-    rows.extend(criterion::rows(&target_dir(root).join("criterion"))?);
+    rows.extend(criterion::rows(&crate::dist::target_dir(root)?.join("criterion"))?);
     let table = render(&rows);
     fs::write(scratch.dir.join("table.md"), &table)?;
     println!("{table}");
@@ -234,20 +223,21 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `/bin/true`, `hook --version`, and one bridge call and one `hook run` of a `PreToolUse` on the 20-hook
-/// workspace, interleaved.
+/// `/bin/true`, `hook --version`, one bridge call and one `hook run` of a `PreToolUse` on the 20-hook workspace, and
+/// one bridge call on the policy workspace with `RUST_BACKTRACE` unset (`0`) and set (`1`), interleaved.
 fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Result<()> {
     let ws = event_workspace(scratch)?;
+    let policy_ws = policy_workspace(scratch)?;
     let ws_arg = ws.display().to_string();
     let truth = Cmd::new("/bin/true", &[]);
-    let commands = |binary: &Path| event_commands(scratch, &ws, binary);
+    let commands = |binary: &Path| event_commands(scratch, &ws, &policy_ws, binary);
     // Both binaries are measured from copies written now, one after the other: how a file's pages came into the
     // page cache changes what a process start of it costs (the same `hook --version` read 1.00x and 1.15x from two
     // files of equal code that had been read differently).
     let measured = fresh_copy(&scratch.hook, &scratch.dir.join("bin/measured"))?;
     let other =
         options.against.as_deref().map(|path| fresh_copy(path, &scratch.dir.join("bin/against"))).transpose()?;
-    let [version, bridge, run] = commands(&measured);
+    let [version, bridge, run, policy, policy_backtrace] = commands(&measured);
     // The one matching hook really runs in both.
     let json = scratch.output(&scratch.hook(&[
         "--workspace",
@@ -266,9 +256,10 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
         bail!("expected exactly one hook to run on the bench's event, {ran} ran: {json}");
     }
     scratch.output(&bridge)?;
+    scratch.output(&policy)?;
     eprintln!("xtask: per-event rows, {} interleaved runs each", options.runs);
     let against = other.as_deref().map(commands);
-    let mut cmds = vec![&truth, &version, &bridge, &run];
+    let mut cmds = vec![&truth, &version, &bridge, &run, &policy, &policy_backtrace];
     if let Some(other) = &against {
         scratch.output(&other[1])?;
         cmds.extend(other.iter());
@@ -285,11 +276,22 @@ fn per_event(scratch: &Scratch, options: &Options, rows: &mut Vec<Row>) -> Resul
         "≤ 3×",
     ));
     rows.push(Row::measured("`hook run pre_tool`, same workspace", m[3], base, m[0], "≤ 3×"));
+    let unset = "the same, `RUST_BACKTRACE=0`";
+    rows.push(Row::measured(
+        "`hook bridge`, one `policy` hook (examples/policy), `RUST_BACKTRACE=0`",
+        m[4],
+        base,
+        m[0],
+        "",
+    ));
+    rows.push(Row::measured("the same, `RUST_BACKTRACE=1`", m[5], unset, m[4], "≈ 1×"));
     if let Some(other) = &options.against {
         let name = other.display();
-        rows.push(Row::measured(&format!("`{name} --version`"), m[4], base, m[0], ""));
-        rows.push(Row::measured(&format!("`{name} bridge --protocol claude`"), m[5], base, m[0], ""));
-        rows.push(Row::measured(&format!("`{name} run pre_tool`"), m[6], base, m[0], ""));
+        rows.push(Row::measured(&format!("`{name} --version`"), m[6], base, m[0], ""));
+        rows.push(Row::measured(&format!("`{name} bridge --protocol claude`"), m[7], base, m[0], ""));
+        rows.push(Row::measured(&format!("`{name} run pre_tool`"), m[8], base, m[0], ""));
+        rows.push(Row::measured(&format!("`{name} bridge`, policy, `RUST_BACKTRACE=0`"), m[9], base, m[0], ""));
+        rows.push(Row::measured(&format!("`{name} bridge`, policy, `RUST_BACKTRACE=1`"), m[10], unset, m[9], "≈ 1×"));
     }
     Ok(())
 }
@@ -304,8 +306,18 @@ fn event_workspace(scratch: &Scratch) -> Result<PathBuf> {
     Ok(ws)
 }
 
-/// The three measured `hook` commands on that workspace, of `binary`: `--version`, a bridge call and a `hook run`.
-fn event_commands(scratch: &Scratch, ws: &Path, binary: &Path) -> [Cmd; 3] {
+/// The policy workspace of the per-event rows, trusted.
+fn policy_workspace(scratch: &Scratch) -> Result<PathBuf> {
+    let ws = scratch.dir.join("policy-ws");
+    generate::policy_workspace(&ws)?;
+    let ws_arg = ws.display().to_string();
+    scratch.output(&scratch.hook(&["--workspace", &ws_arg, "trust", "--all", "--yes"]))?;
+    Ok(ws)
+}
+
+/// The five measured `hook` commands of `binary`: `--version`, a bridge call and a `hook run` on the 20-hook
+/// workspace, and a bridge call on the policy workspace with `RUST_BACKTRACE=0` and with `RUST_BACKTRACE=1`.
+fn event_commands(scratch: &Scratch, ws: &Path, policy_ws: &Path, binary: &Path) -> [Cmd; 5] {
     let ws_arg = ws.display().to_string();
     let with = |cmd: Cmd| Cmd { program: binary.to_path_buf(), ..cmd };
     let version = with(scratch.hook(&["--version"]));
@@ -315,7 +327,17 @@ fn event_commands(scratch: &Scratch, ws: &Path, binary: &Path) -> [Cmd; 3] {
             .hook(&["--workspace", &ws_arg, "run", "pre_tool", "--tool", "shell", "--input", r#"{"command":"ls"}"#])
             .cwd(ws),
     );
-    [version, bridge, run]
+    let policy = |backtrace: &str| {
+        let mut cmd = with(
+            scratch
+                .hook(&["bridge", "--protocol", "claude"])
+                .cwd(policy_ws)
+                .stdin(generate::claude_pre_tool(policy_ws)),
+        );
+        cmd.env.push(("RUST_BACKTRACE".into(), backtrace.into()));
+        cmd
+    };
+    [version, bridge, run, policy("0"), policy("1")]
 }
 
 /// A copy of `binary` in `dir`, made now.
