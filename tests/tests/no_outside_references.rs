@@ -5,9 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
+use hook_tests::paths::repo_root;
 
 /// Every file under `dir`, but build output and version control.
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

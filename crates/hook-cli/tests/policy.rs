@@ -5,10 +5,8 @@
 //! `hook` deny with a receipt that names the bound, within its timeout and under 1 GiB, never abort.
 
 mod common;
-#[path = "../../../tests/support/hook_server.rs"]
-mod hook_server;
-#[path = "../../../tests/support/runaway_policies.rs"]
-mod runaway_policies;
+use hook_testkit::hook_server;
+use hook_testkit::runaway_policies;
 
 use common::Env;
 use hook_server::{HookServer, refused_url};

@@ -4,11 +4,11 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::Env;
+use hook_testkit::process::{eventually, is_dead, read_pid};
 
 /// A gate hook that records its leader, a background child in its group and a child that left with `setsid`, then
 /// waits far longer than any test.
@@ -35,10 +35,6 @@ fn start(env: &Env) -> Child {
         .unwrap()
 }
 
-fn read_pid(path: &Path) -> Option<i32> {
-    std::fs::read_to_string(path).ok()?.trim().parse().ok()
-}
-
 /// The hook's pids once all three are written.
 fn wait_for_pids(env: &Env) -> [i32; 3] {
     let dir = env.home.join("pids");
@@ -53,23 +49,8 @@ fn wait_for_pids(env: &Env) -> [i32; 3] {
     }
 }
 
-/// Gone, or a zombie: PID 1 here may not reap orphans.
-fn dead(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat.rsplit(") ").next().is_some_and(|rest| rest.starts_with(['Z', 'X', 'x'])),
-    }
-}
-
 fn all_dead_eventually(pids: &[i32]) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(10) {
-        if pids.iter().all(|&p| dead(p)) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
+    eventually(Duration::from_secs(10), || pids.iter().all(|&p| is_dead(p)))
 }
 
 fn kill(pid: i32, signal: rustix::process::Signal) {
@@ -95,10 +76,10 @@ fn killing_hook_with(signal: rustix::process::Signal, number: i32) {
     let status = wait_exit(&mut hook);
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut hook.stderr.take().unwrap(), &mut stderr).unwrap();
-    let survivors: Vec<i32> = pids.iter().copied().filter(|&p| !dead(p)).collect();
+    let survivors: Vec<i32> = pids.iter().copied().filter(|&p| !is_dead(p)).collect();
     let ok = all_dead_eventually(&pids);
     for &p in &pids {
-        if !dead(p) {
+        if !is_dead(p) {
             kill(p, rustix::process::Signal::KILL);
         }
     }
@@ -136,15 +117,15 @@ fn sigkill_to_hook_run_leaked_the_hooks_process_group() {
     let watched: Vec<i32> = if in_cgroup { vec![leader, child, escaped] } else { vec![leader, child] };
     let ok = all_dead_eventually(&watched);
     for p in [leader, child, escaped] {
-        if !dead(p) {
+        if !is_dead(p) {
             kill(p, rustix::process::Signal::KILL);
         }
     }
     assert!(
         ok,
         "the hook's group survived a SIGKILL of hook: leader {leader} dead {}, child {child} dead {}",
-        dead(leader),
-        dead(child)
+        is_dead(leader),
+        is_dead(child)
     );
 }
 
@@ -167,7 +148,7 @@ fn sigterm_to_hook_test_leaked_the_hooks_process_group() {
     let status = wait_exit(&mut hook);
     let ok = all_dead_eventually(&pids);
     for &p in &pids {
-        if !dead(p) {
+        if !is_dead(p) {
             kill(p, rustix::process::Signal::KILL);
         }
     }

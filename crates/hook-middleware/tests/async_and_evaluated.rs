@@ -58,12 +58,12 @@ fn a_host_that_exits_stops_its_async_hooks_at_the_bound_kills_them_and_says_so_i
     let result = rt.block_on(pipeline.dispatch(&hook_middleware::EventInput::new(hook_types::Event::SessionEnd)));
     assert_eq!(result.background, ["stuck"]);
     assert!(eventually(Duration::from_secs(10), || fx.read_out("pid").is_some_and(|p| p.ends_with('\n'))));
-    let pid: u32 = fx.read_out("pid").unwrap().trim().parse().unwrap();
-    assert!(alive(pid));
+    let pid: i32 = fx.read_out("pid").unwrap().trim().parse().unwrap();
+    assert!(!is_dead(pid));
 
     let report = rt.block_on(pipeline.finish_background(Duration::from_millis(200)));
     assert_eq!((report.finished, report.cancelled), (0, 1));
-    assert!(!alive(pid), "the async hook outlived its host");
+    assert!(is_dead(pid), "the async hook outlived its host");
     let receipts = ring.snapshot();
     assert_eq!(receipts.len(), 1, "{receipts:?}");
     assert_eq!(receipts[0].outcome, Outcome::Cancelled);

@@ -48,12 +48,12 @@ fn a_dispatch_the_host_drops_mid_flight_leaves_no_process() {
             () = started => {} // the host gives up: the dispatch future is dropped here
         }
     });
-    let pid = |name: &str| fx.read_out(name).unwrap().trim().parse::<u32>().unwrap();
+    let pid = |name: &str| fx.read_out(name).unwrap().trim().parse::<i32>().unwrap();
     let (leader, child) = (pid("leader"), pid("child"));
     assert!(
-        eventually(Duration::from_secs(5), || !alive(leader) && !alive(child) && live_group_members(leader).is_empty()),
+        eventually(Duration::from_secs(5), || is_dead(leader) && is_dead(child) && live_members(leader).is_empty()),
         "survivors of a dropped dispatch: leader {leader} alive {}, child {child} alive {}",
-        alive(leader),
-        alive(child)
+        !is_dead(leader),
+        !is_dead(child)
     );
 }

@@ -2,8 +2,7 @@
 //! can fail denies on a gate and is logged on an observer, nothing waits past the hook's deadline, receipts record
 //! the status and the duration and never a header value; and each format's answers are read.
 
-#[path = "../../../tests/support/hook_server.rs"]
-mod hook_server;
+use hook_testkit::hook_server;
 mod pipeline_support;
 
 use std::sync::Arc;

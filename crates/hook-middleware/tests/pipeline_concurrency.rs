@@ -108,12 +108,12 @@ fn a_fast_higher_deny_cancels_a_slow_lower_hook_and_leaves_no_process() {
         statuses(&result),
         vec![("sleeper".into(), RunStatus::Cancelled), ("denier".into(), RunStatus::Blocked)]
     );
-    let pid: u32 = fx.read_out("sleeper.pid").unwrap().trim().parse().unwrap();
+    let pid: i32 = fx.read_out("sleeper.pid").unwrap().trim().parse().unwrap();
     // The shell (the group's leader) and its `sleep 30` child: nothing of the group may be left alive.
     assert!(
-        eventually(Duration::from_secs(2), || !alive(pid) && live_group_members(pid).is_empty()),
+        eventually(Duration::from_secs(2), || is_dead(pid) && live_members(pid).is_empty()),
         "pid {pid} group alive: {:?}",
-        live_group_members(pid)
+        live_members(pid)
     );
 }
 

@@ -5,11 +5,9 @@
 // binary's does: this binary's reports too, around the system allocator (the two unsafe blocks forward to it).
 #![allow(unsafe_code)]
 
-#[path = "../../../tests/support/hook_server.rs"]
-mod hook_server;
+use hook_testkit::hook_server;
 mod pipeline_support;
-#[path = "../../../tests/support/runaway_policies.rs"]
-mod runaway_policies;
+use hook_testkit::runaway_policies;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::time::{Duration, Instant};

@@ -12,11 +12,6 @@ use std::time::{Duration, Instant};
 /// The built binary.
 pub const HOOK: &str = env!("CARGO_BIN_EXE_hook");
 
-/// The repository root.
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
 /// A workspace and a home for one test.
 pub struct Env {
     /// The workspace (a copy of a fixture), canonical.
@@ -232,7 +227,7 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON ({e}):\n{text}", path.display()))
 }
 
-pub use hook_testkit::paths::copy_dir;
+pub use hook_testkit::paths::{copy_dir, repo_root};
 
 /// Asserts the one-line error contract: exit 1, nothing on stdout, one line on stderr starting `hook: error: `
 /// that contains `needle`, and no panic or backtrace.

@@ -5,10 +5,12 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use hook_config::{Config, Layout, LoadOptions, TrustStore, load};
 use hook_middleware::{DispatchResult, EventInput, Pipeline, PipelineBuilder};
+// Processes seen from /proc, shared with the other crates' suites.
+#[allow(unused_imports)] // each test binary uses a different subset
+pub use hook_testkit::process::{eventually, is_dead, live_members};
 use hook_types::{Event, RunStatus};
 use serde_json::Value;
 
@@ -197,41 +199,4 @@ pub fn check(result: &DispatchResult, expected: &str) {
         expected.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| format!("{l}\n")).collect();
     let actual = render(result);
     assert_eq!(actual, expected, "\n--- actual ---\n{actual}--- expected ---\n{expected}");
-}
-
-/// Whether `pid` is alive: it has a /proc entry whose state is not `Z` (a zombie that PID 1 has not reaped yet is
-/// dead for our purposes).
-pub fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) != Some("Z"),
-        Err(_) => false,
-    }
-}
-
-/// Live (non-zombie) processes whose process group is `pgid`.
-pub fn live_group_members(pgid: u32) -> Vec<u32> {
-    let mut members = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        // After the command: state, ppid, pgrp.
-        if fields.len() > 2 && fields[2] == pgid.to_string() && fields[0] != "Z" {
-            members.push(pid);
-        }
-    }
-    members
-}
-
-/// Waits up to `limit` for `condition`, polling; returns whether it held.
-pub fn eventually(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
-    let start = std::time::Instant::now();
-    while start.elapsed() < limit {
-        if condition() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    condition()
 }

@@ -1,5 +1,5 @@
-//! A test HTTP server for `http` hooks, shared by the test suites and the benchmarks (each includes this file with
-//! `#[path]`). It listens on 127.0.0.1 only, on a port the OS picks, and everything it does is bounded: requests of
+//! A test HTTP server for `http` hooks, shared by the test suites and the benchmarks (the `hook-server` feature).
+//! It listens on 127.0.0.1 only, on a port the OS picks, and everything it does is bounded: requests of
 //! at most 64 KiB of headers and 4 MiB of body, a connection idle for 5 s is closed, at most 64 connections at a
 //! time, a `slow` answer waits at most 10 s, and dropping the server stops it.
 //!
@@ -15,7 +15,22 @@
 //! - Anything that starts a TLS handshake: the connection is closed (the server speaks plain HTTP).
 //! - `/v1/data/<path>`: an OPA-compatible data API backed by regorus on the Rego files the server was started
 //!   with: `{"input": …}` in, `{"result": <data.<path>>}` out (`{}` when undefined), as OPA answers.
-#![allow(dead_code)]
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use hook_testkit::hook_server::HookServer;
+//!
+//! let server = HookServer::start(&[]);
+//! let url = server.url("/native/deny");
+//! let addr = url.trim_start_matches("http://").split('/').next().unwrap();
+//! let mut stream = std::net::TcpStream::connect(addr).unwrap();
+//! stream.write_all(b"POST /native/deny HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}").unwrap();
+//! stream.shutdown(std::net::Shutdown::Write).unwrap(); // one request: the server then closes
+//! let mut answer = String::new();
+//! stream.read_to_string(&mut answer).unwrap();
+//! assert!(answer.starts_with("HTTP/1.1 200") && answer.contains("deny"), "{answer}");
+//! assert_eq!(server.seen()[0].path, "/native/deny");
+//! ```
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

@@ -1,6 +1,12 @@
 //! Rego that runs away, for the tests of the bounds on a `policy` hook's evaluation (docs/policy.md#bounds): each
 //! is a package `p` whose rule `d` would answer `pass` if it ever finished.
-#![allow(dead_code)] // Each test binary uses its own part.
+//!
+//! ```
+//! use hook_testkit::runaway_policies::{HUGE_RANGE, doubling_string, quadratic_search};
+//! for rego in [HUGE_RANGE.to_owned(), doubling_string(), quadratic_search(18)] {
+//!     assert!(rego.starts_with("package p\n") && rego.contains("d := "));
+//! }
+//! ```
 
 /// One builtin call that asks for ten billion numbers at once: `numbers.range` reserves the whole array before it
 /// looks at anything (an allocation of hundreds of gigabytes, which fails and, unbounded, aborts the process).
