@@ -1,12 +1,10 @@
 //! Helpers of hook-exec's tests: running a script, pid files in a scratch directory, waiting on the runtime's timer.
 //! Whether a process lives, read from `/proc`, comes from `hook_testkit::process`.
-#![allow(dead_code)] // each test binary uses a different subset
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use hook_exec::{Invocation, RunOptions, RunResult};
-#[allow(unused_imports)] // each test binary uses a different subset
 pub use hook_testkit::process::{is_dead, is_gone, kill, live_members, read_pid};
 
 /// Options with the given deadline and the default capture limit and grace.

@@ -1,9 +1,10 @@
 //! A subreaper host with cgroup supervision: a descendant that left the run's group and session (`setsid`) and lost
 //! its parent is adopted by the host, dies with the run's cgroup, and is reaped when the run ends — not left a
-//! zombie of the host's. Its own binary: it changes the whole process.
+//! zombie of the host's. In a process of its own
+//! (`hook_testkit::alone`): supervision changes the whole process.
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -12,6 +13,10 @@ use hook_exec::{Exit, Invocation, Supervision};
 
 #[tokio::test]
 async fn an_adopted_escape_is_killed_and_reaped_when_its_run_ends() {
+    if !hook_testkit::alone::in_own_process(module_path!(), "an_adopted_escape_is_killed_and_reaped_when_its_run_ends")
+    {
+        return;
+    }
     hook_exec::supervise(Supervision { subreaper: true, watchdog: false, cgroup: true }).unwrap();
     let s = Scratch::new();
     // The shell exits at once: the escape, its stdio elsewhere, has lost its parent and is adopted by this process

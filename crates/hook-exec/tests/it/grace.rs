@@ -1,6 +1,6 @@
 //! After the leader exits: EOF ends the run, a held pipe gets the grace, a detached child is left alone.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! The one deadline: it covers the stdin write, kills the whole group, and keeps what was captured.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

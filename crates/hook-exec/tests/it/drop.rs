@@ -1,6 +1,6 @@
 //! Dropping the run future mid-flight: the guard kills the group synchronously and the leader is reaped.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

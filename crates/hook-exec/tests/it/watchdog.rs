@@ -5,7 +5,7 @@
 //! gone before it left behind.
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -22,7 +22,8 @@ const HOST_CGROUP: &str = "HOOK_EXEC_TEST_WATCHDOG_CGROUP";
 /// Starts this test binary again, running only `watchdog_host` (ignored in an ordinary run).
 fn start_host(dir: &Path, cgroup: bool) -> Child {
     Command::new(std::env::current_exe().unwrap())
-        .args(["watchdog_host", "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
+        .arg(hook_testkit::alone::test_name(module_path!(), "watchdog_host"))
+        .args(["--exact", "--ignored", "--nocapture", "--test-threads", "1"])
         .env(HOST_DIR, dir)
         .env(HOST_CGROUP, if cgroup { "1" } else { "0" })
         .stdout(Stdio::null())

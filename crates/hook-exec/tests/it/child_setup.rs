@@ -3,7 +3,7 @@
 //! `RunOptions::kill_with_parent` asks for it. These are set between the spawn and the exec, so only the child can
 //! tell.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

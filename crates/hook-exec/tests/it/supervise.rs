@@ -1,7 +1,8 @@
 //! The process-wide guards: a signal forwarded to every live group, and, with the subreaper on, a process that left
-//! its group with `setsid` killed when the last run ends. One binary, since both change the whole process.
+//! its group with `setsid` killed when the last run ends. In a process of its own
+//! (`hook_testkit::alone`): both change the whole process, and it counts every live group in it.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -10,6 +11,12 @@ use hook_exec::{Exit, GroupSignal, Invocation, Supervision};
 
 #[tokio::test]
 async fn forwarded_signal_reaches_every_live_group_and_setsid_escapes_die_with_the_last_run() {
+    if !hook_testkit::alone::in_own_process(
+        module_path!(),
+        "forwarded_signal_reaches_every_live_group_and_setsid_escapes_die_with_the_last_run",
+    ) {
+        return;
+    }
     hook_exec::supervise(Supervision { subreaper: true, watchdog: true, cgroup: false }).unwrap();
     let s = Scratch::new();
     let script = format!("(setsid sleep 300 & echo $! > {}); exec sleep 300", s.quoted("escaped"));

@@ -1,6 +1,6 @@
 //! What a run reports: exit codes and signals, spawn errors, bytes, and the invocation arriving as given.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

@@ -1,7 +1,7 @@
-//! A child that prints forever: capture stops at the cap and memory stays flat. Alone in its binary so that the
-//! process's peak memory measures this run only.
+//! A child that prints forever: capture stops at the cap and memory stays flat. In a process of its own
+//! (`hook_testkit::alone`), so that the process's peak memory measures this run only.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,10 @@ fn peak_rss_kib() -> u64 {
 
 #[tokio::test]
 async fn yes_for_two_seconds_keeps_exactly_the_cap_and_flat_memory() {
+    if !hook_testkit::alone::in_own_process(module_path!(), "yes_for_two_seconds_keeps_exactly_the_cap_and_flat_memory")
+    {
+        return;
+    }
     let opts = deadline(Duration::from_secs(2));
     let start = Instant::now();
     let result = run(&Invocation::argv(["yes"]), &opts).await;

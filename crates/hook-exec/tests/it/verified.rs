@@ -1,6 +1,6 @@
 //! `Invocation::verified_program`: the bytes that were hashed are the bytes that run, whatever happens to the file.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

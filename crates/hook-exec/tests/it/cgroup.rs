@@ -1,9 +1,9 @@
 //! Cgroup supervision, where this process may create cgroups below its own: each run in a cgroup of its own, killed
 //! and removed when the run ends, so a child that left both the group and the session (`setsid`) dies with its run.
-//! Where no cgroup can be made, supervision says so and runs go on as before. Its own binary: it changes the whole
-//! process.
+//! Where no cgroup can be made, supervision says so and runs go on as before. In a process of its own
+//! (`hook_testkit::alone`): supervision changes the whole process.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -12,6 +12,9 @@ use hook_exec::{Exit, Invocation, Supervision};
 
 #[tokio::test]
 async fn a_setsid_escape_dies_with_its_runs_cgroup() {
+    if !hook_testkit::alone::in_own_process(module_path!(), "a_setsid_escape_dies_with_its_runs_cgroup") {
+        return;
+    }
     hook_exec::supervise(Supervision { cgroup: true, ..Supervision::default() }).unwrap();
     let s = Scratch::new();
     // The escape's parent stays alive until the run's end, so neither the group kill nor an orphan sweep reaches it.
