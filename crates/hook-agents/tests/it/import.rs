@@ -1,4 +1,4 @@
-//! hook-config's import module: planning, checking and writing the native form of an agent's hooks.
+//! hook-agents' import module: planning, checking and writing the native form of an agent's hooks.
 
 use std::path::Path;
 
