@@ -3,7 +3,7 @@
 //! `hook_types::effect_kinds`, and each event's example payload from `hook_middleware::protocol::payload`.
 //!
 //! Each generated part sits between `<!-- begin generated: NAME -->` and `<!-- end generated: NAME -->`. A test
-//! fails when a part differs from what the code says; `UPDATE_DOCS=1 cargo test -p hook-tests --test
+//! fails when a part differs from what the code says; `UPDATE_DOCS=1 cargo test -p hook-tests --test it
 //! docs_reference` rewrites them.
 
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ fn check_generated(file: &str, name: &str, expected: &str) {
         return;
     }
     panic!(
-        "docs/{file}: the generated part `{name}` is out of date (UPDATE_DOCS=1 cargo test -p hook-tests --test \
+        "docs/{file}: the generated part `{name}` is out of date (UPDATE_DOCS=1 cargo test -p hook-tests --test it \
          docs_reference rewrites it); expected:\n{expected}"
     );
 }
