@@ -14,7 +14,8 @@ const TASKS: &str = "\
 cargo xtask <task>
 
 tasks:
-  ci       run every check CI runs: setup, fmt, clippy, doc, the test suite, the real agents
+  ci       run every check CI runs: setup, fmt, clippy, doc, the test suite, the fuzz targets' build, the real
+           agents
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
   agents   run the engine end to end inside the real Claude Code, Codex and Gemini CLI (pinned, installed with
@@ -74,6 +75,10 @@ fn ci() -> Result<()> {
     run(&root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
     run(&root, "cargo", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
+    // The fuzz targets (fuzz/, a workspace of its own) are built so that they keep compiling against the crates, into
+    // the workspace's target directory, where most of what they link is built already.
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
+    run(&root, "cargo", &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target-dir", &target], &[])?;
     run(&root, "cargo", &["xtask", "agents"], &[])?;
     Ok(())
 }
