@@ -2,7 +2,8 @@
 //!
 //! The binary's global allocator (`allocator`) reports to the pipeline, as the `hook` binary's does, and counts each
 //! thread's allocations. The tests that change or measure the whole process (the soak, a policy's peak memory, a
-//! runaway evaluation's thread) run in a process of their own, this binary started again on that one test
+//! runaway evaluation's thread) and those that capture `tracing` spans (a call site's interest is cached for the
+//! whole process) run in a process of their own, this binary started again on that one test
 //! (`hook_testkit::alone`); so do the appenders of `receipts_processes`.
 
 mod allocator;

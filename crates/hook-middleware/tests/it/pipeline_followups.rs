@@ -76,8 +76,6 @@ fn a_user_hook_of_a_trusted_config_home_runs_on_the_origins_trust_without_a_rech
     assert_eq!(fx.read_out("ran").unwrap(), "edited\n", "the user's own files are the user's to change");
 }
 
-/// Dispatches on a current-thread runtime under `capture` (a thread-local subscriber sees every span) and returns
-/// `(hook_id, status, exit_code)` of every `hook_run` span, sorted by hook id, with the result.
 /// A sink that, for each receipt, says it started and then blocks its thread until the test answers (5 s at most).
 /// Recorded on the dispatch's own task of a current-thread runtime, it would block the one thread the answer has to
 /// come from, and fail.

@@ -1,16 +1,16 @@
 //! Tracing spans and events, captured: the dispatch and hook spans carry their fields, a hook span's status is the
 //! folded run summary's, and the tracing receipt sink emits every field.
 //!
-//! These tests live in a binary of their own, and take turns: each installs a capture subscriber as its thread's
+//! Each test runs in a process of its own (`hook_testkit::alone`): it installs a capture subscriber as its thread's
 //! default, and `tracing` caches per call site whether any subscriber is interested. A call site first reached by a
-//! test running concurrently without a subscriber can be cached as "never" in the instant another test's subscriber
-//! is being registered, and that test then misses its spans. With every test here capturing, one at a time, no call
-//! site is ever first reached without a subscriber.
+//! test running concurrently without a subscriber (any other test of this binary) can be cached as "never" in the
+//! instant this test's subscriber is being registered, and this test then misses its spans. Alone in its process,
+//! no call site is ever first reached without a subscriber.
 
 use crate::pipeline_support;
 use crate::receipts_support;
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
 use hook_middleware::receipts::{RECEIPT_TARGET, ReceiptSink, TracingSink};
@@ -18,12 +18,6 @@ use hook_middleware::{DispatchResult, EventInput, Pipeline, spans};
 use hook_types::{Event, Outcome, RunStatus, Verdict};
 use pipeline_support::*;
 use receipts_support::{Capture, receipt};
-
-/// Held by each test for its whole run: the tests of this binary take turns (see the module docs).
-fn turn() -> MutexGuard<'static, ()> {
-    static TURN: Mutex<()> = Mutex::new(());
-    TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 fn one_prompt_hook() -> Fixture {
     let fx = Fixture::new();
@@ -57,7 +51,12 @@ fn spans_of(pipeline: &Pipeline, input: &EventInput) -> (Vec<(String, String, Op
 
 #[test]
 fn a_run_the_fold_discards_after_it_finished_is_cancelled_on_its_span_too() {
-    let _turn = turn();
+    if !hook_testkit::alone::in_own_process(
+        module_path!(),
+        "a_run_the_fold_discards_after_it_finished_is_cancelled_on_its_span_too",
+    ) {
+        return;
+    }
     let fx = Fixture::new();
     // `sequential` makes the denying hook start only once the lower one has finished: the lower one always
     // completes first, and is then discarded by the deny above it.
@@ -81,7 +80,12 @@ fn a_run_the_fold_discards_after_it_finished_is_cancelled_on_its_span_too() {
 
 #[test]
 fn a_tracing_sink_recorded_off_the_task_still_reaches_the_callers_subscriber() {
-    let _turn = turn();
+    if !hook_testkit::alone::in_own_process(
+        module_path!(),
+        "a_tracing_sink_recorded_off_the_task_still_reaches_the_callers_subscriber",
+    ) {
+        return;
+    }
     let fx = one_prompt_hook();
     let pipeline = fx.builder().receipt_sink(Arc::new(TracingSink)).build().unwrap();
     let capture = Capture::default();
@@ -95,7 +99,10 @@ fn a_tracing_sink_recorded_off_the_task_still_reaches_the_callers_subscriber() {
 
 #[test]
 fn tracing_sink_emits_one_event_per_receipt_with_every_field() {
-    let _turn = turn();
+    if !hook_testkit::alone::in_own_process(module_path!(), "tracing_sink_emits_one_event_per_receipt_with_every_field")
+    {
+        return;
+    }
     let capture = Capture::default();
     let mut failed = receipt(4);
     failed.outcome = Outcome::CommandFailed;
@@ -133,7 +140,12 @@ fn tracing_sink_emits_one_event_per_receipt_with_every_field() {
 
 #[test]
 fn dispatch_and_hook_spans_carry_event_hook_id_status_and_duration() {
-    let _turn = turn();
+    if !hook_testkit::alone::in_own_process(
+        module_path!(),
+        "dispatch_and_hook_spans_carry_event_hook_id_status_and_duration",
+    ) {
+        return;
+    }
     let capture = Capture::default();
     capture.run(|| {
         let input = EventInput::new(Event::PreTool).with_tool("shell", serde_json::json!({})).with_session("s1");
@@ -157,7 +169,12 @@ fn dispatch_and_hook_spans_carry_event_hook_id_status_and_duration() {
 
 #[test]
 fn real_dispatch_opens_one_dispatch_span_and_a_hook_span_per_run_with_their_results() {
-    let _turn = turn();
+    if !hook_testkit::alone::in_own_process(
+        module_path!(),
+        "real_dispatch_opens_one_dispatch_span_and_a_hook_span_per_run_with_their_results",
+    ) {
+        return;
+    }
     let fixture = Fixture::new();
     fixture.user_hooks(
         r#"
