@@ -6,7 +6,7 @@
 //! - [`process`]: whether a process lives, the live members of a group, pids scripts wrote, waiting for a condition.
 //! - [`alone`]: a test that needs a process of its own inside the one test binary of its crate.
 //! - [`runaway_policies`]: Rego that runs away, for the bounds of a `policy` hook.
-//! - [`hook_server`] (feature `hook-server`): a bounded HTTP server on 127.0.0.1 for `http` hooks, with an
+//! - `hook_server` (feature `hook-server`): a bounded HTTP server on 127.0.0.1 for `http` hooks, with an
 //!   OPA-compatible data API.
 //!
 //! Each crate's integration tests are one binary, `tests/it/main.rs`, with one module per subject; what only one
