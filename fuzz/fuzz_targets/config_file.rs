@@ -24,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let (format, name) = AS[usize::from(selector) % AS.len()];
-    let cx = FileContext { origin: Origin::Project, workspace: Path::new("/ws"), root: Path::new("/ws"), source_id: None };
+    let cx =
+        FileContext { origin: Origin::Project, workspace: Path::new("/ws"), root: Path::new("/ws"), source_id: None };
     let load = parse_str(text, Path::new(name), format, &cx);
     for hook in &load.hooks {
         assert_eq!(hook.hash.len(), 16);

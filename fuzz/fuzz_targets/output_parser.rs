@@ -30,13 +30,8 @@ fuzz_target!(|data: &[u8]| {
         _ => (None, false),
     };
     let at = usize::from(*split).min(rest.len());
-    let run = RunResult {
-        exit,
-        timed_out,
-        stdout: rest[at..].to_vec(),
-        stderr: rest[..at].to_vec(),
-        ..RunResult::default()
-    };
+    let run =
+        RunResult { exit, timed_out, stdout: rest[at..].to_vec(), stderr: rest[..at].to_vec(), ..RunResult::default() };
     let input = EventInput::new(event.clone()).with_tool("shell", serde_json::json!({"command": "ls"}));
     let mut rules = HookRules::new("fuzzed", protocol, &event);
     let result = interpret(&rules, &input, &run);

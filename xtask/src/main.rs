@@ -16,7 +16,7 @@ cargo xtask <task>
 
 tasks:
   ci       run every check CI runs: setup, fmt, clippy, doc, Miri on the binary's `unsafe`, the test suite, the
-           real agents
+           fuzz targets' build, the real agents
   commits  check that every commit since the rule began has a subject of at most 72 characters and a body
   inspect  show the merged hook configuration, trust and issues (the report of `hook inspect`)
            [--workspace DIR] [--config-home DIR] [--managed-file FILE] [--json]
@@ -96,6 +96,10 @@ fn ci() -> Result<()> {
         &miri,
     )?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
+    // The fuzz targets (fuzz/, a workspace of its own) are built so that they keep compiling against the crates, into
+    // the workspace's target directory, where most of what they link is built already.
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
+    run(&root, "cargo", &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target-dir", &target], &[])?;
     run(&root, "cargo", &["xtask", "agents"], &[])?;
     Ok(())
 }

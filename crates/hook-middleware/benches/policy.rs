@@ -5,8 +5,7 @@
 //! measured in the same run (a prompt hook's dispatch; a command hook's).
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
-#[path = "../../../tests/support/hook_server.rs"]
-mod hook_server;
+use hook_testkit::hook_server;
 
 use std::time::Duration;
 

@@ -82,8 +82,8 @@ fn all_scenarios() -> impl Iterator<Item = &'static scenarios::Scenario> {
 }
 
 /// The bridged agents of the agent table the suite does not run, each with exactly why; their behaviour is covered by
-/// recorded payloads from their published packages and documents instead (`crates/hook-cli/tests/more_agents.rs`,
-/// `crates/hook-agents/tests/import.rs`). A test checks this list and [`agents`] cover every bridged agent. Empty
+/// recorded payloads from their published packages and documents instead (`crates/hook-cli/tests/it/more_agents.rs`,
+/// `crates/hook-agents/tests/it/import.rs`). A test checks this list and [`agents`] cover every bridged agent. Empty
 /// since Factory Droid runs too.
 const NOT_RUN: [(&str, &str); 0] = [];
 

@@ -1,0 +1,50 @@
+//! What a user finds without the docs: `hook --help` lists every event with the names it is read by and every
+//! effect kind, and an unknown effect kind in a hook's output names the valid ones.
+
+use crate::common;
+
+use common::Env;
+use hook_types::{CANONICAL_EVENTS, Event, effect_kinds};
+
+#[test]
+fn long_help_lists_the_events_with_their_aliases_and_the_effect_kinds() {
+    let env = Env::new("empty");
+    let out = env.hook(&["--help"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let help = &out.stdout;
+    assert!(help.contains("Events (`on:` takes the name or any alias; docs/events.md):"), "{help}");
+    for event in &CANONICAL_EVENTS {
+        let line = help.lines().find(|l| l.trim_start().starts_with(event.canonical_name()));
+        assert!(line.is_some(), "no line for {event} in:\n{help}");
+    }
+    for (alias, event) in Event::aliases() {
+        assert!(help.contains(alias), "alias {alias} of {event} missing from:\n{help}");
+    }
+    for kind in effect_kinds() {
+        assert!(help.contains(kind), "effect kind {kind} missing from:\n{help}");
+    }
+    assert!(help.contains("2 deny, 3 ask, 1 any error"), "{help}");
+
+    let short = env.hook(&["-h"]);
+    assert_eq!(short.code, 0, "{short:#?}");
+    assert!(short.stdout.contains("The events, their aliases and the effect kinds: hook --help"), "{short:#?}");
+}
+
+#[test]
+fn an_unknown_effect_kind_in_a_hooks_output_names_the_valid_kinds() {
+    let env = Env::new("empty");
+    env.write(
+        ".hooks/hooks.yaml",
+        "- id: typo\n  on: pre_tool\n  kind: command\n  shell: echo '{\"effects\":[{\"kind\":\"blok_tool\",\"reason\":\"x\"}]}'\n",
+    );
+    let args = ["run", "pre_tool", "--tool", "shell", "--input", "{}", "--trust-workspace", "--no-receipts", "--json"];
+    let out = env.hook(&args);
+    assert_eq!(out.code, 2, "a gate hook with invalid output denies: {out:#?}");
+    let kinds: Vec<&str> = effect_kinds().collect();
+    let expected = format!(
+        "unknown effect kind `blok_tool` (did you mean `block_tool`?); the effect kinds are {}",
+        kinds.join(", ")
+    );
+    let reason = out.json()["reason"].as_str().unwrap_or_default().to_owned();
+    assert!(reason.ends_with(&expected), "{out:#?}");
+}

@@ -1,0 +1,54 @@
+//! The README's first command is the engine's main job: run it as written (with the built binary in place of
+//! `cargo run`) from the repository root and check that it shows a denied call with its trace.
+
+use crate::common;
+
+use std::process::Command;
+
+use common::{HOOK, repo_root};
+
+/// The commands of the README's first ```sh block, comments and blank lines left out.
+fn first_sh_block_commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let block = readme.split("```sh\n").nth(1).expect("the README has a ```sh block");
+    let block = block.split("```").next().unwrap();
+    block
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split(" #").next().unwrap().trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_readme_main_command_shows_a_denied_call_with_its_trace() {
+    let commands = first_sh_block_commands();
+    assert_eq!(commands.get(1).map(String::as_str), Some("cargo test --workspace"), "{commands:#?}");
+    let main = &commands[0];
+    let rest = main.strip_prefix("cargo run -q -p hook-cli --").expect("the first command runs the hook CLI");
+    assert!(rest.contains("--workspace examples/demo"), "{main}");
+    assert!(rest.contains("--trust-workspace"), "trust is explicit: {main}");
+
+    // Isolated from the real config home, policy file and state: the global flags go after the subcommand too.
+    let home = tempfile::tempdir().unwrap();
+    let isolate = format!(" --config-home '{0}/cfg' --managed-file '{0}/managed.yaml'", home.path().display());
+    let script = format!("'{HOOK}'{rest}{isolate}");
+    let output = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(repo_root())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("xdg"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "deny exits 2\n{stdout}\n{stderr}");
+    assert!(stdout.contains("  blocked    demo.no-destructive-shell\n"), "{stdout}");
+    assert!(stdout.contains("feedback refusing a destructive shell command"), "{stdout}");
+    assert!(stdout.contains("\nverdict  deny\n"), "{stdout}");
+    assert!(stdout.contains("reason   refusing a destructive shell command (rm -rf, mkfs, dd)\n"), "{stdout}");
+    assert!(stderr.contains("--trust-workspace: trusting"), "the in-memory trust is announced: {stderr}");
+    assert!(!home.path().join("cfg/trusted.json").exists(), "--trust-workspace never writes the trust store");
+    assert!(!home.path().join("state").exists(), "--no-receipts writes no receipt");
+}

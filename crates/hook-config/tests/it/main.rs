@@ -1,0 +1,28 @@
+//! hook-config's integration tests, one binary: a module per subject (`cargo test -p hook-config --test it`). The
+//! helpers they share with other crates' suites are hook-testkit's.
+
+mod bounds;
+mod bridge_entries;
+mod claude;
+mod cline;
+mod clio_acceptance;
+mod closed_gates;
+mod codex;
+mod copilot;
+mod cursor;
+mod declarations;
+mod declarations_issues;
+mod duplicate_ids;
+mod gemini;
+mod hash;
+mod inspect;
+mod load_cache;
+mod mecha;
+mod origin_trusted;
+mod origins;
+mod programs;
+mod properties;
+mod trust;
+mod trust_store;
+mod validation_hints;
+mod workspace_trust;

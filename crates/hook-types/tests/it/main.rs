@@ -1,0 +1,3 @@
+//! hook-types' integration tests, one binary: a module per subject (`cargo test -p hook-types --test it`).
+
+mod vocabulary;
