@@ -145,20 +145,21 @@ fn files_naming(agents: &[&str]) -> Vec<(PathBuf, Vec<String>)> {
 /// names an agent is where the next agent will need an edit too. Run with `--nocapture` to see the files.
 #[test]
 fn each_agent_is_named_in_few_files_outside_its_table_entry() {
-    // Files naming the agent outside crates/hook-types/src/agent/, at most: the crates and the real-agent suite
-    // (xtask/src/agents; the bench, which runs clio-coder's loader beside ours, is not agent support). Before the
-    // table was one module per agent, the same count was 24, 16, 16, 9, 14, 8, 10, 13, 3, 9.
+    // Shared files naming the agent, at most: outside crates/hook-types/src/agent/ and the agent's own modules, in
+    // the crates and the real-agent suite (xtask/src/agents; the bench, which runs clio-coder's loader beside ours,
+    // is not agent support). Before the table was one module per agent, and before the output reader's per-agent
+    // branches became rule fields and modules, the same count was 22, 14, 13, 8, 12, 6, 8, 10, 3, 7.
     const BUDGET: &[(&str, usize)] = &[
-        ("claude", 23),
-        ("codex", 14),
-        ("gemini", 15),
-        ("cursor", 8),
-        ("copilot", 13),
-        ("qwen", 7),
-        ("droid", 9),
-        ("cline", 12),
+        ("claude", 20),
+        ("codex", 12),
+        ("gemini", 11),
+        ("cursor", 7),
+        ("copilot", 11),
+        ("qwen", 5),
+        ("droid", 7),
+        ("cline", 9),
         ("mecha", 2),
-        ("clio", 8),
+        ("clio", 6),
     ];
     let agents: Vec<&str> = BUDGET.iter().map(|(agent, _)| *agent).collect();
     let naming: Vec<(PathBuf, Vec<String>)> = files_naming(&agents)
@@ -167,8 +168,14 @@ fn each_agent_is_named_in_few_files_outside_its_table_entry() {
         .collect();
     let mut over = Vec::new();
     for (agent, budget) in BUDGET {
-        let files: Vec<&PathBuf> =
-            naming.iter().filter(|(_, named)| named.iter().any(|n| n == agent)).map(|(p, _)| p).collect();
+        // A module of the agent's own (`formats/qwen.rs`, `protocol/cursor.rs`) is where its shape is new; a shared
+        // file that names it is where the next agent needs an edit too.
+        let own = |path: &PathBuf| path.file_stem().is_some_and(|stem| stem == *agent);
+        let files: Vec<&PathBuf> = naming
+            .iter()
+            .filter(|(path, named)| !own(path) && named.iter().any(|n| n == agent))
+            .map(|(p, _)| p)
+            .collect();
         println!("{agent}: {} files", files.len());
         for file in &files {
             println!("    {}", file.display());

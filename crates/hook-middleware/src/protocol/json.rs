@@ -1,8 +1,8 @@
 //! A hook's JSON answer → effects and a decision, per dialect. The field reading is in `wire`; what a block, a
-//! halt or context means on each event is in `builder`; this file holds which words each agent accepts and Codex's
-//! extra rules.
+//! halt or context means on each event is in `builder`; this file holds the reading every dialect shares, what differs
+//! taken from the protocol's row (`rules.rs`), with the flat answers and Codex's extra rules in modules of their own.
 
-use hook_types::{Effect, EffectError, Event, Protocol};
+use hook_types::{Effect, EffectError, Event};
 use serde_json::Value;
 
 use super::builder::{BlockFrom, Builder};
@@ -11,7 +11,8 @@ use super::rules::{Rules, Verb};
 use super::sanitize::{clean, sanitize_text};
 use super::wire::{HookOutput, Specific};
 
-fn invalid(message: impl Into<String>) -> Failure {
+/// A failure of the run: its answer is not one the dialect takes.
+pub(super) fn invalid(message: impl Into<String>) -> Failure {
     Failure::InvalidOutput(message.into())
 }
 
@@ -38,10 +39,8 @@ fn decision_verb(rules: &Rules, event: &Event, word: &str) -> Result<Verb, Failu
 /// 8. `suppressOutput`.
 pub(crate) fn apply(b: &mut Builder<'_>, out: HookOutput) -> Result<(), Failure> {
     check(b, &out)?;
-    // Gemini CLI: SessionStart, SessionEnd, Notification and PreCompress are advisory, their flow-control fields
-    // ignored; AfterTool reads them (a deny replaces the tool result, `continue: false` stops the agent).
     let advisory = matches!(b.event, Event::SessionStart | Event::SessionEnd | Event::Notification | Event::Compaction);
-    let flow_control = !(b.hook.protocol == Protocol::Gemini && advisory);
+    let flow_control = !(b.rules.advisory_ignores_flow_control && advisory);
     if let Some(message) = out.system_message.as_deref().and_then(clean) {
         b.notify(message);
     }
@@ -141,19 +140,18 @@ fn merge_tool_input(b: &mut Builder<'_>, out: &HookOutput) {
     }
 }
 
-/// The flat answers of GitHub Copilot CLI and Cursor; for the others `continue: false` halts the agent (Codex's
-/// PostToolUse also feeds the model a reason).
+/// The dialect's flat answer where it has one (`Rules::flat_answer`); else `continue: false` halts the agent, and
+/// on post_tool may also feed the model a reason (`Rules::post_tool_halt_feeds_model`).
 fn flat_answer_or_halt(b: &mut Builder<'_>, out: &HookOutput, flow_control: bool) -> Result<(), Failure> {
-    let protocol = b.hook.protocol;
-    if protocol == Protocol::Copilot {
-        copilot(b, out)?;
-    } else if protocol == Protocol::Cursor {
-        cursor(b, out)?;
-    } else if protocol == Protocol::Codex && *b.event == Event::PostTool && out.continue_ == Some(false) {
-        // codex-rs/hooks/src/events/post_tool_use.rs: the run stops with `stopReason` (else "PostToolUse hook
-        // stopped execution"), and the model is told `reason`, else that same text.
-        let stop =
-            out.stop_reason.as_deref().and_then(clean).unwrap_or_else(|| "PostToolUse hook stopped execution".into());
+    if let Some(flat) = b.rules.flat_answer {
+        flat(b, out)?;
+    } else if let Some(stopped) = b.rules.post_tool_halt_feeds_model
+        && *b.event == Event::PostTool
+        && out.continue_ == Some(false)
+    {
+        // codex-rs/hooks/src/events/post_tool_use.rs: the run stops with `stopReason` (else its own text), and the
+        // model is told `reason`, else that same text.
+        let stop = out.stop_reason.as_deref().and_then(clean).unwrap_or_else(|| stopped.into());
         let feedback = out.reason.as_deref().and_then(clean).unwrap_or_else(|| stop.clone());
         if out.decision.is_none() {
             b.block(feedback, BlockFrom::Json);
@@ -169,20 +167,17 @@ fn flat_answer_or_halt(b: &mut Builder<'_>, out: &HookOutput, flow_control: bool
 fn pre_tool_specific(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> {
     let reason = s.permission_decision_reason.as_deref().and_then(clean);
     if let Some(word) = s.permission_decision.as_deref() {
-        match (word, b.hook.protocol) {
-            // Codex's PreToolUse has no approval to skip: `allow` only carries `updatedInput`
-            // (events/pre_tool_use.rs `permission_decision_allow_can_update_input` records no allow).
-            ("allow", Protocol::Codex) => {}
-            ("allow", _) => b.allow(reason),
-            ("deny", _) => {
+        match word {
+            "allow" if b.rules.pre_tool_allow_decides => b.allow(reason),
+            "allow" => {}
+            "deny" => {
                 let reason = reason.unwrap_or_else(|| b.default_reason());
                 b.block(reason, BlockFrom::Json);
             }
-            ("ask", _) => b.ask(reason),
-            // Claude Code: `defer` hands the call to the normal permission flow, as if the hook had not decided.
-            ("defer", Protocol::Claude) => {}
-            (other, protocol) => {
-                let words = if protocol == Protocol::Claude {
+            "ask" => b.ask(reason),
+            "defer" if b.rules.pre_tool_defers => {}
+            other => {
+                let words = if b.rules.pre_tool_defers {
                     "\"allow\", \"deny\", \"ask\", \"defer\""
                 } else {
                     "\"allow\", \"deny\", \"ask\""
@@ -221,12 +216,11 @@ fn permission_request(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> 
             }
         }
         "deny" => {
-            // Codex's default when the message is missing: "PermissionRequest hook denied approval"
-            // (engine/output_parser.rs `permission_request_decision`).
-            let reason = message.unwrap_or_else(|| match b.hook.protocol {
-                Protocol::Codex => "PermissionRequest hook denied approval".into(),
-                _ => b.default_reason(),
-            });
+            // The agent's own default where the message is missing (Codex: engine/output_parser.rs
+            // `permission_request_decision`).
+            let reason = message
+                .or_else(|| b.rules.permission_deny_reason.map(str::to_owned))
+                .unwrap_or_else(|| b.default_reason());
             b.block(reason.clone(), BlockFrom::Json);
             // Claude Code: `interrupt: true` with deny also stops Claude.
             if decision.interrupt {
@@ -244,225 +238,6 @@ fn permission_request(b: &mut Builder<'_>, s: &Specific) -> Result<(), Failure> 
         b.entry(hook_types::EntryKind::Warning, "`updatedPermissions` is not supported by this engine; ignored".into());
     }
     Ok(())
-}
-
-/// Cursor hooks docs: `permission: allow | deny | ask` with `user_message` (shown to the user) and `agent_message`
-/// (sent to the agent); `continue: false` stops (on beforeSubmitPrompt: the prompt is not sent);
-/// `followup_message` on stop sends a follow-up.
-fn cursor(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
-    let user = out.user_message.as_deref().and_then(clean);
-    let agent = out.agent_message.as_deref().and_then(clean);
-    let mut agent_used = false;
-    let mut user_used = out.continue_ == Some(false) && *b.event == Event::TurnStart;
-    if let Some(word) = out.permission.as_deref() {
-        match word {
-            "allow" => b.allow(agent.clone()),
-            "ask" => b.ask(agent.clone().or_else(|| user.clone())),
-            "deny" => {
-                agent_used = agent.is_some();
-                user_used |= agent.is_none();
-                let reason = agent.clone().or_else(|| user.clone()).unwrap_or_else(|| b.default_reason());
-                b.block(reason, BlockFrom::Json);
-            }
-            other => {
-                return Err(invalid(format!(
-                    "field `permission` must be one of \"allow\", \"deny\", \"ask\", got \"{}\"",
-                    sanitize_text(other)
-                )));
-            }
-        }
-    }
-    if let Some(user) = user.as_ref().filter(|_| !user_used) {
-        b.entry(hook_types::EntryKind::Feedback, user.clone());
-    }
-    if let Some(agent) = agent.filter(|_| !agent_used) {
-        b.context(agent);
-    }
-    if let Some(followup) = out.followup_message.as_deref().and_then(clean)
-        && *b.event == Event::TurnEnd
-    {
-        b.effect(Effect::RequestContinuation { message: followup });
-    }
-    if out.continue_ == Some(false) {
-        if *b.event == Event::TurnStart {
-            // beforeSubmitPrompt: `continue: false` keeps the prompt from being sent; the agent itself goes on.
-            let reason = user.unwrap_or_else(|| b.default_reason());
-            b.block(reason, BlockFrom::Json);
-        } else {
-            b.halt(user);
-        }
-    }
-    Ok(())
-}
-
-/// GitHub Copilot CLI's flat answer (hooks reference, "`preToolUse` decision control", "`permissionRequest`
-/// decision control", "`postToolUse` output"): `permissionDecision` allow | deny | ask with
-/// `permissionDecisionReason` and `modifiedArgs` on preToolUse; `behavior` allow | deny with `message` and
-/// `interrupt` on permissionRequest; `additionalContext` wherever the event takes it. `decision` on agentStop and
-/// subagentStop is read with the shared fields.
-fn copilot(b: &mut Builder<'_>, out: &HookOutput) -> Result<(), Failure> {
-    let top = &out.copilot;
-    if let Some(context) = top.additional_context.as_deref().and_then(clean) {
-        b.context(context);
-    }
-    if *b.event == Event::PreTool {
-        let reason = top.permission_decision_reason.as_deref().and_then(clean);
-        match top.permission_decision.as_deref() {
-            None => {}
-            Some("allow") => b.allow(reason),
-            Some("deny") => {
-                let reason = reason.unwrap_or_else(|| b.default_reason());
-                b.block(reason, BlockFrom::Json);
-            }
-            Some("ask") => b.ask(reason),
-            Some(other) => {
-                return Err(invalid(format!(
-                    "field `permissionDecision` must be one of \"allow\", \"deny\", \"ask\", got \"{}\"",
-                    sanitize_text(other)
-                )));
-            }
-        }
-        if let Some(args) = &top.modified_args {
-            let Value::Object(args) = args else {
-                return Err(invalid(format!(
-                    "field `modifiedArgs` must be an object, got {}",
-                    super::wire::json_type_name(args)
-                )));
-            };
-            b.rewrite(args.clone());
-        }
-    }
-    if *b.event == Event::PermissionRequest {
-        let message = top.message.as_deref().and_then(clean);
-        match top.behavior.as_deref() {
-            None => {}
-            Some("allow") => b.allow(message),
-            Some("deny") => {
-                let reason = message.unwrap_or_else(|| b.default_reason());
-                b.block(reason.clone(), BlockFrom::Json);
-                if top.interrupt {
-                    b.halt(Some(reason));
-                }
-            }
-            Some(other) => {
-                return Err(invalid(format!(
-                    "field `behavior` must be \"allow\" or \"deny\", got \"{}\"",
-                    sanitize_text(other)
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Codex's extra rules (codex-rs/hooks/src/engine/output_parser.rs): combinations its parsers reject as
-/// unsupported, each a failure of the run. The messages are Codex's own.
-pub(super) fn codex_unsupported(event: &Event, out: &HookOutput) -> Option<String> {
-    codex_event_name_field(out).or_else(|| match event {
-        Event::PreTool => codex_universal("PreToolUse", out).or_else(|| codex_pre_tool(out)),
-        Event::PermissionRequest => codex_universal("PermissionRequest", out).or_else(|| codex_permission_request(out)),
-        Event::PostTool => codex_post_tool(out),
-        Event::TurnStart => codex_block_without_reason("UserPromptSubmit", out),
-        Event::TurnEnd => codex_block_without_reason("Stop", out),
-        _ => None,
-    })
-}
-
-/// schema.rs `HookEventNameWire`: `hookSpecificOutput.hookEventName` is required, and one of the events Codex
-/// dispatches (install writes the bridge on exactly those: the agent table's rows).
-fn codex_event_name_field(out: &HookOutput) -> Option<String> {
-    let codex = Protocol::Codex.agent();
-    match out.specific.as_ref()?.hook_event_name.as_deref() {
-        None => Some("field `hookSpecificOutput.hookEventName` is required".into()),
-        Some(name) if !codex.install_events().any(|n| n == name) => Some(format!(
-            "field `hookSpecificOutput.hookEventName` must be one of {}, got \"{}\"",
-            codex.install_events().collect::<Vec<_>>().join(", "),
-            sanitize_text(name)
-        )),
-        Some(_) => None,
-    }
-}
-
-/// The universal fields Codex's `name` event does not support: `continue: false`, `stopReason`,
-/// `suppressOutput: true`.
-fn codex_universal(name: &str, out: &HookOutput) -> Option<String> {
-    if out.continue_ == Some(false) {
-        Some(format!("{name} hook returned unsupported continue:false"))
-    } else if out.stop_reason.is_some() {
-        Some(format!("{name} hook returned unsupported stopReason"))
-    } else if out.suppress_output == Some(true) {
-        Some(format!("{name} hook returned unsupported suppressOutput"))
-    } else {
-        None
-    }
-}
-
-/// `decision: "block"` without a non-empty `reason`.
-fn codex_block_without_reason(name: &str, out: &HookOutput) -> Option<String> {
-    let has_reason = out.reason.as_deref().and_then(clean).is_some();
-    (out.decision.as_deref() == Some("block") && !has_reason)
-        .then(|| format!("{name} hook returned decision:block without a non-empty reason"))
-}
-
-/// PreToolUse: a hook-specific answer allows only with `updatedInput`, never asks, denies only with a reason; the
-/// legacy `decision` blocks only with a reason, never approves.
-fn codex_pre_tool(out: &HookOutput) -> Option<String> {
-    let specific = out.specific.as_ref().filter(|s| {
-        s.permission_decision.is_some() || s.permission_decision_reason.is_some() || s.updated_input.is_some()
-    });
-    if let Some(s) = specific {
-        let allow = s.permission_decision.as_deref() == Some("allow");
-        if s.updated_input.is_some() && !allow {
-            return Some("PreToolUse hook returned updatedInput without permissionDecision:allow".into());
-        }
-        return match s.permission_decision.as_deref() {
-            Some("allow") if s.updated_input.is_none() => {
-                Some("PreToolUse hook returned unsupported permissionDecision:allow".into())
-            }
-            Some("ask") => Some("PreToolUse hook returned unsupported permissionDecision:ask".into()),
-            Some("deny") if s.permission_decision_reason.as_deref().and_then(clean).is_none() => Some(
-                "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason".into(),
-            ),
-            None => Some("PreToolUse hook returned permissionDecisionReason without permissionDecision".into()),
-            _ => None,
-        };
-    }
-    match out.decision.as_deref() {
-        Some("approve") => Some("PreToolUse hook returned unsupported decision:approve".into()),
-        Some("block") => codex_block_without_reason("PreToolUse", out),
-        None if out.reason.is_some() => Some("PreToolUse hook returned reason without decision".into()),
-        _ => None,
-    }
-}
-
-/// PermissionRequest: the decision may not rewrite the input, change permissions or interrupt.
-fn codex_permission_request(out: &HookOutput) -> Option<String> {
-    let decision = out.specific.as_ref().and_then(|s| s.decision.as_ref())?;
-    if decision.updated_input.is_some() {
-        Some("PermissionRequest hook returned unsupported updatedInput".into())
-    } else if decision.updated_permissions {
-        Some("PermissionRequest hook returned unsupported updatedPermissions".into())
-    } else if decision.interrupt {
-        Some("PermissionRequest hook returned unsupported interrupt:true".into())
-    } else {
-        None
-    }
-}
-
-/// PostToolUse: no `suppressOutput` or `updatedMCPToolOutput`, a block needs a reason, and a reason needs a decision
-/// (or `continue: false`).
-fn codex_post_tool(out: &HookOutput) -> Option<String> {
-    if out.suppress_output == Some(true) {
-        Some("PostToolUse hook returned unsupported suppressOutput".into())
-    } else if out.specific.as_ref().is_some_and(|s| s.updated_mcp_tool_output) {
-        Some("PostToolUse hook returned unsupported updatedMCPToolOutput".into())
-    } else if let Some(message) = codex_block_without_reason("PostToolUse", out) {
-        Some(message)
-    } else if out.decision.is_none() && out.continue_ != Some(false) && out.reason.is_some() {
-        Some("PostToolUse hook returned reason without decision".into())
-    } else {
-        None
-    }
 }
 
 /// Strips control characters from the text fields of a hook-supplied effect. Tool input is left alone: it is data

@@ -65,6 +65,9 @@
 mod builder;
 mod classify;
 mod cline;
+mod codex;
+mod copilot;
+mod cursor;
 mod gemini;
 mod json;
 mod names;

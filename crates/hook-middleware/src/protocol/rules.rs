@@ -5,8 +5,11 @@
 
 use hook_types::{Event, Protocol};
 
-use super::json::codex_unsupported;
+use super::builder::Builder;
+use super::classify::Failure;
+use super::codex::codex_unsupported;
 use super::wire::{HookOutput, Known};
+use super::{copilot, cursor};
 
 /// What the top-level `decision` asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,7 +194,7 @@ pub(crate) struct Rules {
     /// Unknown JSON fields make the output invalid (Codex's `deny_unknown_fields` wire structs).
     pub reject_unknown: bool,
     /// The combination of fields the agent rejects as unsupported on an event, as the message of the failed run;
-    /// `None` where the answer is one it takes (see `json::codex_unsupported`).
+    /// `None` where the answer is one it takes (see `codex::codex_unsupported`).
     pub unsupported: fn(&Event, &HookOutput) -> Option<String>,
     /// The words the top-level `decision` may take on an event, and what each asks.
     pub decision_words: fn(&Event) -> &'static [(&'static str, Verb)],
@@ -208,7 +211,28 @@ pub(crate) struct Rules {
     /// `continue: false` on pre_tool lets the tool run before the agent stops (Claude Code 2.1.197); this engine
     /// denies the tool there, the closed side.
     pub halt_runs_the_tool: bool,
+    /// The answer is flat, its decision fields at the top level, read by this function in place of the halt
+    /// (Cursor, GitHub Copilot CLI).
+    pub flat_answer: Option<FlatAnswer>,
+    /// On session_start, session_end, notification and compaction the answer's flow-control fields (`decision`,
+    /// `continue`) are ignored: those events are advisory (Gemini CLI; its AfterTool still reads them).
+    pub advisory_ignores_flow_control: bool,
+    /// `continue: false` on post_tool also feeds the model `reason` as a block, else this text, which is also the
+    /// stop reason's default (Codex's PostToolUse).
+    pub post_tool_halt_feeds_model: Option<&'static str>,
+    /// `permissionDecision: allow` on pre_tool skips the approver; where false it only carries `updatedInput`
+    /// (Codex's PreToolUse has no approval to skip).
+    pub pre_tool_allow_decides: bool,
+    /// `permissionDecision: defer` on pre_tool hands the call to the normal permission flow, as if the hook had not
+    /// decided (Claude Code).
+    pub pre_tool_defers: bool,
+    /// The reason of a permission request's deny that gives no message, where the agent has its own (Codex's
+    /// "PermissionRequest hook denied approval"); else "blocked by hook `<id>`".
+    pub permission_deny_reason: Option<&'static str>,
 }
+
+/// A dialect's reading of its flat answer (see [`Rules::flat_answer`]).
+pub(crate) type FlatAnswer = fn(&mut Builder<'_>, &HookOutput) -> Result<(), Failure>;
 
 /// Every answer is one the agent takes.
 fn all_supported(_: &Event, _: &HookOutput) -> Option<String> {
@@ -345,6 +369,12 @@ static NATIVE: Rules = Rules {
     context_annotates_post_tool: false,
     context_continues_turn: false,
     halt_runs_the_tool: false,
+    flat_answer: None,
+    advisory_ignores_flow_control: false,
+    post_tool_halt_feeds_model: None,
+    pre_tool_allow_decides: true,
+    pre_tool_defers: false,
+    permission_deny_reason: None,
 };
 
 /// Claude Code's answer and exit codes as the agents that copy it (Qwen Code, Factory Droid) read them: exit 2
@@ -372,6 +402,7 @@ static CLAUDE: Rules = Rules {
     block_exit_on: BlockExitOn::AllButPermission,
     context_continues_turn: true,
     halt_runs_the_tool: true,
+    pre_tool_defers: true,
     ..CLAUDE_SHAPE
 };
 
@@ -387,6 +418,9 @@ static CODEX: Rules = Rules {
     unsupported: codex_unsupported,
     decision_words: codex_words,
     block_annotates_post_tool: true,
+    post_tool_halt_feeds_model: Some("PostToolUse hook stopped execution"),
+    pre_tool_allow_decides: false,
+    permission_deny_reason: Some("PermissionRequest hook denied approval"),
     ..NATIVE
 };
 
@@ -403,6 +437,7 @@ static GEMINI: Rules = Rules {
     decision_words: gemini_words,
     block_annotates_post_tool: true,
     context_annotates_post_tool: true,
+    advisory_ignores_flow_control: true,
     ..NATIVE
 };
 
@@ -413,6 +448,7 @@ static CURSOR: Rules = Rules {
     plain: Plain::Feedback,
     known: cursor_known,
     decision_words: no_words,
+    flat_answer: Some(cursor::cursor),
     ..NATIVE
 };
 
@@ -476,6 +512,7 @@ static COPILOT: Rules = Rules {
     known: copilot_known,
     decision_words: copilot_words,
     context_annotates_post_tool: true,
+    flat_answer: Some(copilot::copilot),
     ..NATIVE
 };
 
@@ -549,7 +586,7 @@ mod tests {
         let rows = rows_as_written();
         assert_eq!(rows.len(), 12, "the eleven protocols and Claude Code's shape: {:?}", rows.keys());
         let native = &rows["NATIVE"];
-        assert_eq!((native.0.len(), native.1), (18, None), "the native row states every field");
+        assert_eq!((native.0.len(), native.1), (24, None), "the native row states every field");
         for (name, (fields, base)) in &rows {
             let Some(base) = base else { continue };
             let inherited = resolved(&rows, base);
