@@ -87,9 +87,19 @@ fn hook() -> u8 {
 /// The standard library reads `RUST_LIB_BACKTRACE`, then `RUST_BACKTRACE`, at the first capture and keeps its answer
 /// for the process (`std::backtrace`'s documentation). That first capture is made here with `RUST_LIB_BACKTRACE=0`,
 /// and the variable is put back as it was at once: every hook still gets the agent's environment.
+///
+/// Where neither variable asks for backtraces (the common case), std's first capture finds them off by itself, and
+/// nothing is written.
 fn no_library_backtraces() {
     const VARIABLE: &str = "RUST_LIB_BACKTRACE";
     let before = std::env::var_os(VARIABLE);
+    let asked = match &before {
+        Some(value) => value != "0",
+        None => std::env::var_os("RUST_BACKTRACE").is_some_and(|value| value != "0"),
+    };
+    if !asked {
+        return;
+    }
     #[allow(unsafe_code)]
     // SAFETY: called first thing in `hook`, before the runtime or anything else starts a thread, so no other thread
     // reads or writes the environment meanwhile.
