@@ -23,6 +23,7 @@ tasks:
   agents   run the engine end to end inside the seven real agents the suite pins (each a module of
            xtask/src/agents, installed with npm under target/agents), offline against a scripted model server
            [--agent NAME: one of them, as `hook install --agent` names it] [--scenario NAME] [--keep] [--no-measure]
+           [--jobs N: agents run at once, each in a worker process of its own; default one per core, at most 2]
            [--conformance [--case PART]]: each protocol case natively and bridged, compared
   dist     the release `hook` binary to install, in <target dir>/dist/hook: on Linux with glibc a static
            position-independent executable (no dynamic loader at each start; docs/performance.md) [--out DIR]

@@ -19,6 +19,7 @@ mod droid;
 mod gemini;
 mod measure;
 mod npm;
+mod parallel;
 mod process;
 mod qwen;
 mod scenarios;
@@ -36,7 +37,8 @@ use agent::Agent;
 use session::Ctx;
 
 const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline|copilot|droid] \
-                     [--scenario NAME] [--keep] [--no-measure | --measure-only] [--conformance [--case PART]]";
+                     [--scenario NAME] [--keep] [--jobs N] [--no-measure | --measure-only] \
+                     [--conformance [--case PART]]";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -51,6 +53,8 @@ struct Flags {
     measure_only: bool,
     conformance: bool,
     case: Option<String>,
+    /// How many agents run their scenarios at once (`--jobs`; [`parallel::default_jobs`] without it).
+    jobs: Option<usize>,
 }
 
 fn parse(args: &[String]) -> Result<Flags> {
@@ -65,6 +69,12 @@ fn parse(args: &[String]) -> Result<Flags> {
             "--measure-only" => flags.measure_only = true,
             "--conformance" => flags.conformance = true,
             "--case" => flags.case = Some(args.next().context(USAGE)?.clone()),
+            "--jobs" => {
+                let jobs = args.next().context(USAGE)?;
+                flags.jobs = Some(jobs.parse().ok().filter(|&n| n > 0).with_context(|| {
+                    format!("--jobs takes a number of agents at once, 1 or more, not `{jobs}`\n{USAGE}")
+                })?);
+            }
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -102,7 +112,8 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
 ///
 /// 1. the flags, and the agents and scenario they name;
 /// 2. the `hook` binary and the pinned agents, installed; the runs of a whole suite start from clean directories;
-/// 3. every scenario that applies to each agent (none with `--measure-only` or `--conformance`);
+/// 3. every scenario that applies to each agent (none with `--measure-only` or `--conformance`), several agents at
+///    once in workers of their own ([`parallel`]) where `--jobs` allows;
 /// 4. with `--conformance`, each agent against the engine case by case, and nothing after;
 /// 5. the bridge's overhead, where measured;
 /// 6. the bridged agents the suite does not run, then the tally.
@@ -122,7 +133,10 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
         }
     }
     let (mut passed, mut failed) = (0usize, 0usize);
-    if !flags.measure_only && !flags.conformance {
+    let jobs = flags.jobs.unwrap_or_else(parallel::default_jobs).min(agents.len());
+    if !flags.measure_only && !flags.conformance && jobs > 1 {
+        (passed, failed) = parallel::scenarios(&agents, &flags, jobs, &suite.hook)?;
+    } else if !flags.measure_only && !flags.conformance {
         for agent in &agents {
             for scenario in all_scenarios().filter(|s| flags.scenario.as_deref().is_none_or(|name| name == s.name)) {
                 match suite.scenario(*agent, scenario) {
@@ -252,6 +266,9 @@ impl Suite<'_> {
 /// Builds the `hook` binary (debug: CI's test run has built that profile already, so this is a no-op there) and
 /// returns its path.
 fn build_hook(root: &Path) -> Result<PathBuf> {
+    if let Some(built) = std::env::var_os(parallel::HOOK_VAR) {
+        return Ok(PathBuf::from(built));
+    }
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["build", "-q", "-p", "hook-cli"])
         .current_dir(root)
