@@ -15,16 +15,12 @@
 // (src/entry.rs). (Its unit tests keep the test harness's own `main`.)
 #![cfg_attr(all(feature = "fast-start", target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
-#[cfg(not(feature = "fast-start"))]
-mod alloc;
-#[cfg(feature = "fast-start")]
-mod arena;
 mod bridge;
 mod cases;
 mod cli;
 mod context;
 mod engine;
-#[cfg(all(feature = "fast-start", target_os = "linux", target_env = "gnu"))]
+#[cfg(all(feature = "fast-start", target_os = "linux", target_env = "gnu", not(test)))]
 mod entry;
 mod exit;
 mod import;
@@ -48,16 +44,29 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 use context::Context;
 
-/// With `fast-start`, small allocations from a size-class arena in `.bss` (src/arena.rs): `hook` lives for one
-/// event. Both allocators report to the pipeline for the memory bound of `policy` hooks.
+/// With `fast-start`, small allocations from a size-class arena in `.bss` ([`hook_start::Arena`]): `hook` lives for
+/// one event. Without it, the system allocator. Both report to the pipeline, which holds `policy` hooks to their
+/// memory bound.
 #[cfg(feature = "fast-start")]
 #[global_allocator]
-static ALLOCATOR: arena::Arena<{ arena::ARENA_BYTES }> = arena::Arena::new();
+static ALLOCATOR: hook_start::Arena<{ 1 << 20 }, Pipeline> = hook_start::Arena::new();
 
-/// Without `fast-start`, the system allocator (src/alloc.rs).
 #[cfg(not(feature = "fast-start"))]
 #[global_allocator]
-static ALLOCATOR: alloc::Reporting = alloc::Reporting;
+static ALLOCATOR: hook_start::Metered<Pipeline> = hook_start::Metered::new();
+
+/// The process's allocations, reported to the pipeline ([`hook_middleware::allocation`]); on a thread that runs no
+/// evaluation a report is one thread-local read.
+struct Pipeline;
+
+impl hook_start::Meter for Pipeline {
+    fn charge(bytes: usize) {
+        hook_middleware::allocation::charge(bytes);
+    }
+    fn release(bytes: usize) {
+        hook_middleware::allocation::release(bytes);
+    }
+}
 
 #[cfg(any(test, not(all(feature = "fast-start", target_os = "linux", target_env = "gnu"))))]
 fn main() -> std::process::ExitCode {

@@ -128,6 +128,13 @@ pub trait Agent: Sync {
         true
     }
 
+    /// About how long all this agent's scenarios take, in seconds (measured on a 2-core machine): the agents that
+    /// take longest start first when several run at once, so the last worker does not start a long one when the
+    /// others are done ([`super::parallel`]).
+    fn suite_seconds(&self) -> u32 {
+        30
+    }
+
     /// Whether only the scenarios that name this agent apply to it (Cline: its hooks are files of one executable per
     /// event and its answer a `cancel` that ends the run, so it has scenarios of its own).
     fn own_scenarios_only(&self) -> bool {

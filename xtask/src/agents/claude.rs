@@ -32,6 +32,10 @@ impl Agent for Claude {
         "claude"
     }
 
+    fn suite_seconds(&self) -> u32 {
+        43
+    }
+
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
         Box::new(MessagesWire)
     }

@@ -38,6 +38,10 @@ impl Agent for Cline {
         "cline"
     }
 
+    fn suite_seconds(&self) -> u32 {
+        123
+    }
+
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
         Box::new(ChatCompletions {
             model: MODEL,

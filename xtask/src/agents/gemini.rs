@@ -25,6 +25,10 @@ impl Agent for Gemini {
         "gemini"
     }
 
+    fn suite_seconds(&self) -> u32 {
+        102
+    }
+
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
         Box::new(GenerateContentWire)
     }

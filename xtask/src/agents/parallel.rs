@@ -19,11 +19,6 @@ use super::agent::Agent;
 /// The variable that hands a worker the `hook` binary the suite built, so that it does not build it again.
 pub const HOOK_VAR: &str = "XTASK_AGENTS_HOOK";
 
-/// The agents that take longest, in the order their workers start: longest first keeps the last worker from
-/// starting a long agent when the others are done (scenario seconds of one run here: Qwen Code 159, Cline 123,
-/// Gemini CLI 102, Claude Code 43, Copilot CLI 39, Factory Droid 25, Codex 22). Agents not listed start after them.
-const LONGEST_FIRST: [&str; 4] = ["qwen", "cline", "gemini", "claude"];
-
 /// How many agents run at once without `--jobs`: one per core, at most two (the agents' own start-up is CPU-bound,
 /// and their hooks' deadlines are real).
 pub fn default_jobs() -> usize {
@@ -35,9 +30,10 @@ pub fn default_jobs() -> usize {
 /// worker that ends without its tally counts as one failure, and what it printed is shown.
 pub fn scenarios(agents: &[&dyn Agent], flags: &Flags, jobs: usize, hook: &Path) -> Result<(usize, usize)> {
     let exe = std::env::current_exe().context("cannot find the xtask executable to run workers")?;
-    let mut order: Vec<(usize, &str)> = agents.iter().enumerate().map(|(i, a)| (i, a.name())).collect();
-    order.sort_by_key(|(_, name)| LONGEST_FIRST.iter().position(|n| n == name).unwrap_or(LONGEST_FIRST.len()));
-    let queue = Mutex::new(VecDeque::from(order));
+    // Longest first ([`Agent::suite_seconds`]), so that the last worker does not start a long agent alone.
+    let mut order: Vec<(usize, &dyn Agent)> = agents.iter().copied().enumerate().collect();
+    order.sort_by_key(|(_, agent)| std::cmp::Reverse(agent.suite_seconds()));
+    let queue = Mutex::new(order.into_iter().map(|(i, a)| (i, a.name())).collect::<VecDeque<_>>());
     let (sender, receiver) = mpsc::channel::<(usize, std::io::Result<Output>)>();
     let (mut passed, mut failed) = (0, 0);
     std::thread::scope(|scope| {

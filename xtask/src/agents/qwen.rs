@@ -28,6 +28,10 @@ impl Agent for Qwen {
         "qwen"
     }
 
+    fn suite_seconds(&self) -> u32 {
+        159
+    }
+
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
         Box::new(ChatCompletions {
             model: MODEL,

@@ -1,10 +1,10 @@
-//! The `hook` binary's allocator with the `fast-start` feature (the default): small allocations from an arena of size
-//! classes, everything else from the system allocator.
+//! A size-class arena in front of the system allocator: the `hook` binary's allocator with its `fast-start`
+//! feature (the default).
 //!
-//! Measured against the system allocator alone (src/alloc.rs) in an A/B of the dist binary: on it an event that
-//! runs a `policy` hook (regorus parses and evaluates through thousands of small allocations) takes 1.07-1.08× the
-//! CPU time and 1.19× the instructions; `hook --version` and a bridge call without a policy are the same within the
-//! noise (BENCHMARKS.md#start-up-machinery). Its unit tests below run under Miri in CI.
+//! Measured against the system allocator alone ([`Metered`](crate::Metered)) in an A/B of the dist binary: on it an
+//! event that runs a `policy` hook (regorus parses and evaluates through thousands of small allocations) takes
+//! 1.07-1.08× the CPU time and 1.19× the instructions; `hook --version` and a bridge call without a policy are the
+//! same within the noise (BENCHMARKS.md#start-up-machinery). Its unit tests below run under Miri in CI.
 //!
 //! One `hook bridge` or `hook run` lives for one agent event: it makes about 1 300 allocations (nine in ten of
 //! them under 128 bytes), frees 900, and is gone within milliseconds. glibc's malloc spent 7 % of such a process's
@@ -13,31 +13,28 @@
 //! taken from the free list of its size class (powers of two, 16 bytes to 4 KiB) or, when that is empty, cut from
 //! the arena's top; a free puts the block on its class's list, to be reused at once by the next of that size.
 //!
-//! The arena is bounded, so a long or large run (a load of 100 000 hooks) costs at most [`ARENA_BYTES`] (and the
+//! The arena is bounded, so a long or large run (a load of 100 000 hooks) costs at most its `N` bytes (and the
 //! rounding to a class) more than the system allocator alone: allocations larger than [`LARGEST`], and every
-//! allocation once the arena is cut up, go to the system allocator, which frees and reuses as always. The arena
-//! sits in `.bss`: the kernel maps its pages only as they are first written, so the unused part costs nothing, and
-//! a block cut from the top for the first time is known to be zero.
+//! allocation once the arena is cut up, go to the system allocator, which frees and reuses as always. As a static
+//! the arena sits in `.bss`: the kernel maps its pages only as they are first written, so the unused part costs
+//! nothing, and a block cut from the top for the first time is known to be zero.
 //!
-//! It is safe for any number of threads (and for the watchdog, a clone sharing this process's memory): the top is
-//! one atomic, so a block cut from it belongs to whoever's compare-and-swap claimed it, and the free lists are
-//! behind a spin lock held for a push or a pop. Nothing allocates in a signal handler or between a `fork` and an
-//! `exec` (the same rule glibc's malloc sets), so the lock is never wanted by its own holder.
+//! It is safe for any number of threads (and for a clone sharing the process's memory): the top is one atomic, so
+//! a block cut from it belongs to whoever's compare-and-swap claimed it, and the free lists are behind a spin lock
+//! held for a push or a pop. Nothing may allocate in a signal handler or between a `fork` and an `exec` (the same
+//! rule glibc's malloc sets), so the lock is never wanted by its own holder.
 //!
-//! Every allocation and free is reported to the pipeline ([`hook_middleware::allocation`]) before the block is cut
-//! or after it is given back: that is how a `policy` hook's evaluation is held to its memory limit, stopped before
-//! an allocation past it rather than failing one (which would abort the process with no answer for the agent). On
-//! any other thread the report is one thread-local read.
+//! Every allocation and free is reported to the arena's [`Meter`] before the block is cut or after it is given
+//! back.
 #![allow(unsafe_code)] // An allocator: raw memory by definition. Each block's claim is explained where it is made.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use hook_middleware::allocation;
+use std::marker::PhantomData;
 
-/// The arena of the `hook` process.
-pub const ARENA_BYTES: usize = 1 << 20;
+use crate::Meter;
 
 /// The smallest class, and the alignment of every block cut from the arena (a free block holds the next one's
 /// address in its first bytes).
@@ -49,10 +46,23 @@ const CLASSES: usize = 9;
 /// The largest allocation the arena takes; larger ones (buffers, whole files) go to the system allocator.
 pub const LARGEST: usize = SMALLEST << (CLASSES - 1);
 
-/// An arena of `N` bytes in front of [`System`]: the process's allocator is one of these (`main.rs`); the tests
-/// below make small ones.
+/// An arena of `N` bytes in front of [`System`], reporting to `M`.
+///
+/// # Example
+///
+/// ```
+/// use hook_start::{Arena, Unmetered};
+///
+/// #[global_allocator]
+/// static ALLOCATOR: Arena<{ 1 << 20 }, Unmetered> = Arena::new();
+///
+/// fn main() {
+///     let words: Vec<String> = "small allocations come from the arena".split(' ').map(String::from).collect();
+///     assert_eq!(words.len(), 6);
+/// }
+/// ```
 #[repr(C, align(4096))]
-pub struct Arena<const N: usize> {
+pub struct Arena<const N: usize, M> {
     /// Zero until handed out (a static's all-zero bytes are in `.bss`, mapped only when written).
     memory: UnsafeCell<[u8; N]>,
     /// The offset of the first byte of `memory` never handed out; it only grows.
@@ -61,11 +71,13 @@ pub struct Arena<const N: usize> {
     lock: AtomicBool,
     /// Per class, the first free block (null when none); each free block holds the next one's pointer.
     free: UnsafeCell<[*mut u8; CLASSES]>,
+    /// Where allocations are reported (a type, not a value: the meter is the process's).
+    meter: PhantomData<fn() -> M>,
 }
 
 // SAFETY: `memory` is handed out in disjoint blocks: one cut from the top is claimed by a compare-and-swap of `top`,
 // and one on a free list is taken under `lock`, which also guards `free`.
-unsafe impl<const N: usize> Sync for Arena<N> {}
+unsafe impl<const N: usize, M> Sync for Arena<N, M> {}
 
 /// The class of blocks that fit `layout`, when the arena takes it.
 fn class_of(layout: Layout) -> Option<usize> {
@@ -73,14 +85,15 @@ fn class_of(layout: Layout) -> Option<usize> {
     (size <= LARGEST).then(|| (size.next_power_of_two() / SMALLEST).trailing_zeros() as usize)
 }
 
-impl<const N: usize> Arena<N> {
+impl<const N: usize, M: Meter> Arena<N, M> {
     /// An empty arena.
-    pub const fn new() -> Arena<N> {
+    pub const fn new() -> Arena<N, M> {
         Arena {
             memory: UnsafeCell::new([0; N]),
             top: AtomicUsize::new(0),
             lock: AtomicBool::new(false),
             free: UnsafeCell::new([std::ptr::null_mut(); CLASSES]),
+            meter: PhantomData,
         }
     }
 
@@ -170,7 +183,7 @@ impl<const N: usize> Arena<N> {
     }
 }
 
-impl<const N: usize> Default for Arena<N> {
+impl<const N: usize, M: Meter> Default for Arena<N, M> {
     fn default() -> Self {
         Arena::new()
     }
@@ -181,10 +194,10 @@ impl<const N: usize> Default for Arena<N> {
 //
 // SAFETY: every block handed out is either the system allocator's (and given back to it) or a block of the arena
 // that no other live block overlaps (`take`), at least as long as its layout (its class) and aligned as it asks.
-unsafe impl<const N: usize> GlobalAlloc for Arena<N> {
+unsafe impl<const N: usize, M: Meter> GlobalAlloc for Arena<N, M> {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        allocation::charge(layout.size());
+        M::charge(layout.size());
         if let Some(class) = class_of(layout)
             && let Some((block, _)) = self.take(class, layout.align())
         {
@@ -196,7 +209,7 @@ unsafe impl<const N: usize> GlobalAlloc for Arena<N> {
 
     #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        allocation::charge(layout.size());
+        M::charge(layout.size());
         if let Some(class) = class_of(layout)
             && let Some((block, fresh)) = self.take(class, layout.align())
         {
@@ -217,24 +230,24 @@ unsafe impl<const N: usize> GlobalAlloc for Arena<N> {
             // SAFETY: `ptr` is not the arena's, so the system allocator gave it, with this layout.
             _ => unsafe { System.dealloc(ptr, layout) },
         }
-        allocation::release(layout.size());
+        M::release(layout.size());
     }
 
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if !self.contains(ptr) {
-            allocation::charge(new_size.saturating_sub(layout.size()));
+            M::charge(new_size.saturating_sub(layout.size()));
             // SAFETY: the system allocator's block, passed on with the caller's contract.
             let moved = unsafe { System.realloc(ptr, layout, new_size) };
-            allocation::release(layout.size().saturating_sub(new_size));
+            M::release(layout.size().saturating_sub(new_size));
             return moved;
         }
         // SAFETY: the caller guarantees that `new_size`, rounded up to the alignment, does not overflow `isize`.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         if class_of(new_layout) == class_of(layout) {
             // Still fits its block.
-            allocation::charge(new_size.saturating_sub(layout.size()));
-            allocation::release(layout.size().saturating_sub(new_size));
+            M::charge(new_size.saturating_sub(layout.size()));
+            M::release(layout.size().saturating_sub(new_size));
             return self.rederive(ptr);
         }
         // SAFETY: a non-zero size (the caller's contract). `alloc` and `dealloc` report the move.
@@ -253,13 +266,15 @@ unsafe impl<const N: usize> GlobalAlloc for Arena<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Unmetered;
+    use crate::tests::Counted;
 
     fn layout(size: usize, align: usize) -> Layout {
         Layout::from_size_align(size, align).unwrap()
     }
 
     /// Allocates through `arena` and fills the block with `byte`, as its owner would.
-    fn filled<const N: usize>(arena: &Arena<N>, layout: Layout, byte: u8) -> *mut u8 {
+    fn filled<const N: usize, M: Meter>(arena: &Arena<N, M>, layout: Layout, byte: u8) -> *mut u8 {
         // SAFETY: the layouts of these tests have non-zero sizes.
         let block = unsafe { arena.alloc(layout) };
         assert!(!block.is_null());
@@ -274,7 +289,7 @@ mod tests {
     }
 
     /// Gives a block back (with the layout it was allocated with).
-    fn free<const N: usize>(arena: &Arena<N>, block: *mut u8, layout: Layout) {
+    fn free<const N: usize, M: Meter>(arena: &Arena<N, M>, block: *mut u8, layout: Layout) {
         // SAFETY: every caller frees a live block once, with its layout.
         unsafe { arena.dealloc(block, layout) }
     }
@@ -291,7 +306,7 @@ mod tests {
 
     #[test]
     fn blocks_are_aligned_disjoint_and_inside_the_arena() {
-        let arena = Box::new(Arena::<8192>::new());
+        let arena = Box::new(Arena::<8192, Counted>::new());
         let mut blocks = Vec::new();
         for (i, align) in [1, 2, 8, 16, 64, 256, 1024].into_iter().enumerate() {
             let layout = layout(3 + i * 5, align);
@@ -307,7 +322,7 @@ mod tests {
 
     #[test]
     fn a_freed_block_is_reused_by_the_next_allocation_of_its_class() {
-        let arena = Box::new(Arena::<4096>::new());
+        let arena = Box::new(Arena::<4096, Counted>::new());
         let first = filled(&arena, layout(100, 8), 1);
         let other = filled(&arena, layout(20, 8), 2);
         free(&arena, first, layout(100, 8));
@@ -324,7 +339,7 @@ mod tests {
 
     #[test]
     fn realloc_keeps_a_block_that_still_fits_and_moves_one_that_does_not_with_its_bytes() {
-        let arena = Box::new(Arena::<8192>::new());
+        let arena = Box::new(Arena::<8192, Counted>::new());
         let block = filled(&arena, layout(40, 8), 7);
         // SAFETY: a live block with its layout; each result replaces it.
         let grown = unsafe { arena.realloc(block, layout(40, 8), 64) };
@@ -343,7 +358,8 @@ mod tests {
 
     #[test]
     fn large_blocks_and_blocks_past_the_end_come_from_the_system_allocator() {
-        let arena = Box::new(Arena::<4096>::new());
+        let arena = Box::new(Arena::<4096, Counted>::new());
+        let before = Counted::live();
         let large = filled(&arena, layout(LARGEST + 1, 8), 1);
         assert!(!arena.contains(large), "larger than LARGEST");
         let most = filled(&arena, layout(4000, 8), 2);
@@ -354,11 +370,12 @@ mod tests {
         free(&arena, large, layout(LARGEST + 1, 8));
         free(&arena, past, layout(200, 8));
         free(&arena, most, layout(4000, 8));
+        assert_eq!(Counted::live(), before, "every byte charged was released, from the arena or the system");
     }
 
     #[test]
     fn zeroed_blocks_are_zero_whether_fresh_or_reused() {
-        let arena = Box::new(Arena::<4096>::new());
+        let arena = Box::new(Arena::<4096, Counted>::new());
         // SAFETY: non-zero sizes.
         let fresh = unsafe { arena.alloc_zeroed(layout(256, 8)) };
         assert!(holds(fresh, 256, 0));
@@ -371,7 +388,7 @@ mod tests {
 
     #[test]
     fn threads_never_get_the_same_memory() {
-        static SHARED: Arena<{ 1 << 16 }> = Arena::new();
+        static SHARED: Arena<{ 1 << 16 }, Unmetered> = Arena::new();
         // Fewer under Miri, which interprets every step (and still interleaves the threads at random).
         let (threads, rounds) = if cfg!(miri) { (4u8, 60usize) } else { (8, 400) };
         let threads: Vec<_> = (0..threads)
