@@ -1,25 +1,33 @@
 //! `cargo xtask dist`: the release `hook` binary as it should be installed, in `<target dir>/dist/hook`.
 //!
 //! `hook` is started once per agent event, so its start is paid on every tool call (docs/performance.md). On Linux
-//! with glibc the binary is a static position-independent executable (`-C target-feature=+crt-static` with rustc's
-//! default relocation model): no dynamic loader and no shared library to map at start, and the image is still
-//! placed at a random address like every other mapping. Being position-independent also gives the unwinder an
-//! index: such an image finds a frame's description through its `.eh_frame_hdr` table (`PT_GNU_EH_FRAME`), by
-//! binary search, where a static image at a fixed address registers its `.eh_frame` at start (GCC's `crtbeginT.o`)
-//! and the first unwind sorts every frame description of the image (about 1.7 ms), which a library that captures a
-//! backtrace with each error it builds pays on every event. The build checks both: no dynamic loader named, and
-//! the index there.
+//! the binary is a static position-independent executable linked with musl (`<arch>-unknown-linux-musl`, rustc's
+//! default there: static and position-independent): no dynamic loader and no shared library to map at start, the
+//! image still placed at a random address like every other mapping, and nothing of the host's libc needed where it
+//! runs (a static glibc binary still loads the host's NSS libraries, of the same glibc version, to resolve a host
+//! name). Against the same code linked statically with glibc (`--libc gnu`) it costs 0.59–0.62× the CPU time of
+//! `hook --version` and 0.91–0.96× of a bridge call: glibc's static start asks the processor about its caches
+//! with about 40 `cpuid` instructions, each a trap to the hypervisor on a virtual machine
+//! (BENCHMARKS.md#start-up-machinery). It needs the target's standard library (`rustup target add
+//! x86_64-unknown-linux-musl`) and a C compiler for it, for ring's C and assembly: `musl-gcc` (Debian's
+//! `musl-tools`) when there is one, the host's `cc` otherwise.
+//!
+//! Being position-independent also gives the unwinder an index: such an image finds a frame's description through
+//! its `.eh_frame_hdr` table (`PT_GNU_EH_FRAME`), by binary search, where a static image at a fixed address registers
+//! its `.eh_frame` at start and the first unwind sorts every frame description of the image (about 1.7 ms), which a
+//! library that captures a backtrace with each error it builds pays on every event. The build checks both: no
+//! dynamic loader named, and the index there.
 //!
 //! `--fixed-address` builds the image at a fixed address instead (`-C relocation-model=static`), for a host that
 //! would rather have the start faster than the image's own address random: nothing is relocated at start, where the
-//! position-independent image writes about 23 000 pointers first (200 000 instructions and 74 page faults per
-//! process; 1.4× the CPU time of `hook --version`, 1.09–1.13× of a bridge call: BENCHMARKS.md#start-up-machinery).
-//! Such an image has no unwinder index in use, which costs `hook` nothing as long as it captures no backtrace.
+//! position-independent image writes about 15 000 pointers first (1.4× the CPU time of `hook --version`, 1.09–1.13×
+//! of a bridge call with glibc: BENCHMARKS.md#start-up-machinery). Such an image has no unwinder index in use, which
+//! costs `hook` nothing as long as it captures no backtrace.
 //!
-//! These flags cannot be set for the whole workspace (they would apply to proc-macros and build scripts too, which
-//! must be dynamic libraries), so the build names the host's target explicitly, which keeps them to the target's
-//! crates. Elsewhere (macOS, musl) it is the ordinary release build. The binary is read from the target directory
-//! cargo really builds in (`cargo metadata`'s, which follows `CARGO_TARGET_DIR` and `build.target-dir`).
+//! The flags cannot be set for the whole workspace (they would apply to proc-macros and build scripts too, which
+//! must be dynamic libraries), so the build names its target explicitly, which keeps them to the target's crates.
+//! Elsewhere (macOS) it is the ordinary release build. The binary is read from the target directory cargo really
+//! builds in (`cargo metadata`'s, which follows `CARGO_TARGET_DIR` and `build.target-dir`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,10 +36,19 @@ use anyhow::{Context, Result, bail};
 
 use crate::elf::{ET_DYN, ET_EXEC, Elf, PT_GNU_EH_FRAME, PT_INTERP};
 
-const USAGE: &str = "cargo xtask dist [--out DIR] [--fixed-address]: the release `hook` binary, a static \
-                     position-independent executable on Linux with glibc";
+const USAGE: &str = "cargo xtask dist [--out DIR] [--fixed-address] [--libc musl|gnu]: the release `hook` binary, \
+                     a static position-independent executable on Linux, linked with musl unless `--libc gnu`";
 
-/// How the image is linked on Linux with glibc.
+/// The C library a Linux binary is linked with, statically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Libc {
+    /// musl (the default): no `cpuid` storm at start, nothing of the host's libc needed.
+    Musl,
+    /// glibc, as the host's own target.
+    Gnu,
+}
+
+/// How the image is linked on Linux.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Image {
     /// Position-independent, placed at random (the default).
@@ -40,15 +57,23 @@ pub enum Image {
     Fixed,
 }
 
-/// `cargo xtask dist [--out DIR] [--fixed-address]`.
+/// `cargo xtask dist [--out DIR] [--fixed-address] [--libc musl|gnu]`.
 pub fn run(args: &[String], root: &Path) -> Result<()> {
     let mut out = None;
     let mut image = Image::Pie;
+    let mut libc = Libc::Musl;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--out" => out = Some(PathBuf::from(args.next().context("--out needs a directory")?)),
             "--fixed-address" => image = Image::Fixed,
+            "--libc" => {
+                libc = match args.next().map(String::as_str) {
+                    Some("musl") => Libc::Musl,
+                    Some("gnu") => Libc::Gnu,
+                    other => bail!("--libc takes `musl` or `gnu`, not {other:?}\n{USAGE}"),
+                }
+            }
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -56,14 +81,14 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
         Some(out) => out,
         None => target_dir(root)?.join("dist"),
     };
-    let binary = build_into(root, &out, image)?;
+    let binary = build_into(root, &out, image, libc)?;
     println!("{}", binary.display());
     Ok(())
 }
 
 /// Builds the release binary, copies it to `<target dir>/dist/hook`, checks it runs, and returns its path.
 pub fn build(root: &Path) -> Result<PathBuf> {
-    build_into(root, &target_dir(root)?.join("dist"), Image::Pie)
+    build_into(root, &target_dir(root)?.join("dist"), Image::Pie, Libc::Musl)
 }
 
 /// The directory cargo builds the workspace in: `target_directory` of `cargo metadata`, which follows
@@ -95,29 +120,31 @@ fn built_binary(target_dir: &Path, target: Option<&str>) -> PathBuf {
     dir.join("release").join(format!("hook{}", std::env::consts::EXE_SUFFIX))
 }
 
-fn build_into(root: &Path, out: &Path, image: Image) -> Result<PathBuf> {
+fn build_into(root: &Path, out: &Path, image: Image, libc: Libc) -> Result<PathBuf> {
     let host = host_triple()?;
-    let static_link = host.ends_with("-linux-gnu");
-    if static_link {
+    let target = static_target(&host, libc);
+    if let Some(target) = &target {
         // As cargo splits RUSTFLAGS, then ours, passed one per field so that no path is split at a space.
         let mut flags: Vec<String> =
             std::env::var("RUSTFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect();
-        // `--eh-frame-hdr` is rustc's own default; named so that the index never depends on it.
+        // Static and `--eh-frame-hdr` are musl's and rustc's own defaults; named so that the image never depends on
+        // them.
         flags.extend(["-C", "target-feature=+crt-static", "-C", "link-arg=-Wl,--eh-frame-hdr"].map(str::to_owned));
         if image == Image::Fixed {
             flags.extend(["-C", "relocation-model=static"].map(str::to_owned));
         }
         let encoded = flags.join("\u{1f}");
-        crate::run(
-            root,
-            "cargo",
-            &["build", "--release", "-p", "hook-cli", "--target", &host],
-            &[("CARGO_ENCODED_RUSTFLAGS", encoded.as_str()), ("RUSTFLAGS", "")],
-        )?;
+        let mut env = vec![("CARGO_ENCODED_RUSTFLAGS".to_owned(), encoded), ("RUSTFLAGS".to_owned(), String::new())];
+        if libc == Libc::Musl {
+            require_target(target)?;
+            env.extend(c_compiler(target));
+        }
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli", "--target", target], &env)?;
     } else {
         crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli"], &[])?;
     }
-    let built = built_binary(&target_dir(root)?, static_link.then_some(host.as_str()));
+    let built = built_binary(&target_dir(root)?, target.as_deref());
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let dest = out.join("hook");
     // A new file, not a write into the old one: a running `hook` keeps its pages.
@@ -128,7 +155,7 @@ fn build_into(root: &Path, out: &Path, image: Image) -> Result<PathBuf> {
     if !version.status.success() || !version.stdout.starts_with(b"hook ") {
         bail!("`{} --version` did not answer as expected: {:?}", dest.display(), version);
     }
-    if static_link {
+    if target.is_some() {
         check_image(&Elf::read(&dest)?, image).with_context(|| dest.display().to_string())?;
     }
     Ok(dest)
@@ -150,6 +177,45 @@ fn check_image(elf: &Elf, image: Image) -> Result<()> {
         bail!("has no .eh_frame_hdr: each first unwind would sort every frame description");
     }
     Ok(())
+}
+
+/// The target a static Linux binary is built for on `host` with `libc`; `None` off Linux.
+fn static_target(host: &str, libc: Libc) -> Option<String> {
+    let arch = host.strip_suffix("-unknown-linux-gnu").or_else(|| host.strip_suffix("-unknown-linux-musl"))?;
+    Some(match libc {
+        Libc::Musl => format!("{arch}-unknown-linux-musl"),
+        Libc::Gnu => format!("{arch}-unknown-linux-gnu"),
+    })
+}
+
+/// Fails with the fix unless rustup has the target's standard library.
+fn require_target(target: &str) -> Result<()> {
+    let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output().context("cannot run `rustc`")?;
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+    if !sysroot.join("lib/rustlib").join(target).join("lib").is_dir() {
+        bail!(
+            "the standard library for {target} is not installed: run `rustup target add {target}` (or build with \
+             `--libc gnu`)"
+        );
+    }
+    Ok(())
+}
+
+/// The C compiler cc-rs should use for `target` (ring's C and assembly), unless the environment names one:
+/// `musl-gcc` when it is on PATH, else the host's `cc`.
+fn c_compiler(target: &str) -> Option<(String, String)> {
+    let var = format!("CC_{}", target.replace('-', "_"));
+    if std::env::var_os(&var).is_some() || std::env::var_os("CC").is_some() {
+        return None;
+    }
+    let on_path = |name: &str| {
+        std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
+    };
+    let named = format!("{}-linux-musl-gcc", target.split('-').next().unwrap_or_default());
+    if on_path(&named) {
+        return None;
+    }
+    Some((var, if on_path("musl-gcc") { "musl-gcc" } else { "cc" }.to_owned()))
 }
 
 /// The host's target triple, from `rustc -vV`.
@@ -178,6 +244,17 @@ mod tests {
         );
         assert_eq!(built_binary(&dir, None), Path::new(&format!("/elsewhere/tgt/release/hook{exe}")));
         assert!(target_directory(b"{}").is_err());
+    }
+
+    #[test]
+    fn a_static_linux_build_names_the_libc_target_of_the_host_arch() {
+        assert_eq!(static_target("x86_64-unknown-linux-gnu", Libc::Musl).as_deref(), Some("x86_64-unknown-linux-musl"));
+        assert_eq!(static_target("aarch64-unknown-linux-gnu", Libc::Gnu).as_deref(), Some("aarch64-unknown-linux-gnu"));
+        assert_eq!(
+            static_target("x86_64-unknown-linux-musl", Libc::Musl).as_deref(),
+            Some("x86_64-unknown-linux-musl")
+        );
+        assert_eq!(static_target("aarch64-apple-darwin", Libc::Musl), None);
     }
 
     #[test]
