@@ -78,6 +78,16 @@ fn every_evaluation_failure_denies_a_gate_with_the_reason() {
             "package p\nimport rego.v1\nd := {\"decision\": \"pass\", \"reason\": sprintf(\"%d\", [to_number(\"x\")])}\n",
             "failed to evaluate",
         ),
+        // The failing builtin sits in the body of a rule that would deny, under a default that passes: an engine that
+        // drops a failing body as `undefined` (regorus 0.14's bytecode VM does, strict builtin errors or not) answers
+        // `pass` here, so this case is what keeps a policy from allowing more than it says.
+        (
+            "a builtin error in a deny rule's body",
+            "package p\nimport rego.v1\ndefault d := {\"decision\": \"pass\"}\n\
+             d := {\"decision\": \"deny\", \"reason\": \"big\"} if count(deny) > 0\n\
+             deny contains \"big\" if to_number(input.input.command) > 5\n",
+            "failed to evaluate",
+        ),
         (
             "the time limit",
             "package p\nimport rego.v1\nd := {\"decision\": \"pass\", \"reason\": sprintf(\"%d\", [count([1 | some a in numbers.range(1, 20000); some b in numbers.range(1, 20000); a == b + 30000])])}\n",
