@@ -240,8 +240,17 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
             );
         }
         emit(&text)?;
+        emit_verdict(ctx, agent)?;
     }
     Ok(exit::SUCCESS)
+}
+
+/// The doctor's verdict for `agent` after an install, as `hook doctor --agent` shows it; install itself succeeded
+/// whatever it says.
+fn emit_verdict(ctx: &Context, agent: Protocol) -> Result<()> {
+    let (verdict, _) = crate::doctor::verdict_text(ctx, agent)?;
+    emit(&format!("\n{}\n", ctx.painter.paint(Style::Bold, "hook doctor:")))?;
+    emit(&verdict)
 }
 
 /// What the agent itself requires before it runs the bridge from this scope's file, where install cannot do it:

@@ -1,0 +1,104 @@
+//! The workspace's own gates as one agent meets them through the bridge: those that would fire on its shell and
+//! write tools, those that would not run (untrusted, modified, disabled), and those a tool spelling would miss.
+
+use hook_agents::bridge::agent_runs_it;
+use hook_agents::doctor::Finding;
+use hook_agents::install::Agent;
+use hook_config::Config;
+use hook_middleware::pipeline::{Pipeline, SkipReason};
+use hook_types::Event;
+use serde::Serialize;
+
+/// The gates of one canonical tool.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ToolGates {
+    /// The ids of the pre-tool hooks that would run on it.
+    pub run: Vec<String>,
+    /// The ids of those that match it but would not run, each with why.
+    pub skipped: Vec<(String, &'static str)>,
+}
+
+/// What the bridge for one agent would do on its shell and write tools.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Gates {
+    /// The `shell` tool.
+    pub shell: ToolGates,
+    /// The `write` tool.
+    pub write: ToolGates,
+}
+
+/// The gates of `pipeline` (the bridge's for `agent`: without the hooks the agent runs itself), and the findings:
+/// each matching gate that would not run, each `tools:` name of `config`'s gates the agent never calls a tool by.
+pub fn gates(agent: Agent, config: &Config, pipeline: &Pipeline) -> (Gates, Vec<Finding>) {
+    let mut findings = Vec::new();
+    let of = |tool: &str| {
+        let mut gates = ToolGates::default();
+        for entry in pipeline.preview(&Event::PreTool, Some(tool)).iter() {
+            match entry.skip {
+                None => gates.run.push(entry.id.clone()),
+                Some(skip) => {
+                    let why = skip_word(skip);
+                    if !gates.skipped.iter().any(|(id, _)| *id == entry.id) {
+                        gates.skipped.push((entry.id.clone(), why));
+                    }
+                }
+            }
+        }
+        gates
+    };
+    let report = Gates { shell: of("shell"), write: of("write") };
+    let mut skipped: Vec<&(String, &'static str)> = report.shell.skipped.iter().chain(&report.write.skipped).collect();
+    skipped.sort();
+    skipped.dedup();
+    for (id, why) in skipped {
+        let message =
+            format!("the gate `{id}` matches {}'s shell or write tool but would not run: {why}", agent.agent().name);
+        findings.push(match *why {
+            "untrusted" | "modified" => {
+                Finding::blocker("gate_not_run", None, message, format!("review it: hook trust {id}"))
+            }
+            // The managed policy's choice, or the file's own `enabled: false`: not a guard that failed.
+            _ => {
+                Finding::warning("gate_not_run", None, message, "enable it in its file if it is meant to guard".into())
+            }
+        });
+    }
+    findings.extend(missed_spellings(agent, config));
+    (report, findings)
+}
+
+/// A `tools:` entry of a gate that names no canonical tool and no tool of the agent: the agent never sends that
+/// name, so the gate never meets its calls.
+fn missed_spellings(agent: Agent, config: &Config) -> Vec<Finding> {
+    let table = agent.agent();
+    let mut out = Vec::new();
+    for hook in config.hooks.iter().filter(|h| h.decl.event == Event::PreTool && !agent_runs_it(agent, h)) {
+        for tool in hook.decl.tools.iter().flatten() {
+            if hook_types::canonical_tool(tool).is_none() && !table.knows_tool(tool) {
+                out.push(Finding::warning(
+                    "tool_spelling",
+                    Some(hook.decl.source.clone()),
+                    format!(
+                        "the gate `{}` lists the tool `{tool}`, the name of no tool {} calls: the gate never meets its calls",
+                        hook.decl.id, table.name
+                    ),
+                    format!(
+                        "name the canonical tool ({}) or {}'s own name for it",
+                        hook_types::suggest_tool(tool).unwrap_or("shell, write, edit, …"),
+                        table.name
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn skip_word(skip: SkipReason) -> &'static str {
+    match skip {
+        SkipReason::Disabled => "disabled",
+        SkipReason::OnlyManaged => "only_managed",
+        SkipReason::Untrusted => "untrusted",
+        SkipReason::Modified => "modified",
+    }
+}
