@@ -32,9 +32,10 @@ fn trust_folder(env: &Env) {
         let ws = env.ws.display().to_string();
         let entry = match trust.shape {
             TrustShape::PerDir { map, field, .. } => {
-                let value = field.map_or(json!({"trustedAt": "2026-01-01"}), |(name, text)| {
-                    json!({ name: serde_json::from_str::<Value>(text).unwrap() })
-                });
+                let value = field.map_or(
+                    json!({"trustedAt": "2026-01-01"}),
+                    |(name, text)| json!({ name: serde_json::from_str::<Value>(text).unwrap() }),
+                );
                 nested(map, json!({ ws: value }))
             }
             TrustShape::Levels => json!({ ws: "TRUST_FOLDER" }),
