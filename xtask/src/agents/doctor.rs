@@ -13,9 +13,15 @@ use serde_json::{Value, json};
 use super::agent::{Approver, Run};
 use super::session::{Checks, Ctx};
 
-/// The gate both scenarios load: it leaves a mark when it runs, and denies.
+/// The gate both scenarios load: it leaves a mark when it runs, and denies. The mark goes to `$HOME`: a file under
+/// the workspace that the command names is part of the hook's fingerprint, and the doctor's probe runs the gate too.
 const GATE: &str = "  - id: gate-shell\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    \
-                    shell: \"touch GATE-RAN; echo 'DENY-5120 no shell commands here' >&2; exit 2\"\n";
+                    shell: \"touch ${HOME:?}/GATE-RAN; echo 'DENY-5120 no shell commands here' >&2; exit 2\"\n";
+
+/// Whether the gate ran since the mark was last cleared.
+fn gate_ran(ctx: &Ctx<'_>) -> bool {
+    ctx.sandbox.home.join("GATE-RAN").exists()
+}
 
 const UI: Run = Run { approver: Approver::Preapproved, ui: true };
 
@@ -28,7 +34,7 @@ pub fn doctor_live(ctx: &Ctx<'_>) -> Result<Checks> {
     checks.expect(code == Some(0) && report["live"] == true, "doctor: every guard live, exit 0", || {
         format!("exit {code:?}, findings {}", report["agents"][0]["findings"])
     });
-    checks.expect(ctx.sandbox.exists("GATE-RAN"), "the gate to fire, as doctor said", || "it did not".into());
+    checks.expect(gate_ran(ctx), "the gate to fire, as doctor said", || "it did not".into());
     checks.tool_blocked(ctx, &session);
     Ok(checks)
 }
@@ -61,7 +67,7 @@ pub fn doctor_off(ctx: &Ctx<'_>) -> Result<Checks> {
         &format!("doctor: `{}` found, exit 1", switch.key),
         || format!("exit {code:?}, findings {}", report["agents"][0]["findings"]),
     );
-    checks.expect(!ctx.sandbox.exists("GATE-RAN"), "the gate never to run, as doctor said", || "it ran".into());
+    checks.expect(!gate_ran(ctx), "the gate never to run, as doctor said", || "it ran".into());
     checks.tool_ran(ctx, &session);
     Ok(checks)
 }
@@ -85,6 +91,8 @@ fn doctor(ctx: &Ctx<'_>) -> Result<(Option<i32>, Value)> {
     command.args(["--workspace".as_ref(), ctx.sandbox.ws.as_os_str()]);
     command.args(["doctor", "--agent", ctx.agent.name(), "--headless", "--json"]);
     let output = command.output().context("cannot run hook doctor")?;
+    // The probe ran the gate: only the agent's own call counts from here.
+    let _ = std::fs::remove_file(ctx.sandbox.home.join("GATE-RAN"));
     std::fs::write(ctx.sandbox.root.join("doctor.json"), &output.stdout)?;
     let report = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
     Ok((output.status.code(), report))
