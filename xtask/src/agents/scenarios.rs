@@ -54,13 +54,9 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "hook_missing", agents: &[], run: unanswered::hook_missing },
     Scenario { name: "bridge_killed", agents: &[], run: unanswered::bridge_killed },
     // `hook doctor`'s verdict against the agent: live and the gate fires; an off switch and the gate never runs
-    // (Cline has no switch of its own).
+    // (Cline, which runs its own list, has no switch of its own).
     Scenario { name: "doctor_live", agents: &[], run: doctor::doctor_live },
-    Scenario {
-        name: "doctor_off",
-        agents: &["claude", "codex", "gemini", "qwen", "droid", "copilot"],
-        run: doctor::doctor_off,
-    },
+    Scenario { name: "doctor_off", agents: &[], run: doctor::doctor_off },
 ];
 
 /// A pre-approved run observed as the agent's UI would show it.

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use entries::{BridgeEntry, bridge_entries, installed_scopes};
-pub use settings::{agent_findings, resolve};
+pub use settings::{agent_findings, agent_variables, resolve};
 
 /// Where the doctor looks: the workspace, the home directory, the environment the agent would start with.
 pub struct Place<'a> {

@@ -51,6 +51,29 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The environment variables the agent's table entry says its files or trust depend on (`$CODEX_HOME`, a trusted
+/// folders path, a variable that trusts the folder): what a probe run as the agent passes on.
+///
+/// ```
+/// use hook_types::Protocol;
+/// assert!(hook_agents::doctor::agent_variables(Protocol::Gemini.agent()).contains(&"GEMINI_CLI_TRUST_WORKSPACE"));
+/// ```
+pub fn agent_variables(agent: &Agent) -> Vec<&'static str> {
+    let var = |path: &AgentPath| match path {
+        AgentPath::EnvDir { var, .. } => Some(*var),
+        _ => None,
+    };
+    let mut out: Vec<&'static str> = agent.switches.iter().flat_map(|s| s.files.iter().filter_map(var)).collect();
+    if let Some(trust) = &agent.folder_trust {
+        out.extend(var(&trust.store));
+        out.extend(trust.store_env);
+        out.extend(trust.env_trusts.iter().map(|(name, _)| *name));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// A file read as the agent reads it: `None` when it does not exist; TOML by its extension, JSON otherwise (comments
 /// allowed where the agent allows them).
 fn read_document(path: &Path, json_comments: bool) -> Option<Result<Value, String>> {

@@ -57,6 +57,18 @@ pub fn agent_state_file(agent: Agent, codex_home: Option<&Path>, home: Option<&P
     })?
 }
 
+/// [`agent_state_file`] with the directory the agent's own variable names in this process's environment (an
+/// absolute `$CODEX_HOME`), as `hook install` and `hook doctor` find it.
+///
+/// ```
+/// use hook_agents::install::{Agent, agent_state_file_here};
+/// assert_eq!(agent_state_file_here(Agent::Claude, Some(std::path::Path::new("/home/u"))), None);
+/// ```
+pub fn agent_state_file_here(agent: Agent, home: Option<&Path>) -> Option<PathBuf> {
+    let dir = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+    agent_state_file(agent, dir.as_deref(), home)
+}
+
 /// Plans the trust edit for the agent file `agent_file` going from `old` to `new` (its `hooks` objects).
 pub(crate) fn plan(
     agent: Agent,

@@ -71,7 +71,7 @@ use std::path::PathBuf;
 pub use agent::{
     Agent, AgentEvent, AgentInstall, BRIDGE_ANSWER_MARGIN_MS, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope,
 };
-pub use agent_trust::{AgentTrustChange, AgentTrustEntry, agent_state_file, codex_hook_hash};
+pub use agent_trust::{AgentTrustChange, AgentTrustEntry, agent_state_file, agent_state_file_here, codex_hook_hash};
 pub(crate) use agent_trust::{trust_key, untrusted_bridges};
 pub use command::{bridge_command, quote};
 pub use executables::{ASIDE_DIR, ExecutablesChange, FileMove, WrittenFile, bridge_script};

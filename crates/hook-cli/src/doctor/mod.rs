@@ -23,7 +23,7 @@ use anyhow::Result;
 use clap::Args;
 use hook_agents::bridge::agent_runs_it;
 use hook_agents::doctor::{BridgeEntry, Finding, Place, agent_findings, bridge_entries, installed_scopes};
-use hook_agents::install::{Agent, AgentInstall, InstallScope, Installs, agent_state_file, installs_path};
+use hook_agents::install::{Agent, AgentInstall, InstallScope, Installs, agent_state_file_here, installs_path};
 use hook_config::Config;
 use serde::Serialize;
 
@@ -223,8 +223,7 @@ fn examine(
 
 /// The bridge entries of every scope whose file holds one, or whose install is recorded.
 fn entries(agent: Agent, place: &Place<'_>, findings: &mut Vec<Finding>) -> Vec<BridgeEntry> {
-    let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
-    let state = agent_state_file(agent, codex_home.as_deref(), place.home);
+    let state = agent_state_file_here(agent, place.home);
     let mut out = Vec::new();
     for scope in [InstallScope::Local, InstallScope::Project, InstallScope::User] {
         let Some(file) = agent.agent().settings_file(scope, place.workspace, place.home) else { continue };

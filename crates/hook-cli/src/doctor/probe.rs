@@ -64,7 +64,8 @@ pub fn probe(agent: Agent, event: &'static str, command: &str, workspace: &Path,
         shell.args(["-c", command]);
     }
     shell.current_dir(workspace).env_clear().env("PATH", path);
-    for name in ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR", "CODEX_HOME"] {
+    let own = hook_agents::doctor::agent_variables(agent.agent());
+    for name in ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR"].into_iter().chain(own) {
         if let Some(value) = std::env::var_os(name) {
             shell.env(name, value);
         }
@@ -181,9 +182,9 @@ mod tests {
 
     #[test]
     fn a_version_is_the_first_dotted_number() {
-        assert_eq!(version_in("2.1.197 (Claude Code)").as_deref(), Some("2.1.197"));
-        assert_eq!(version_in("codex-cli 0.169.0\n").as_deref(), Some("0.169.0"));
-        assert_eq!(version_in("GitHub Copilot CLI 1.0.102.\n").as_deref(), Some("1.0.102"));
+        assert_eq!(version_in("2.1.197 (Some Agent)").as_deref(), Some("2.1.197"));
+        assert_eq!(version_in("agent-cli 0.169.0\n").as_deref(), Some("0.169.0"));
+        assert_eq!(version_in("Agent CLI 1.0.102.\n").as_deref(), Some("1.0.102"));
         assert_eq!(version_in("no version"), None);
     }
 

@@ -164,8 +164,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     };
     let mut request = InstallRequest::new(agent, scope, layout, command);
     request.limits = crate::engine::limits();
-    let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
-    request.agent_state = hook_agents::install::agent_state_file(agent, codex_home.as_deref(), layout.home.as_deref());
+    request.agent_state = hook_agents::install::agent_state_file_here(agent, layout.home.as_deref());
     let plan = plan_install(&request)?;
     if portable {
         warn_portable(&exe, &layout.workspace, config_home.as_deref(), managed.as_deref());
