@@ -13,7 +13,7 @@
 //! std::fs::create_dir(ws.path().join(".claude")).unwrap();
 //! std::fs::write(ws.path().join(".claude/settings.json"), r#"{"disableAllHooks": true}"#).unwrap();
 //! let env = |_: &str| None;
-//! let place = Place { workspace: ws.path(), home: Some(home.path()), env: &env, interactive: false };
+//! let place = Place { workspace: ws.path(), home: Some(home.path()), env: &env, interactive: false, system_root: None };
 //! let findings = agent_findings(Protocol::Claude.agent(), &place, &[]);
 //! assert_eq!(findings[0].check, "disableAllHooks");
 //! assert!(findings[0].blocks);
@@ -40,6 +40,8 @@ pub struct Place<'a> {
     pub env: &'a dyn Fn(&str) -> Option<OsString>,
     /// Whether the agent is to be judged as started interactively (trust prompts apply) rather than headless.
     pub interactive: bool,
+    /// The directory a machine-wide path is read under: `None` for `/` itself (a test gives a directory of its own).
+    pub system_root: Option<&'a Path>,
 }
 
 /// One thing the doctor found about an agent: a reason a guard is not live (`blocks`), or a warning.

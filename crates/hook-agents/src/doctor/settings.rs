@@ -18,7 +18,7 @@ use crate::install::BRIDGE_NAME;
 /// use hook_types::AgentPath;
 /// use std::path::Path;
 /// let env = |_: &str| None;
-/// let place = Place { workspace: Path::new("/ws"), home: None, env: &env, interactive: false };
+/// let place = Place { workspace: Path::new("/ws"), home: None, env: &env, interactive: false, system_root: None };
 /// assert_eq!(resolve(&AgentPath::Workspace(".claude/settings.json"), &place), [Path::new("/ws/.claude/settings.json")]);
 /// assert!(resolve(&AgentPath::Home(".claude.json"), &place).is_empty());
 /// ```
@@ -26,7 +26,10 @@ pub fn resolve(path: &AgentPath, place: &Place<'_>) -> Vec<PathBuf> {
     let base = match path {
         AgentPath::Workspace(p) => Some(place.workspace.join(p)),
         AgentPath::Home(p) => place.home.map(|home| home.join(p)),
-        AgentPath::System(p) => Some(PathBuf::from(p)),
+        AgentPath::System(p) => Some(match place.system_root {
+            Some(root) => root.join(p.trim_start_matches('/')),
+            None => PathBuf::from(p),
+        }),
         AgentPath::EnvDir { var, default, file } => {
             let dir = (place.env)(var).filter(|v| !v.is_empty()).map(PathBuf::from);
             dir.or_else(|| place.home.map(|home| home.join(default))).map(|dir| dir.join(file))
@@ -252,6 +255,36 @@ fn levels_trust(value: &Value, dir: &Path) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The checks of the blocking findings for `agent` with `files` (relative to a root standing for `/`) written.
+    fn blocking(agent: hook_types::Protocol, files: &[(&str, &str)]) -> Vec<&'static str> {
+        let root = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let path = root.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let env = |_: &str| None;
+        let ws = root.path().join("ws");
+        let place = Place { workspace: &ws, home: None, env: &env, interactive: false, system_root: Some(root.path()) };
+        agent_findings(agent.agent(), &place, &[]).into_iter().filter(|f| f.blocks).map(|f| f.check).collect()
+    }
+
+    #[test]
+    fn a_machine_wide_policy_file_turns_hooks_off_too() {
+        use hook_types::Protocol;
+        let managed = "etc/claude-code/managed-settings.json";
+        assert_eq!(
+            blocking(Protocol::Claude, &[(managed, r#"{"allowManagedHooksOnly": true}"#)]),
+            ["allowManagedHooksOnly"]
+        );
+        assert_eq!(blocking(Protocol::Claude, &[(managed, r#"{"disableAllHooks": true}"#)]), ["disableAllHooks"]);
+        assert!(blocking(Protocol::Claude, &[(managed, r#"{"disableAllHooks": false}"#)]).is_empty());
+        // Gemini CLI's system settings, with comments as it allows; its folder trust off there too.
+        let system = "etc/gemini-cli/settings.json";
+        let text = "{\n  // off\n  \"hooksConfig\": {\"enabled\": false},\n  \"security\": {\"folderTrust\": {\"enabled\": false}}\n}";
+        assert_eq!(blocking(Protocol::Gemini, &[(system, text)]), ["hooksConfig.enabled"]);
+    }
 
     #[test]
     fn the_longest_rule_decides_and_a_parent_rule_covers_its_siblings() {

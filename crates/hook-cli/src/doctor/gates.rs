@@ -14,8 +14,17 @@ use serde::Serialize;
 pub struct ToolGates {
     /// The ids of the pre-tool hooks that would run on it.
     pub run: Vec<String>,
-    /// The ids of those that match it but would not run, each with why.
-    pub skipped: Vec<(String, &'static str)>,
+    /// Those that match it but would not run, each with why.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A gate that matches a tool but would not run.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Skipped {
+    /// Its id.
+    pub id: String,
+    /// Why: `untrusted`, `modified`, `disabled` or `only_managed`.
+    pub why: &'static str,
 }
 
 /// What the bridge for one agent would do on its shell and write tools.
@@ -37,9 +46,8 @@ pub fn gates(agent: Agent, config: &Config, pipeline: &Pipeline) -> (Gates, Vec<
             match entry.skip {
                 None => gates.run.push(entry.id.clone()),
                 Some(skip) => {
-                    let why = skip_word(skip);
-                    if !gates.skipped.iter().any(|(id, _)| *id == entry.id) {
-                        gates.skipped.push((entry.id.clone(), why));
+                    if !gates.skipped.iter().any(|s| s.id == entry.id) {
+                        gates.skipped.push(Skipped { id: entry.id.clone(), why: skip_word(skip) });
                     }
                 }
             }
@@ -47,10 +55,10 @@ pub fn gates(agent: Agent, config: &Config, pipeline: &Pipeline) -> (Gates, Vec<
         gates
     };
     let report = Gates { shell: of("shell"), write: of("write") };
-    let mut skipped: Vec<&(String, &'static str)> = report.shell.skipped.iter().chain(&report.write.skipped).collect();
+    let mut skipped: Vec<&Skipped> = report.shell.skipped.iter().chain(&report.write.skipped).collect();
     skipped.sort();
     skipped.dedup();
-    for (id, why) in skipped {
+    for Skipped { id, why } in skipped {
         let message =
             format!("the gate `{id}` matches {}'s shell or write tool but would not run: {why}", agent.agent().name);
         findings.push(match *why {

@@ -153,7 +153,8 @@ fn diagnose(ctx: &Context, only: Option<Agent>, interactive: bool) -> Result<Rep
     let config = ctx.load_to_show()?;
     let env = |name: &str| std::env::var_os(name);
     let home = ctx.layout.home.clone();
-    let place = Place { workspace: &ctx.layout.workspace, home: home.as_deref(), env: &env, interactive };
+    let place =
+        Place { workspace: &ctx.layout.workspace, home: home.as_deref(), env: &env, interactive, system_root: None };
     let hook = HookOnPath { running, on_path };
     let mut agents = Vec::new();
     for agent in Agent::bridged() {

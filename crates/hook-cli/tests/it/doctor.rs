@@ -216,6 +216,7 @@ fn an_untrusted_gate_blocks_and_a_tool_spelling_no_agent_uses_warns() {
     let warnings: Vec<&Value> =
         report["agents"][0]["findings"].as_array().unwrap().iter().filter(|f| f["blocks"] == false).collect();
     assert!(warnings.iter().any(|f| f["check"] == "tool_spelling"), "{warnings:#?}");
+    assert_eq!(report["agents"][0]["gates"]["shell"]["skipped"], json!([{"id": "no-rm", "why": "untrusted"}]));
     let out = env.hook(&["trust", "--all", "--yes"]);
     assert_eq!(out.code, 0, "{out:#?}");
     let (out, report) = doctor(&env, "gemini", None);
