@@ -4,7 +4,7 @@
 use hook_agents::bridge::agent_runs_it;
 use hook_agents::doctor::Finding;
 use hook_agents::install::Agent;
-use hook_config::Config;
+use hook_config::{Config, TrustStatus};
 use hook_middleware::pipeline::{Pipeline, SkipReason};
 use hook_types::Event;
 use serde::Serialize;
@@ -71,8 +71,35 @@ pub fn gates(agent: Agent, config: &Config, pipeline: &Pipeline) -> (Gates, Vec<
             }
         });
     }
+    let named: Vec<&str> = skipped_ids(&report);
+    findings.extend(other_unrun(agent, config, &named));
     findings.extend(missed_spellings(agent, config));
     (report, findings)
+}
+
+fn skipped_ids(gates: &Gates) -> Vec<&str> {
+    gates.shell.skipped.iter().chain(&gates.write.skipped).map(|s| s.id.as_str()).collect()
+}
+
+/// The other hooks the bridge would not run because they are untrusted or modified (on any event): each is a guard
+/// or an observer that does nothing until it is trusted.
+fn other_unrun(agent: Agent, config: &Config, named: &[&str]) -> Vec<Finding> {
+    let unrun = config.hooks.iter().filter(|h| {
+        matches!(h.trust, TrustStatus::Untrusted | TrustStatus::Modified)
+            && !agent_runs_it(agent, h)
+            && !named.contains(&h.decl.id.as_str())
+    });
+    unrun
+        .map(|hook| {
+            let why = if hook.trust == TrustStatus::Modified { "modified since it was trusted" } else { "untrusted" };
+            Finding::warning(
+                "hook_not_run",
+                Some(hook.decl.source.clone()),
+                format!("the hook `{}` ({}) would not run: {why}", hook.decl.id, hook.decl.event),
+                format!("review it: hook trust {}", hook.decl.id),
+            )
+        })
+        .collect()
 }
 
 /// A `tools:` entry of a gate that names no canonical tool and no tool of the agent: the agent never sends that

@@ -1,7 +1,8 @@
 //! `hook doctor`: after a clean install every guard of every agent is live and it exits 0; each of an agent's own off
 //! switches (from its table entry), set one at a time, and its folder trust withdrawn, is found by name with a
 //! non-zero exit; so are `hook` missing from the probe's PATH, a bridge entry without its fallback or missing from
-//! an event, Codex's hook trust of a changed entry, an untrusted gate and a tool spelling no agent uses.
+//! an event, Codex's hook trust of a changed entry, an untrusted gate (and any other untrusted hook) and a tool
+//! spelling no agent uses.
 
 use crate::common;
 
@@ -208,7 +209,8 @@ fn an_untrusted_gate_blocks_and_a_tool_spelling_no_agent_uses_warns() {
     env.write(
         ".hooks/hooks.yaml",
         "hooks:\n  - id: no-rm\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    shell: \"exit 0\"\n  \
-         - id: typo\n    on: pre_tool\n    tools: [Bassh]\n    kind: command\n    shell: \"exit 0\"\n",
+         - id: typo\n    on: pre_tool\n    tools: [Bassh]\n    kind: command\n    shell: \"exit 0\"\n  \
+         - id: note\n    on: turn_end\n    kind: command\n    shell: \"true\"\n",
     );
     let (out, report) = doctor(&env, "gemini", None);
     assert_eq!(out.code, 1);
@@ -216,6 +218,8 @@ fn an_untrusted_gate_blocks_and_a_tool_spelling_no_agent_uses_warns() {
     let warnings: Vec<&Value> =
         report["agents"][0]["findings"].as_array().unwrap().iter().filter(|f| f["blocks"] == false).collect();
     assert!(warnings.iter().any(|f| f["check"] == "tool_spelling"), "{warnings:#?}");
+    let unrun: Vec<&Value> = warnings.iter().copied().filter(|f| f["check"] == "hook_not_run").collect();
+    assert_eq!(unrun.len(), 2, "typo and note: {unrun:#?}");
     assert_eq!(report["agents"][0]["gates"]["shell"]["skipped"], json!([{"id": "no-rm", "why": "untrusted"}]));
     let out = env.hook(&["trust", "--all", "--yes"]);
     assert_eq!(out.code, 0, "{out:#?}");
