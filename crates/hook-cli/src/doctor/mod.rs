@@ -52,6 +52,8 @@ pub struct Report {
     version: u32,
     /// Whether every guard of every agent shown is live.
     pub live: bool,
+    /// Whether the installed handlers were probed (not at the end of `hook install`).
+    pub probed: bool,
     /// The running `hook` and the one `PATH` finds.
     pub hook: HookOnPath,
     /// One entry per agent.
@@ -129,7 +131,7 @@ pub struct ScopedProbe {
 
 /// Runs `hook doctor`.
 pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<u8> {
-    let report = diagnose(ctx, args.agent, !args.headless)?;
+    let report = diagnose(ctx, args.agent, !args.headless, true)?;
     if ctx.json {
         emit_json(&report)?;
     } else {
@@ -138,15 +140,17 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<u8> {
     Ok(if report.live { exit::SUCCESS } else { exit::ERROR })
 }
 
-/// The doctor's verdict on `agent` alone as text, for the end of `hook install`; and whether it is all live.
+/// The doctor's verdict on `agent` alone as text, for the end of `hook install`, and whether it is all live: every
+/// check but the live probe, which runs the workspace's hooks and is left to `hook doctor` itself (a hook just moved
+/// into the native file should not run as a side effect of installing it).
 pub fn verdict_text(ctx: &Context, agent: Agent) -> Result<(String, bool)> {
-    let report = diagnose(ctx, Some(agent), true)?;
+    let report = diagnose(ctx, Some(agent), true, false)?;
     let text = render::text(&report, &ctx.layout.workspace, &ctx.painter);
     Ok((text, report.live))
 }
 
 /// The whole report.
-fn diagnose(ctx: &Context, only: Option<Agent>, interactive: bool) -> Result<Report> {
+fn diagnose(ctx: &Context, only: Option<Agent>, interactive: bool, probe: bool) -> Result<Report> {
     let running = current_exe()?;
     let on_path = find_on_path("hook");
     let installs = installs_path(&ctx.layout).map(|p| Installs::read(&p)).transpose()?.unwrap_or_default();
@@ -162,10 +166,10 @@ fn diagnose(ctx: &Context, only: Option<Agent>, interactive: bool) -> Result<Rep
         if only.is_some_and(|a| a != agent) || (only.is_none() && scopes.is_empty() && !present(agent, &place)) {
             continue;
         }
-        agents.push(examine(ctx, agent, &scopes, &place, &hook, &config)?);
+        agents.push(examine(ctx, agent, &scopes, &place, &hook, &config, probe)?);
     }
     let live = agents.iter().all(|a| a.live);
-    Ok(Report { version: JSON_VERSION, live, hook, agents })
+    Ok(Report { version: JSON_VERSION, live, probed: probe, hook, agents })
 }
 
 /// Whether one of the agent's files exists in the workspace or under the home directory.
@@ -185,13 +189,14 @@ fn examine(
     place: &Place<'_>,
     hook: &HookOnPath,
     config: &Config,
+    probe: bool,
 ) -> Result<AgentReport> {
     let mut findings = agent_findings(agent.agent(), place, scopes);
     let entries = entries(agent, place, &mut findings);
     let blocked_agent: Vec<&'static str> = findings.iter().filter(|f| f.blocks).map(|f| f.check).collect();
     findings.extend(entry_findings(agent, &entries));
     findings.extend(path_findings(&entries, hook));
-    let probes = probes(agent, &entries, place.workspace);
+    let probes = if probe { probes(agent, &entries, place.workspace) } else { Vec::new() };
     for probe in probes.iter().filter(|p| !p.probe.live) {
         findings.push(Finding::blocker(
             "probe",

@@ -30,7 +30,7 @@ pub fn text(report: &Report, workspace: &Path, painter: &Painter) -> String {
     }
     for agent in &report.agents {
         out.push('\n');
-        agent_text(&mut out, agent, painter, &show);
+        agent_text(&mut out, agent, report.probed, painter, &show);
     }
     let verdict = if report.live {
         painter.paint(Style::Green, "every guard is live")
@@ -41,7 +41,7 @@ pub fn text(report: &Report, workspace: &Path, painter: &Painter) -> String {
     out
 }
 
-fn agent_text(out: &mut String, agent: &AgentReport, painter: &Painter, show: &dyn Fn(&Path) -> String) {
+fn agent_text(out: &mut String, agent: &AgentReport, probed: bool, painter: &Painter, show: &dyn Fn(&Path) -> String) {
     let state = if agent.live { painter.paint(Style::Green, "live") } else { painter.paint(Style::Red, "NOT LIVE") };
     out.push_str(&painter.paint(Style::Bold, &format!("{} ({})", agent.name, agent.agent)));
     out.push_str(&format!(": {state}\n"));
@@ -57,6 +57,10 @@ fn agent_text(out: &mut String, agent: &AgentReport, painter: &Painter, show: &d
             if guard.live { painter.paint(Style::Green, "live") } else { painter.paint(Style::Red, "not live") };
         let why = if guard.why_not.is_empty() { String::new() } else { format!(" ({})", guard.why_not.join(", ")) };
         let line = format!("guard {} · {} scope · {}: {state}{why}", guard.event, guard.scope, show(&guard.file));
+        push_wrapped(out, &line, "    ");
+    }
+    if !probed && !agent.guards.is_empty() {
+        let line = format!("probe: not run here; `hook doctor --agent {}` runs the installed handler", agent.agent);
         push_wrapped(out, &line, "    ");
     }
     for probe in &agent.probes {

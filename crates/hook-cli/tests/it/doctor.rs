@@ -237,6 +237,8 @@ fn install_ends_with_the_doctors_verdict() {
     let verdict = out.stdout.split("hook doctor:").nth(1).unwrap_or_else(|| panic!("{}", out.stdout));
     assert!(verdict.contains("Claude Code (claude): NOT LIVE"), "{verdict}");
     assert!(verdict.contains("[folder_trust]"), "{verdict}");
+    // Install runs no hook: the live probe is `hook doctor`'s.
+    assert!(verdict.contains("probe: not run here; `hook doctor --agent claude`"), "{verdict}");
 }
 
 #[test]
