@@ -140,13 +140,12 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<u8> {
     Ok(if report.live { exit::SUCCESS } else { exit::ERROR })
 }
 
-/// The doctor's verdict on `agent` alone as text, for the end of `hook install`, and whether it is all live: every
+/// The doctor's verdict on `agent` alone as text, for the end of `hook install`: every
 /// check but the live probe, which runs the workspace's hooks and is left to `hook doctor` itself (a hook just moved
 /// into the native file should not run as a side effect of installing it).
-pub fn verdict_text(ctx: &Context, agent: Agent) -> Result<(String, bool)> {
+pub fn verdict_text(ctx: &Context, agent: Agent) -> Result<String> {
     let report = diagnose(ctx, Some(agent), true, false)?;
-    let text = render::text(&report, &ctx.layout.workspace, &ctx.painter);
-    Ok((text, report.live))
+    Ok(render::text(&report, &ctx.layout.workspace, &ctx.painter))
 }
 
 /// The whole report.

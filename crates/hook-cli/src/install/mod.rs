@@ -247,7 +247,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
 /// The doctor's verdict for `agent` after an install, as `hook doctor --agent` shows it; install itself succeeded
 /// whatever it says.
 fn emit_verdict(ctx: &Context, agent: Protocol) -> Result<()> {
-    let (verdict, _) = crate::doctor::verdict_text(ctx, agent)?;
+    let verdict = crate::doctor::verdict_text(ctx, agent)?;
     emit(&format!("\n{}\n", ctx.painter.paint(Style::Bold, "hook doctor:")))?;
     emit(&verdict)
 }
