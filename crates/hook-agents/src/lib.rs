@@ -24,5 +24,6 @@
 #![forbid(unsafe_code)]
 
 pub mod bridge;
+pub mod doctor;
 pub mod import;
 pub mod install;

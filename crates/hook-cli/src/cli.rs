@@ -110,6 +110,8 @@ pub enum Command {
     Install(crate::install::InstallArgs),
     /// Undo `hook install`: the agent's file as it was, its hooks back, the trust install recorded revoked.
     Uninstall(crate::install::UninstallArgs),
+    /// Check that each installed agent's guards are live here, and say why not and the fix; exit 1 if any is not.
+    Doctor(crate::doctor::DoctorArgs),
 }
 
 /// `hook import`.

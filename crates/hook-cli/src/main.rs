@@ -19,6 +19,7 @@ mod bridge;
 mod cases;
 mod cli;
 mod context;
+mod doctor;
 mod engine;
 #[cfg(all(feature = "fast-start", target_os = "linux", target_env = "gnu", not(test)))]
 mod entry;
@@ -190,6 +191,7 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Bridge(_) => Ok(bridge::run_parsed()),
         Command::Install(args) => install::run(&ctx, &cli.global, args),
         Command::Uninstall(args) => install::uninstall(&ctx, args),
+        Command::Doctor(args) => doctor::run(&ctx, args),
     }
 }
 

@@ -93,8 +93,14 @@ impl BridgeProgram {
     }
 }
 
-/// Whether `line` is one simple command and nothing else (no list, pipe or `sh -c` script around it).
-pub(crate) fn lone_command(line: &str) -> bool {
+/// Whether `line` is one simple command and nothing else (no list, pipe or `sh -c` script around it): a bridge entry
+/// that is one runs with no fallback around it.
+///
+/// ```
+/// assert!(hook_config::lone_command("hook bridge --protocol claude"));
+/// assert!(!hook_config::lone_command("hook bridge --protocol claude || exit 2"));
+/// ```
+pub fn lone_command(line: &str) -> bool {
     let commands = shell_commands(line);
     commands.iter().filter(|words| !words.is_empty()).count() == 1
         && commands.iter().all(|words| shell_script(words).is_none())

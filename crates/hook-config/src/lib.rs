@@ -83,7 +83,7 @@ mod schema;
 mod trust;
 mod workspace_trust;
 
-pub use bridge_program::BridgeProgram;
+pub use bridge_program::{BridgeProgram, lone_command};
 pub use cache::{MAX_ENTRIES as LOAD_CACHE_MAX_ENTRIES, default_load_cache_dir};
 pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::{MAX_DIR_FILES as MAX_HOOK_DIR_FILES, SourceFile};
@@ -93,7 +93,7 @@ pub use file::{FileContext, FileLoad, StrictError, load_file, load_file_with, pa
 pub use fingerprint::{fingerprint, program_on_hook_path, recheck};
 pub use formats::{
     EVENT_EXECUTABLES_MAX_ENTRIES, EventExecutable, event_executable_argv, event_executable_bridge_line,
-    event_executable_head, event_executable_name, event_executables,
+    event_executable_head, event_executable_name, event_executables, strip_json_comments,
 };
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{

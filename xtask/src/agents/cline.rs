@@ -130,6 +130,7 @@ pub const SCENARIOS: &[Scenario] = &[
     // The shared scenarios where the engine cannot answer, under the same names (`--scenario hook_missing` runs both).
     Scenario { name: "hook_missing", agents: &["cline"], run: super::unanswered::hook_missing },
     Scenario { name: "bridge_killed", agents: &["cline"], run: super::unanswered::bridge_killed },
+    Scenario { name: "doctor_live", agents: &["cline"], run: super::doctor::doctor_live },
 ];
 
 /// Cline's own PreToolUse hook file that cancels, in its protocol (`cancel` with `errorMessage`).

@@ -15,6 +15,7 @@ mod cline;
 mod codex;
 mod conformance;
 mod copilot;
+mod doctor;
 mod droid;
 mod gemini;
 mod measure;

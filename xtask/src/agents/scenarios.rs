@@ -10,6 +10,7 @@ use anyhow::Result;
 
 use super::agent::{Approver, Point, Run, write_own_hooks};
 use super::codex;
+use super::doctor;
 use super::server::Step;
 use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
 use super::unanswered;
@@ -52,6 +53,10 @@ pub const SCENARIOS: &[Scenario] = &[
     // The engine cannot answer: the installed handler must block by itself (Cline runs these through its own list).
     Scenario { name: "hook_missing", agents: &[], run: unanswered::hook_missing },
     Scenario { name: "bridge_killed", agents: &[], run: unanswered::bridge_killed },
+    // `hook doctor`'s verdict against the agent: live and the gate fires; an off switch and the gate never runs
+    // (Cline, which runs its own list, has no switch of its own).
+    Scenario { name: "doctor_live", agents: &[], run: doctor::doctor_live },
+    Scenario { name: "doctor_off", agents: &[], run: doctor::doctor_off },
 ];
 
 /// A pre-approved run observed as the agent's UI would show it.

@@ -57,6 +57,18 @@ pub fn agent_state_file(agent: Agent, codex_home: Option<&Path>, home: Option<&P
     })?
 }
 
+/// [`agent_state_file`] with the directory the agent's own variable names in this process's environment (an
+/// absolute `$CODEX_HOME`), as `hook install` and `hook doctor` find it.
+///
+/// ```
+/// use hook_agents::install::{Agent, agent_state_file_here};
+/// assert_eq!(agent_state_file_here(Agent::Claude, Some(std::path::Path::new("/home/u"))), None);
+/// ```
+pub fn agent_state_file_here(agent: Agent, home: Option<&Path>) -> Option<PathBuf> {
+    let dir = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
+    agent_state_file(agent, dir.as_deref(), home)
+}
+
 /// Plans the trust edit for the agent file `agent_file` going from `old` to `new` (its `hooks` objects).
 pub(crate) fn plan(
     agent: Agent,
@@ -132,6 +144,29 @@ pub(crate) fn undo(change: &AgentTrustChange) -> Result<(), InstallError> {
     Ok(())
 }
 
+/// The bridge handlers of `hooks` (the agent file `agent_file`'s) that the agent's state file does not trust at their
+/// current hash, each with its key: the agent skips them in silence. Empty for an agent without per-hook trust.
+pub(crate) fn untrusted_bridges(
+    agent: Agent,
+    state_file: &Path,
+    agent_file: &Path,
+    hooks: &Map<String, Value>,
+    program: &BridgeProgram,
+) -> Vec<String> {
+    if agent != Agent::Codex {
+        return Vec::new();
+    }
+    let text = super::files::read_text(state_file).ok().flatten().unwrap_or_default();
+    let doc: toml_edit::DocumentMut = text.parse().unwrap_or_default();
+    keyed(agent_file, agent, hooks)
+        .into_iter()
+        .filter(|(key, hash, handler)| {
+            is_bridge(handler, program) && trusted_hash(&doc, key).as_deref() != Some(hash.as_str())
+        })
+        .map(|(key, _, _)| key)
+        .collect()
+}
+
 /// Every command handler of `hooks` with the key the agent trusts it by and its current hash.
 fn keyed(agent_file: &Path, agent: Agent, hooks: &Map<String, Value>) -> Vec<(String, String, Value)> {
     let mut out = Vec::new();
@@ -140,11 +175,17 @@ fn keyed(agent_file: &Path, agent: Agent, hooks: &Map<String, Value>) -> Vec<(St
             continue;
         }
         let label = snake_case(&handler.event);
-        let key = format!("{}:{label}:{}:{}", agent_file.display(), handler.group.unwrap_or(0), handler.index);
+        let key = trust_key(agent_file, &handler);
         let matcher = handler.group_keys.get("matcher").and_then(Value::as_str);
         out.push((key, codex_hook_hash(&label, matcher, &handler.value), handler.value));
     }
     out
+}
+
+/// The key the agent trusts `handler` of `agent_file` by: `<file>:<event label>:<group>:<index>`.
+pub(crate) fn trust_key(agent_file: &Path, handler: &super::handlers::Handler) -> String {
+    let label = snake_case(&handler.event);
+    format!("{}:{label}:{}:{}", agent_file.display(), handler.group.unwrap_or(0), handler.index)
 }
 
 /// Codex's label of an event: its name in snake_case (`PreToolUse` → `pre_tool_use`).

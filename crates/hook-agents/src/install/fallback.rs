@@ -95,7 +95,7 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
         other: format!("{program} exited with status ${C}, which hook bridge never uses"),
     };
     let message = format!(
-        "{MARK}; the call is blocked, since the hook engine could not decide it. Check with: {program} validate; \
+        "{MARK}; {FALLBACK_ANSWERED}. Check with: {program} validate; \
          reinstall with: {program} install --agent {agent}"
     );
     let answer = crate::bridge::failure(Some(agent), Some(event), &message);
@@ -124,6 +124,10 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
 
 /// Where the reason goes in the prebuilt answer: replaced by the shell's reason variable at run time.
 const MARK: &str = "@WHY@";
+
+/// The words of every answer the fallback gives in the bridge's place, after the cause: `hook doctor` tells by them
+/// that the wrapper answered, not the engine.
+pub const FALLBACK_ANSWERED: &str = "the call is blocked, since the hook engine could not decide it";
 
 // The wrapper's shell variables. Gemini CLI and Qwen Code replace every `$NAME` in a handler's command with the
 // value of that environment variable when the agent has it set, so the names are ones nobody exports.

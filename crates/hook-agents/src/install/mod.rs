@@ -71,12 +71,14 @@ use std::path::PathBuf;
 pub use agent::{
     Agent, AgentEvent, AgentInstall, BRIDGE_ANSWER_MARGIN_MS, BRIDGE_NAME, BRIDGE_TIMEOUT_MARGIN_MS, InstallScope,
 };
-pub use agent_trust::{AgentTrustChange, AgentTrustEntry, agent_state_file, codex_hook_hash};
+pub use agent_trust::{AgentTrustChange, AgentTrustEntry, agent_state_file, agent_state_file_here, codex_hook_hash};
+pub(crate) use agent_trust::{trust_key, untrusted_bridges};
 pub use command::{bridge_command, quote};
 pub use executables::{ASIDE_DIR, ExecutablesChange, FileMove, WrittenFile, bridge_script};
-pub use fallback::{guarded_command, guards_event, wrapper_timer_secs};
+pub use fallback::{FALLBACK_ANSWERED, guarded_command, guards_event, wrapper_timer_secs};
 pub use files::json_kind;
 pub(crate) use files::{Confine, replace};
+pub(crate) use handlers::{handlers, is_bridge};
 pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};
 pub use plan::{InstallPlan, InstallRequest, KeptHandler, MovedHook, plan_install};

@@ -164,8 +164,7 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
     };
     let mut request = InstallRequest::new(agent, scope, layout, command);
     request.limits = crate::engine::limits();
-    let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from).filter(|p| p.is_absolute());
-    request.agent_state = hook_agents::install::agent_state_file(agent, codex_home.as_deref(), layout.home.as_deref());
+    request.agent_state = hook_agents::install::agent_state_file_here(agent, layout.home.as_deref());
     let plan = plan_install(&request)?;
     if portable {
         warn_portable(&exe, &layout.workspace, config_home.as_deref(), managed.as_deref());
@@ -240,8 +239,17 @@ pub fn run(ctx: &Context, global: &GlobalArgs, args: &InstallArgs) -> Result<u8>
             );
         }
         emit(&text)?;
+        emit_verdict(ctx, agent)?;
     }
     Ok(exit::SUCCESS)
+}
+
+/// The doctor's verdict for `agent` after an install, as `hook doctor --agent` shows it; install itself succeeded
+/// whatever it says.
+fn emit_verdict(ctx: &Context, agent: Protocol) -> Result<()> {
+    let verdict = crate::doctor::verdict_text(ctx, agent)?;
+    emit(&format!("\n{}\n", ctx.painter.paint(Style::Bold, "hook doctor:")))?;
+    emit(&verdict)
 }
 
 /// What the agent itself requires before it runs the bridge from this scope's file, where install cannot do it:

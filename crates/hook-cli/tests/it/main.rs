@@ -18,6 +18,7 @@ mod codex;
 mod codex_trust;
 mod copilot;
 mod cursor;
+mod doctor;
 mod errors;
 mod escapes;
 mod fail_closed;

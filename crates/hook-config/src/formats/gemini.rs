@@ -330,7 +330,12 @@ fn read_switches(value: &Value, at: &str, node: NodePath, switches: &mut Switche
 
 /// `text` with its JSON comments (`// …` to the end of the line, `/* … */`) replaced by spaces, line breaks kept, so
 /// that every other character keeps its line and column. Text inside strings is left alone.
-pub(crate) fn strip_comments(text: &str) -> String {
+///
+/// ```
+/// let text = hook_config::strip_json_comments("{\"a\": 1 // one\n}");
+/// assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap()["a"], 1);
+/// ```
+pub fn strip_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut in_string = false;

@@ -23,7 +23,7 @@ pub use cline::{
     event_executable_bridge_line, event_executable_head, event_executable_name, event_executables,
 };
 pub(crate) use cline::{MAX_DIR_ENTRIES, tree as event_executables_tree};
-pub(crate) use gemini::strip_comments as strip_json_comments;
+pub use gemini::strip_comments as strip_json_comments;
 
 use serde_json::Value;
 

@@ -88,4 +88,47 @@ pub(super) const AGENT: Agent = Agent {
         "Claude Code asks you to trust a workspace before it runs the hooks of its project settings: accept \
          that prompt the first time you open this workspace.",
     ),
+    switches: SWITCHES,
+    folder_trust: Some(TRUST),
+    binary: Some("claude"),
+};
+
+/// Claude Code 2.1.197 (the `claude` binary of `@anthropic-ai/claude-code-linux-x64`): its hooks come from the merged
+/// settings unless `disableAllHooks` is true in any of them, and only from the managed file when that file says
+/// `allowManagedHooksOnly` or `disableAllHooks`; the managed file is `/etc/claude-code/managed-settings.json` on Linux.
+const SETTINGS: &[AgentPath] = &[
+    AgentPath::Home(".claude/settings.json"),
+    AgentPath::Workspace(".claude/settings.json"),
+    AgentPath::Workspace(".claude/settings.local.json"),
+    AgentPath::System("/etc/claude-code/managed-settings.json"),
+];
+
+const SWITCHES: &[OffSwitch] = &[
+    OffSwitch {
+        files: SETTINGS,
+        key: "disableAllHooks",
+        off_when: OffWhen::True,
+        effect: "disables every hook but the managed settings' own",
+    },
+    OffSwitch {
+        files: &[AgentPath::System("/etc/claude-code/managed-settings.json")],
+        key: "allowManagedHooksOnly",
+        off_when: OffWhen::True,
+        effect: "runs only the managed settings' own hooks",
+    },
+];
+
+/// The same binary: an interactive session skips every hook ("workspace trust not accepted") until
+/// `projects["<dir>"].hasTrustDialogAccepted` is true in `~/.claude.json` for the directory or an ancestor; `-p`
+/// runs need no trust.
+const TRUST: FolderTrust = FolderTrust {
+    store: AgentPath::Home(".claude.json"),
+    store_env: None,
+    shape: TrustShape::PerDir { map: "projects", field: Some(("hasTrustDialogAccepted", "true")), ancestors: true },
+    enabled_by: None,
+    setting_files: &[],
+    env_trusts: &[],
+    reach: Reach::AllHooks,
+    interactive_only: true,
+    fix: "run Claude Code interactively in this workspace once and accept its trust dialog",
 };

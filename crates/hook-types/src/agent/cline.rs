@@ -126,4 +126,9 @@ pub(super) const AGENT: Agent = Agent {
     bridge: true,
     // `hasRuntimeConfigExtension` enables the `hooks` extension by default and asks for no trust.
     trust_note: None,
+    // Cline 3.0.65 enables its `hooks` runtime extension by default (`DEFAULT_RUNTIME_CONFIG_EXTENSIONS`,
+    // @cline/shared dist/session/runtime-config.d.ts) and asks for no folder trust: no switch to read.
+    switches: &[],
+    folder_trust: None,
+    binary: Some("cline"),
 };

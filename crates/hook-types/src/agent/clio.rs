@@ -47,4 +47,7 @@ pub(super) const AGENT: Agent = Agent {
     hooks_switches: &[],
     bridge: false,
     trust_note: None,
+    switches: &[],
+    folder_trust: None,
+    binary: None,
 };

@@ -60,4 +60,41 @@ pub(super) const AGENT: Agent = Agent {
          prompt for this directory (or set trust_level = \"trusted\" for it under [projects] in Codex's \
          config.toml). The bridge entries themselves were recorded as trusted above.",
     ),
+    switches: SWITCHES,
+    folder_trust: Some(TRUST),
+    binary: Some("codex"),
+};
+
+/// Codex 0.169.0 (codex-rs/features/src/lib.rs): hooks are the stable feature `hooks` (legacy alias `codex_hooks`),
+/// on by default and off with `[features] hooks = false` in `$CODEX_HOME/config.toml` or the project's
+/// `.codex/config.toml`.
+const CONFIG: &[AgentPath] = &[
+    AgentPath::EnvDir { var: "CODEX_HOME", default: ".codex", file: "config.toml" },
+    AgentPath::Workspace(".codex/config.toml"),
+];
+
+const SWITCHES: &[OffSwitch] = &[
+    OffSwitch { files: CONFIG, key: "features.hooks", off_when: OffWhen::False, effect: "turns the hooks feature off" },
+    OffSwitch {
+        files: CONFIG,
+        key: "features.codex_hooks",
+        off_when: OffWhen::False,
+        effect: "turns the hooks feature off (its legacy name)",
+    },
+];
+
+/// Codex reads a project's `.codex/` layer (its hooks.json among it) only for a project whose
+/// `[projects."<dir>"] trust_level` is `"trusted"` in `$CODEX_HOME/config.toml` (the nearest `.git` above the
+/// working directory is the project root).
+const TRUST: FolderTrust = FolderTrust {
+    store: AgentPath::EnvDir { var: "CODEX_HOME", default: ".codex", file: "config.toml" },
+    store_env: None,
+    shape: TrustShape::PerDir { map: "projects", field: Some(("trust_level", "\"trusted\"")), ancestors: true },
+    enabled_by: None,
+    setting_files: &[],
+    env_trusts: &[],
+    reach: Reach::ProjectHooks,
+    interactive_only: false,
+    fix: "accept Codex's trust prompt for this directory, or set trust_level = \"trusted\" under [projects.\"<dir>\"] \
+          in Codex's config.toml",
 };

@@ -89,4 +89,39 @@ pub(super) const AGENT: Agent = Agent {
          -p only once it is trusted, or with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true): trust this folder \
          when Copilot asks.",
     ),
+    switches: SWITCHES,
+    folder_trust: Some(TRUST),
+    binary: Some("copilot"),
+};
+
+/// GitHub Copilot CLI 1.0.102 (cli-main.js, help topic "config": "`disableAllHooks`: whether to disable all hooks
+/// (repo-level and user-level)"; the repository's `.github/copilot/settings.json` and `settings.local.json`; its
+/// changelog: "Support disableAllHooks flag to disable all hooks from a configuration file", the hook files'
+/// own key).
+const SWITCHES: &[OffSwitch] = &[OffSwitch {
+    files: &[
+        AgentPath::Home(".copilot/settings.json"),
+        AgentPath::Home(".copilot/config.json"),
+        AgentPath::Workspace(".github/copilot/settings.json"),
+        AgentPath::Workspace(".github/copilot/settings.local.json"),
+        AgentPath::Workspace(".github/hooks/*.json"),
+        AgentPath::Home(".copilot/hooks/*.json"),
+    ],
+    key: "disableAllHooks",
+    off_when: OffWhen::True,
+    effect: "disables every hook, the repository's and the user's",
+}];
+
+/// The same file: prompt mode loads `.github/hooks` only when the folder is trusted (`trustedFolders` in
+/// `~/.copilot/config.json`), `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true` or `COPILOT_ALLOW_ALL=true`.
+const TRUST: FolderTrust = FolderTrust {
+    store: AgentPath::Home(".copilot/config.json"),
+    store_env: None,
+    shape: TrustShape::List { key: "trustedFolders" },
+    enabled_by: None,
+    setting_files: &[],
+    env_trusts: &[("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"), ("COPILOT_ALLOW_ALL", "true")],
+    reach: Reach::ProjectHooks,
+    interactive_only: false,
+    fix: "trust this folder when Copilot asks (it adds it to trustedFolders in ~/.copilot/config.json)",
 };

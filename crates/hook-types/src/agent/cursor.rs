@@ -71,4 +71,9 @@ pub(super) const AGENT: Agent = Agent {
     hooks_switches: &[],
     bridge: true,
     trust_note: None,
+    // Cursor documents no setting that turns hooks off and keeps its workspace trust in the editor, which no file
+    // here shows; no Cursor CLI is pinned.
+    switches: &[],
+    folder_trust: None,
+    binary: None,
 };

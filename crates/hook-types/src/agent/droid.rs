@@ -74,4 +74,30 @@ pub(super) const AGENT: Agent = Agent {
         "Factory Droid asks you to trust a folder before it runs the hooks of its project settings: accept that \
          prompt the first time you open this workspace.",
     ),
+    switches: SWITCHES,
+    folder_trust: Some(TRUST),
+    binary: Some("droid"),
+};
+
+/// Factory Droid 0.225.2 (the `droid` binary's bundle: `getHooksDisabled(){return this.settings.hooks?.hooksDisabled
+/// ??!1}`, checked before any hook runs).
+const SWITCHES: &[OffSwitch] = &[OffSwitch {
+    files: &[AgentPath::Home(".factory/settings.json"), AgentPath::Workspace(".factory/settings.json")],
+    key: "hooks.hooksDisabled",
+    off_when: OffWhen::True,
+    effect: "disables every hook",
+}];
+
+/// The same bundle (`FolderTrustService`): an interactive session skips every hook ("Skipping hooks: folder not
+/// trusted yet") until the folder is under `general.trustedFolders` of the user settings; `droid exec` asks nothing.
+const TRUST: FolderTrust = FolderTrust {
+    store: AgentPath::Home(".factory/settings.json"),
+    store_env: None,
+    shape: TrustShape::PerDir { map: "general.trustedFolders", field: None, ancestors: false },
+    enabled_by: None,
+    setting_files: &[],
+    env_trusts: &[],
+    reach: Reach::AllHooks,
+    interactive_only: true,
+    fix: "open this folder in Factory Droid once and trust it when it asks",
 };

@@ -70,4 +70,42 @@ pub(super) const AGENT: Agent = Agent {
         "Gemini CLI runs a workspace's hooks only in a trusted folder: trust this folder when Gemini CLI asks \
          (or with its folder-trust settings). It lists newly seen project hooks with a warning the first time.",
     ),
+    switches: SWITCHES,
+    folder_trust: Some(TRUST),
+    binary: Some("gemini"),
+};
+
+/// Gemini CLI 0.61.0 (bundle/chunk-2YTYPKEZ.js, `loadSettings` and the settings schema): system defaults, user,
+/// workspace, then system settings; `hooksConfig.enabled` ("Canonical toggle for the hooks system", default true)
+/// and `hooksConfig.disabled` (hook names, a command hook's name being its `name` or else its command).
+const SETTINGS: &[AgentPath] = &[
+    AgentPath::System("/etc/gemini-cli/system-defaults.json"),
+    AgentPath::Home(".gemini/settings.json"),
+    AgentPath::Workspace(".gemini/settings.json"),
+    AgentPath::System("/etc/gemini-cli/settings.json"),
+];
+
+const SWITCHES: &[OffSwitch] = &[
+    OffSwitch { files: SETTINGS, key: "hooksConfig.enabled", off_when: OffWhen::False, effect: "disables every hook" },
+    OffSwitch {
+        files: SETTINGS,
+        key: "hooksConfig.disabled",
+        off_when: OffWhen::ListsBridge,
+        effect: "disables the hooks it names",
+    },
+];
+
+/// The same bundle (`checkPathTrust`, `processHooksFromConfig` in chunk-5FZXKDXH.js): with
+/// `security.folderTrust.enabled` (default true), a folder no rule of `~/.gemini/trustedFolders.json` trusts runs none
+/// of the hooks of its settings; `GEMINI_CLI_TRUST_WORKSPACE=true` trusts it.
+const TRUST: FolderTrust = FolderTrust {
+    store: AgentPath::Home(".gemini/trustedFolders.json"),
+    store_env: Some("GEMINI_CLI_TRUSTED_FOLDERS_PATH"),
+    shape: TrustShape::Levels,
+    enabled_by: Some(("security.folderTrust.enabled", true)),
+    setting_files: SETTINGS,
+    env_trusts: &[("GEMINI_CLI_TRUST_WORKSPACE", "true")],
+    reach: Reach::AllHooks,
+    interactive_only: false,
+    fix: "trust this folder when Gemini CLI asks (it records TRUST_FOLDER in ~/.gemini/trustedFolders.json)",
 };

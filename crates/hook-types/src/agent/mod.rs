@@ -25,8 +25,10 @@ mod mecha;
 mod native;
 mod protocol;
 mod qwen;
+mod switches;
 
 pub use protocol::Protocol;
+pub use switches::{AgentPath, FolderTrust, OffSwitch, OffWhen, Reach, TrustShape};
 
 /// One agent whose hooks this engine reads, runs or answers for.
 ///
@@ -99,6 +101,13 @@ pub struct Agent {
     /// the user (a folder-trust prompt): `hook install` prints it for the project scopes, since without it the agent
     /// skips the bridge in silence.
     pub trust_note: Option<&'static str>,
+    /// The agent's own settings that keep it from running hooks (`disableAllHooks: true`), as `hook doctor` reads
+    /// them.
+    pub switches: &'static [OffSwitch],
+    /// How the agent decides to trust a folder before it runs hooks there, where it does.
+    pub folder_trust: Option<FolderTrust>,
+    /// The agent's executable, whose `--version` `hook doctor` shows beside [`Agent::version`].
+    pub binary: Option<&'static str>,
 }
 
 /// What a hook's failure (a crash, a timeout, an unreadable answer) means for an agent whose hook does not say.

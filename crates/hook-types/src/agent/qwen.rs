@@ -87,4 +87,32 @@ pub(super) const AGENT: Agent = Agent {
         "Qwen Code loads a workspace's hooks only in a trusted folder once its folder trust is on \
          (security.folderTrust.enabled): trust this folder when Qwen Code asks.",
     ),
+    switches: SWITCHES,
+    folder_trust: Some(TRUST),
+    binary: Some("qwen"),
+};
+
+/// Qwen Code 0.24.4 (chunks/chunk-WH7PDTZL.js, `loadCliConfig`): `disableAllHooks` in its merged settings turns every
+/// hook off; its system settings are `/etc/qwen-code/settings.json` (chunks/chunk-IDS7MSUP.js).
+const SETTINGS: &[AgentPath] = &[
+    AgentPath::Home(".qwen/settings.json"),
+    AgentPath::Workspace(".qwen/settings.json"),
+    AgentPath::System("/etc/qwen-code/settings.json"),
+];
+
+const SWITCHES: &[OffSwitch] =
+    &[OffSwitch { files: SETTINGS, key: "disableAllHooks", off_when: OffWhen::True, effect: "disables every hook" }];
+
+/// chunks/chunk-RIQQLEYE.js (`isFolderTrustEnabled`, default false; `isWorkspaceTrusted`): with folder trust on, a
+/// folder no rule of `~/.qwen/trustedFolders.json` trusts does not load the workspace's settings, hooks included.
+const TRUST: FolderTrust = FolderTrust {
+    store: AgentPath::Home(".qwen/trustedFolders.json"),
+    store_env: Some("QWEN_CODE_TRUSTED_FOLDERS_PATH"),
+    shape: TrustShape::Levels,
+    enabled_by: Some(("security.folderTrust.enabled", false)),
+    setting_files: SETTINGS,
+    env_trusts: &[],
+    reach: Reach::ProjectHooks,
+    interactive_only: false,
+    fix: "trust this folder when Qwen Code asks (it records TRUST_FOLDER in ~/.qwen/trustedFolders.json)",
 };

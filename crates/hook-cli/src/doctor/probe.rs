@@ -1,0 +1,200 @@
+//! What `hook doctor` learns by running things: the agent's `--version`, and the live probe of an installed handler.
+//!
+//! The probe runs the handler's command line as the agent runs it — with `sh`, in the workspace, in its own process
+//! group, in a minimal environment (`PATH` as the doctor has it, `HOME`, the XDG directories) — and feeds it a
+//! synthetic pre-tool call of the agent's shell tool (`true`, session `hook-doctor-probe`) in the agent's own input
+//! format. The guard is live when the bridge itself answers, in the agent's form, before the wrapper's timer: an
+//! answer the fail-closed fallback wrote instead names why the bridge could not ([`FALLBACK_ANSWERED`]).
+
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt as _;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hook_agents::install::{Agent, FALLBACK_ANSWERED, wrapper_timer_secs};
+use hook_middleware::EventInput;
+use hook_types::{Event, HandlerShape};
+use serde::Serialize;
+
+/// The session id the probe's input carries, so its receipts can be told apart.
+pub const PROBE_SESSION: &str = "hook-doctor-probe";
+
+/// How long `--version` may take.
+const VERSION_WAIT: Duration = Duration::from_secs(5);
+
+/// What the probe saw.
+#[derive(Debug, Clone, Serialize)]
+pub struct Probe {
+    /// The event probed, in the agent's spelling.
+    pub event: &'static str,
+    /// Whether the bridge answered in the agent's form within the deadline.
+    pub live: bool,
+    /// The handler's exit status (`None`: it did not end, or ended by a signal).
+    pub exit: Option<i32>,
+    /// What happened, in words.
+    pub outcome: String,
+}
+
+/// The agent's pre-tool event install writes the bridge on that a call of its shell tool fires: one about `shell`
+/// alone first (Cursor's `beforeShellExecution`, where installed), else its plain pre-tool event.
+pub fn shell_event(agent: Agent) -> Option<&'static str> {
+    let rows = || agent.agent().events.iter().filter(|r| r.install && r.event == Some(Event::PreTool));
+    let shell = rows().find(|r| r.tool == Some("shell"));
+    shell.or_else(|| rows().find(|r| r.tool.is_none() && !r.filters.only_errors)).map(|r| r.name)
+}
+
+/// The synthetic pre-tool call of the agent's shell tool, in its input format.
+fn probe_input(agent: Agent, workspace: &Path) -> Vec<u8> {
+    let shell = agent.agent().tool_names("shell").next().unwrap_or("shell");
+    let mut input = EventInput::new(Event::PreTool)
+        .with_tool(shell, serde_json::json!({"command": "true"}))
+        .with_session(PROBE_SESSION);
+    input.cwd = Some(workspace.display().to_string());
+    input.transcript_path = Some("/dev/null".into());
+    hook_middleware::protocol::payload(agent, &input)
+}
+
+/// Runs the installed `command` for `event` as the agent would, with `path` as its `PATH`.
+pub fn probe(agent: Agent, event: &'static str, command: &str, workspace: &Path, path: &str) -> Probe {
+    let mut shell = Command::new("sh");
+    if agent.agent().handler == HandlerShape::EventExecutables {
+        shell.arg(command);
+    } else {
+        shell.args(["-c", command]);
+    }
+    shell.current_dir(workspace).env_clear().env("PATH", path);
+    let own = hook_agents::doctor::agent_variables(agent.agent());
+    for name in ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR"].into_iter().chain(own) {
+        if let Some(value) = std::env::var_os(name) {
+            shell.env(name, value);
+        }
+    }
+    for var in agent.agent().project_env {
+        shell.env(var, workspace);
+    }
+    shell.process_group(0);
+    let deadline = Duration::from_secs(wrapper_timer_secs(&crate::engine::limits()) + 2);
+    let input = probe_input(agent, workspace);
+    let fail = |outcome: String| Probe { event, live: false, exit: None, outcome };
+    let child = shell.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(err) => return fail(format!("sh could not be started: {err}")),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        // A handler that exits without reading its input closes the pipe: that is its business.
+        let _ = stdin.write_all(&input);
+    }
+    let Some((status, stdout, stderr)) = finish(child, deadline) else {
+        return fail(format!("no answer within {} s: the agent would go on without the guard", deadline.as_secs()));
+    };
+    judge(event, status, &stdout, &stderr)
+}
+
+/// Whether what the handler wrote is the bridge's answer in the agent's form.
+fn judge(event: &'static str, status: Option<i32>, stdout: &str, stderr: &str) -> Probe {
+    let said = format!("{stdout}\n{stderr}");
+    if let Some(at) = said.find(FALLBACK_ANSWERED) {
+        let cause = said[..at].trim_end_matches([';', ' ']);
+        let cause = cause.rsplit(['"', '\n', ':']).next().unwrap_or(cause).trim();
+        let outcome = format!("the fail-closed fallback answered, not the engine: {cause}");
+        return Probe { event, live: false, exit: status, outcome };
+    }
+    let known = matches!(status, Some(0..=2));
+    let json = stdout.trim().is_empty() || serde_json::from_str::<serde_json::Value>(stdout.trim()).is_ok();
+    let outcome = match (known, json) {
+        (true, true) => {
+            let answer = crate::render::clean_line(stdout.trim());
+            let answer: String = answer.chars().take(160).collect();
+            let said = if answer.is_empty() { String::new() } else { format!(": {answer}") };
+            format!("the bridge answered (exit {}){said}", status.unwrap_or_default())
+        }
+        (false, _) => format!("the handler ended with {status:?}, which is no answer of the bridge's"),
+        (true, false) => "the handler's output is not one JSON answer".to_owned(),
+    };
+    Probe { event, live: known && json, exit: status, outcome }
+}
+
+/// The child's status and output, or `None` (and its process group killed) when it outlives `deadline`.
+fn finish(mut child: Child, deadline: Duration) -> Option<(Option<i32>, String, String)> {
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let out = std::thread::spawn(move || read_all(stdout.as_mut()));
+    let err = std::thread::spawn(move || read_all(stderr.as_mut()));
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() < deadline => std::thread::sleep(Duration::from_millis(10)),
+            _ => break None,
+        }
+    };
+    let Some(status) = status else {
+        let group = rustix::process::Pid::from_child(&child);
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        let _ = child.wait();
+        return None;
+    };
+    Some((status.code(), out.join().unwrap_or_default(), err.join().unwrap_or_default()))
+}
+
+fn read_all(pipe: Option<&mut impl Read>) -> String {
+    let mut bytes = Vec::new();
+    if let Some(pipe) = pipe {
+        let _ = pipe.read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The version the agent's executable reports (`<binary> --version`, found on `PATH`), bounded in time: `Err` says
+/// why there is none.
+pub fn installed_version(binary: &str) -> Result<String, String> {
+    let child = Command::new(binary)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn();
+    let child = match child {
+        Ok(child) => child,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err(format!("`{binary}` is not on PATH")),
+        Err(err) => return Err(format!("`{binary}` could not be started: {err}")),
+    };
+    let Some((_, stdout, stderr)) = finish(child, VERSION_WAIT) else {
+        return Err(format!("`{binary} --version` did not answer within {} s", VERSION_WAIT.as_secs()));
+    };
+    version_in(&format!("{stdout} {stderr}")).ok_or_else(|| format!("`{binary} --version` printed no version"))
+}
+
+/// The first `N.N[.N…]` in `text`.
+fn version_in(text: &str) -> Option<String> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map(|word| word.trim_matches('.'))
+        .find(|word| word.contains('.') && word.split('.').all(|part| !part.is_empty()))
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_is_the_first_dotted_number() {
+        assert_eq!(version_in("2.1.197 (Some Agent)").as_deref(), Some("2.1.197"));
+        assert_eq!(version_in("agent-cli 0.169.0\n").as_deref(), Some("0.169.0"));
+        assert_eq!(version_in("Agent CLI 1.0.102.\n").as_deref(), Some("1.0.102"));
+        assert_eq!(version_in("no version"), None);
+    }
+
+    #[test]
+    fn an_answer_of_the_fallback_is_not_the_engines() {
+        let fallback = format!("{{\"reason\": \"hook was not found on the PATH (exit 127); {FALLBACK_ANSWERED}.\"}}");
+        let probe = judge("PreToolUse", Some(2), &fallback, "");
+        assert!(!probe.live && probe.outcome.contains("hook was not found on the PATH (exit 127)"), "{probe:?}");
+        assert!(judge("PreToolUse", Some(0), "", "").live);
+        assert!(!judge("PreToolUse", Some(0), "not json", "").live);
+        assert!(!judge("PreToolUse", Some(127), "", "").live);
+    }
+}
