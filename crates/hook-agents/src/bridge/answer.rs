@@ -306,12 +306,16 @@ fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
 fn notices_for_model(read: &AgentInput, reply: &mut Reply) {
     let events = read.agent.agent().answers.notices_to_model;
     let Some(notices) = reply_notices(reply).filter(|_| !events.is_empty()) else { return };
-    let marked = format!("[hook notice for the user] {notices}");
     let event = &read.input.event;
     if events.contains(event) {
-        reply.context.push(marked);
+        reply.context.push(format!("[hook notice for the user] {notices}"));
     } else if *event == Event::PreTool && reply.verdict == Some(Verdict::Deny) {
-        reply.reason = Some(format!("{}\n\n{marked}", reply.deny_reason()));
+        // A notice the deny's reason already says (the failure that failed closed) is not said twice.
+        let reason = reply.deny_reason();
+        let untold: Vec<&str> = reply.notices.iter().map(String::as_str).filter(|n| !reason.contains(n)).collect();
+        if !untold.is_empty() {
+            reply.reason = Some(format!("{reason}\n\n[hook notice for the user] {}", untold.join("\n")));
+        }
     }
 }
 
