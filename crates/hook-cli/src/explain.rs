@@ -73,20 +73,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<u8> {
     let explained = engine.pipeline.explain(&input, settled);
     let tool = input.match_value().filter(|_| input.event.is_tool_event());
     let tool_reading = tool.map(|t| reading(t, agent));
-    let agent_runs: Vec<Other> = dropped
-        .into_inner()
-        .iter()
-        .filter(|h| h.decl.event == input.event)
-        .map(|h| {
-            let name = agent.map_or("the agent", |a| a.name);
-            Other {
-                id: Some(h.decl.id.clone()),
-                state: "agent_runs_it",
-                source: h.decl.source.display().to_string(),
-                why: format!("declared in {name}'s own file: {name} runs it itself, not through the bridge"),
-            }
-        })
-        .collect();
+    let agent_runs = agents_own(&dropped.into_inner(), agent, &input.event);
     let elsewhere = elsewhere(&engine, &input.event);
     if ctx.json {
         let hooks =
@@ -107,6 +94,21 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<u8> {
         emit(&render(&head, &explained, &agent_runs, &elsewhere, &ctx.painter))?;
     }
     Ok(exit::SUCCESS)
+}
+
+/// The hooks of `event` the bridge for `agent` leaves to the agent: they are declared in its own files.
+fn agents_own(hooks: &[LoadedHook], agent: Option<&'static Agent>, event: &Event) -> Vec<Other> {
+    let name = agent.map_or("the agent", |a| a.name);
+    hooks
+        .iter()
+        .filter(|h| h.decl.event == *event)
+        .map(|h| Other {
+            id: Some(h.decl.id.clone()),
+            state: "agent_runs_it",
+            source: h.decl.source.display().to_string(),
+            why: format!("declared in {name}'s own file: {name} runs it itself, not through the bridge"),
+        })
+        .collect()
 }
 
 /// The input to explain: `--input` read as `hook run` reads it (then `only_errors` and `scope` are tested), else
