@@ -15,12 +15,16 @@
 //!     effects: [block_tool, protect_path]   # exactly these effect kinds, in order
 //! ```
 //!
+//! A matching hook that did not run is listed under its case with the reason (`untrusted`, `modified`, `disabled`,
+//! `only_managed`, or `skipped` when another hook's decision kept it from running), and a case whose verdict is not
+//! the expected one names the hooks loading kept from running: they could not give it.
+//!
 //! Cases write no receipts: they are rehearsals, not events the audit log should hold.
 
 use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
-use hook_types::{Event, ParsedEvent, Verdict, did_you_mean, effect_kinds};
+use hook_types::{Event, ParsedEvent, RunStatus, Verdict, did_you_mean, effect_kinds};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -73,8 +77,52 @@ struct CaseResult {
     verdict: Option<Verdict>,
     reason: Option<String>,
     effects: Vec<String>,
+    /// The matching hooks that did not run, and why.
+    skipped: Vec<Skipped>,
     /// Each way the outcome differs from the expectation.
     failures: Vec<String>,
+}
+
+/// A matching hook that did not run in a case.
+#[derive(Debug, Serialize)]
+struct Skipped {
+    id: String,
+    /// `untrusted`, `modified`, `disabled`, `only_managed`, or `skipped` (a guard denied first, a halt, no
+    /// evaluator…).
+    reason: &'static str,
+    /// The pipeline's sentence.
+    why: String,
+}
+
+impl Skipped {
+    /// Whether loading kept it from running (not trusted, changed since trusted, disabled, `only_managed`), as
+    /// opposed to another hook's decision in this dispatch.
+    fn at_load(&self) -> bool {
+        self.reason != "skipped"
+    }
+}
+
+/// The matching hooks of `runs` that did not run, with the reason read from the pipeline's own sentences.
+fn skipped_runs(runs: &[hook_types::RunSummary]) -> Vec<Skipped> {
+    use hook_middleware::pipeline::SkipReason;
+    runs.iter()
+        .filter(|r| matches!(r.status, RunStatus::Skipped | RunStatus::Untrusted))
+        .map(|run| {
+            let why = run.entries.first().map(|e| e.text.clone()).unwrap_or_default();
+            let known = [SkipReason::Disabled, SkipReason::OnlyManaged, SkipReason::Untrusted, SkipReason::Modified]
+                .into_iter()
+                .find(|r| r.describe() == why);
+            let reason = match (run.status, known) {
+                (_, Some(SkipReason::Disabled)) => "disabled",
+                (_, Some(SkipReason::OnlyManaged)) => "only_managed",
+                (_, Some(SkipReason::Untrusted)) => "untrusted",
+                // Refused at run time: what it runs changed since it was trusted (or since it was loaded).
+                (RunStatus::Untrusted, _) => "modified",
+                _ => "skipped",
+            };
+            Skipped { id: run.hook_id.clone(), reason, why }
+        })
+        .collect()
 }
 
 /// Runs `hook test`.
@@ -115,6 +163,11 @@ pub fn run(ctx: &Context, args: &TestArgs) -> Result<u8> {
                     clean_line(&result.name)
                 ));
             }
+            for skipped in &result.skipped {
+                let line = format!("skipped `{}` ({}): {}", skipped.id, skipped.reason, skipped.why);
+                out.push_str(&format!("      {}", ctx.painter.paint(Style::Yellow, &clean_line(&line))));
+                out.push('\n');
+            }
         }
         let style = if failed == 0 { Style::Green } else { Style::Red };
         out.push_str(&ctx.painter.paint(style, &format!("{passed} passed, {failed} failed")));
@@ -122,6 +175,23 @@ pub fn run(ctx: &Context, args: &TestArgs) -> Result<u8> {
         emit(&out)?;
     }
     Ok(if failed == 0 { exit::SUCCESS } else { exit::ERROR })
+}
+
+/// What to do about the hooks loading kept from running.
+fn fix_for(skipped: &[Skipped]) -> String {
+    let mut fixes: Vec<&str> = Vec::new();
+    for s in skipped.iter().filter(|s| s.at_load()) {
+        let fix = match s.reason {
+            "untrusted" => "review it with `hook trust`, or run the cases with --trust-workspace",
+            "modified" => "what it runs changed since it was trusted: review and trust it again with `hook trust`",
+            "disabled" => "it says `enabled: false`",
+            _ => "`only_managed: true` in the managed file runs managed hooks only",
+        };
+        if !fixes.contains(&fix) {
+            fixes.push(fix);
+        }
+    }
+    fixes.join("; ")
 }
 
 /// Reads the file: serde's messages name the case index and field, with the line and column.
@@ -178,6 +248,7 @@ fn run_case(engine: &Engine, index: usize, case: &Case) -> Result<CaseResult, u8
         verdict: None,
         reason: None,
         effects: Vec::new(),
+        skipped: Vec::new(),
         failures: Vec::new(),
     };
     // Checked when the file was read.
@@ -201,14 +272,23 @@ fn run_case(engine: &Engine, index: usize, case: &Case) -> Result<CaseResult, u8
     result.verdict = Some(outcome.verdict);
     result.reason = outcome.reason.clone();
     result.effects = outcome.effects.iter().map(|e| e.kind().to_owned()).collect();
+    result.skipped = skipped_runs(&outcome.runs);
     let expect = &case.expect;
     if outcome.verdict != expect.verdict {
         let reason = outcome.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
-        result.failures.push(format!(
-            "expected verdict {}, got {}{reason}",
-            expect.verdict.as_str(),
-            outcome.verdict.as_str()
-        ));
+        let mut failure =
+            format!("expected verdict {}, got {}{reason}", expect.verdict.as_str(), outcome.verdict.as_str());
+        let unrun: Vec<String> =
+            result.skipped.iter().filter(|s| s.at_load()).map(|s| format!("`{}` ({})", s.id, s.reason)).collect();
+        if !unrun.is_empty() {
+            failure.push_str(&format!(
+                ": {} matched and did not run, so {} could not give that verdict ({})",
+                unrun.join(", "),
+                if unrun.len() == 1 { "it" } else { "they" },
+                fix_for(&result.skipped)
+            ));
+        }
+        result.failures.push(failure);
     }
     if let Some(needle) = &expect.reason_contains
         && !outcome.reason.as_deref().is_some_and(|r| r.contains(needle.as_str()))

@@ -94,6 +94,8 @@ pub enum Command {
     Run(RunArgs),
     /// List what would run for an event, in order, without running anything.
     Preview(PreviewArgs),
+    /// Why a hook does or does not fire: every hook for an event, matched or not, with the reason.
+    Explain(ExplainArgs),
     /// Show untrusted or modified hooks and trust exactly what was shown; list or revoke trust.
     Trust(TrustArgs),
     /// Run a file of test cases (event, input, expected verdict) against the workspace's hooks.
@@ -169,6 +171,26 @@ pub struct PreviewArgs {
     /// The tool of a tool event; `source` on session_start, `trigger` on compaction.
     #[arg(long, value_name = "NAME")]
     pub tool: Option<String>,
+}
+
+/// `hook explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The event: a canonical name or an agent alias (PreToolUse, BeforeTool).
+    #[arg(value_parser = parse_event)]
+    pub event: ParsedEvent,
+    /// The tool of a tool event, in any agent's spelling (Bash, run_shell_command, shell); `source` on
+    /// session_start, `trigger` on compaction.
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+    /// The input as `hook run --input` reads it; with it, `only_errors` and `scope` are tested against it instead
+    /// of being listed as conditions.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub input: Option<String>,
+    /// Explain as the bridge for this agent runs: the hooks of the agent's own files are the agent's to run, and
+    /// the tool is looked up in its vocabulary.
+    #[arg(long, value_parser = foreign_agent(), value_name = "AGENT")]
+    pub agent: Option<hook_types::Protocol>,
 }
 
 /// `hook trust`.

@@ -24,6 +24,7 @@ mod engine;
 #[cfg(all(feature = "fast-start", target_os = "linux", target_env = "gnu", not(test)))]
 mod entry;
 mod exit;
+mod explain;
 mod import;
 mod input;
 mod inspect;
@@ -183,6 +184,7 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Validate => validate::run(&ctx),
         Command::Run(args) => run::run(&ctx, args),
         Command::Preview(args) => preview::run(&ctx, args),
+        Command::Explain(args) => explain::run(&ctx, args),
         Command::Trust(args) => trust::run(&ctx, args),
         Command::Test(args) => cases::run(&ctx, args),
         Command::Receipts(args) => receipts::run(&ctx, args),

@@ -77,7 +77,7 @@ fn render(event: &Event, tool: Option<&str>, entries: &[PreviewEntry], painter: 
         }
     }
     if entries.is_empty() {
-        out.push_str("  nothing matches: the verdict would be the event's default\n");
+        out.push_str("  nothing matches: the verdict would be the event's default (`hook explain` says why)\n");
     }
     out
 }

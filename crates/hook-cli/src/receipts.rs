@@ -45,7 +45,7 @@ fn show_tail(ctx: &Context, log: &Path, n: usize) -> Result<u8> {
         let outcome = outcome.unwrap_or_default();
         let style = match outcome.as_str() {
             "blocked" | "command_failed" | "command_timeout" => Style::Red,
-            "untrusted" | "skipped" | "cancelled" => Style::Yellow,
+            "untrusted" | "modified" | "skipped" | "cancelled" => Style::Yellow,
             _ => Style::Green,
         };
         let mut what = receipt.event.to_string();
@@ -69,6 +69,10 @@ fn show_tail(ctx: &Context, log: &Path, n: usize) -> Result<u8> {
         }
         out.push_str(&ctx.painter.paint(Style::Dim, &format!("    {}", facts.join(" · "))));
         out.push('\n');
+        if let Some(reason) = &receipt.reason {
+            // The rule that decided is the hook itself: its id.
+            out.push_str(&format!("    why: {} (rule `{}`)\n", clean_line(reason), clean_line(&receipt.hook_id)));
+        }
     }
     emit(&out)?;
     Ok(exit::SUCCESS)

@@ -360,16 +360,44 @@ impl InspectReport {
         }
     }
 
-    /// The handlers that never run (the bridge's own).
+    /// The handlers that never run (the bridge's own): why, once per reason; then each file's entries, identical
+    /// ones (what they run, why) on one line with the events they are on. An install writes the same bridge command
+    /// on every event, so one line stands for most of a file.
     fn render_excluded(&self, out: &mut String) {
-        if !self.excluded.is_empty() {
-            out.push('\n');
-            section(out, &format!("never run ({})", self.excluded.len()));
-            for e in &self.excluded {
-                line(out, format!("  {}{}", fit(&e.id, 76usize.saturating_sub(e.event.chars().count())), e.event));
-                line(out, format!("    {}", fit(&e.runs, 76).trim_end()));
-                line(out, format!("    {}{} [{}]", format_prefix(e.format), e.source.display(), e.index));
-                wrapped(out, &format!("why: {}", e.message), "    ", "      ");
+        if self.excluded.is_empty() {
+            return;
+        }
+        out.push('\n');
+        section(out, &format!("never run ({})", self.excluded.len()));
+        let mut reasons: Vec<&InspectExcluded> = Vec::new();
+        for e in &self.excluded {
+            if !reasons.iter().any(|r| r.reason == e.reason) {
+                reasons.push(e);
+            }
+        }
+        for r in reasons {
+            wrapped(out, &format!("why: {}", r.message), "  ", "    ");
+        }
+        let mut files: Vec<(&PathBuf, Format)> = Vec::new();
+        for e in &self.excluded {
+            if !files.iter().any(|(source, format)| *source == &e.source && *format == e.format) {
+                files.push((&e.source, e.format));
+            }
+        }
+        for (source, format) in files {
+            line(out, format!("  {}{}", format_prefix(format), source.display()));
+            let mut groups: Vec<Vec<&InspectExcluded>> = Vec::new();
+            for e in self.excluded.iter().filter(|e| e.source == *source && e.format == format) {
+                match groups.iter_mut().find(|g| g[0].runs == e.runs && g[0].reason == e.reason) {
+                    Some(group) => group.push(e),
+                    None => groups.push(vec![e]),
+                }
+            }
+            for group in groups {
+                let count = if group.len() > 1 { format!("{} × ", group.len()) } else { String::new() };
+                let runs = fit(&group[0].runs, 76usize.saturating_sub(count.chars().count()));
+                line(out, format!("    {count}{}", runs.trim_end()));
+                wrapped(out, &format!("on {}", counted_events(&group)), "      ", "        ");
             }
         }
     }
@@ -578,6 +606,20 @@ fn format_prefix(format: Format) -> String {
         Format::Native => String::new(),
         format => format!("{format} format · "),
     }
+}
+
+/// The events of a group of entries in order, one mentioned twice or more as `event ×n`.
+fn counted_events(group: &[&InspectExcluded]) -> String {
+    let mut counted: Vec<(&str, usize)> = Vec::new();
+    for e in group {
+        match counted.iter_mut().find(|(event, _)| *event == e.event) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((&e.event, 1)),
+        }
+    }
+    let words: Vec<String> =
+        counted.into_iter().map(|(event, n)| if n > 1 { format!("{event} ×{n}") } else { event.to_owned() }).collect();
+    words.join(", ")
 }
 
 /// `text` cut or padded to exactly `width` characters (a cut ends in `…`), so columns line up in 80 columns.

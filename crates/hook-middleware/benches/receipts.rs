@@ -26,6 +26,7 @@ fn receipt() -> Receipt {
         http_status: None,
         session_id: Some("sess-1".into()),
         bound: None,
+        reason: None,
         prev: None,
     }
 }

@@ -134,14 +134,18 @@ pub enum Outcome {
     CommandTimeout,
     /// Not run (disabled, `only_managed`, halted).
     Skipped,
-    /// Not run: untrusted or modified.
+    /// Not run: not trusted in this workspace.
     Untrusted,
+    /// Not run: what it runs (its command's files, its Rego) changed since it was trusted.
+    Modified,
     /// Cancelled or discarded.
     Cancelled,
 }
 
 impl Outcome {
-    /// The receipt outcome for a run of `kind` that ended with `status`.
+    /// The receipt outcome for a run of `kind` that ended with `status`. A run refused because what it runs changed
+    /// since it was trusted has the status `untrusted` and the outcome [`Outcome::Modified`], which the pipeline sets
+    /// where it knows the difference.
     ///
     /// ```
     /// use hook_types::{HookKind, Outcome, RunStatus};
@@ -201,6 +205,10 @@ pub struct Receipt {
     /// otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<Bound>,
+    /// Why the hook denied (a block, or a failure that fails closed) or asked: the decision's reason; absent for
+    /// every other run and for an ask without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// The sha256 (hex) of the previous line of the log, filled in by the file sink; `null` elsewhere.
     pub prev: Option<String>,
 }

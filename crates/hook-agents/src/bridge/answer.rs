@@ -25,6 +25,10 @@
 //! hook's answer on userPromptSubmitted: a deny or context there cannot reach it, and the bridge says so as a warning
 //! (exit 2) instead of passing in silence.
 //!
+//! Qwen Code and Factory Droid print no `systemMessage` in a headless run (`qwen -p`, `droid exec`): for an agent whose
+//! table entry lists `Answers::notices_to_model`, the notices also go to the model, marked `[hook notice for the
+//! user]`, as `additionalContext` on the events listed there and after a deny's reason on pre_tool.
+//!
 //! Text that has no place in the agent's output for that event (context on Claude Code's `Stop`) becomes a notice,
 //! so the operator sees what the model did not. Every answer is exit 0 with compact JSON (or nothing) on stdout,
 //! except the blocking forms.
@@ -211,6 +215,7 @@ fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
     let mut out = Map::new();
     let mut specific = Map::new();
     let mut context_taken = false;
+    notices_for_model(read, reply);
     match &input.event {
         Event::PreTool => {
             let (decision, reason) = match reply.verdict {
@@ -293,6 +298,25 @@ fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
     let halt_taken = !(codex && matches!(input.event, Event::PreTool | Event::PermissionRequest));
     common_fields(read, reply, &mut out, specific, context_taken, halt_taken);
     out
+}
+
+/// Where the agent may show its user no hook message ([`Answers::notices_to_model`](hook_types::Answers)), the
+/// notices also go to the model, marked as for the user: as context on the events whose context it reads, and after
+/// a deny's reason on pre_tool. They stay in the user's channel too.
+fn notices_for_model(read: &AgentInput, reply: &mut Reply) {
+    let events = read.agent.agent().answers.notices_to_model;
+    let Some(notices) = reply_notices(reply).filter(|_| !events.is_empty()) else { return };
+    let event = &read.input.event;
+    if events.contains(event) {
+        reply.context.push(format!("[hook notice for the user] {notices}"));
+    } else if *event == Event::PreTool && reply.verdict == Some(Verdict::Deny) {
+        // A notice the deny's reason already says (the failure that failed closed) is not said twice.
+        let reason = reply.deny_reason();
+        let untold: Vec<&str> = reply.notices.iter().map(String::as_str).filter(|n| !reason.contains(n)).collect();
+        if !untold.is_empty() {
+            reply.reason = Some(format!("{reason}\n\n[hook notice for the user] {}", untold.join("\n")));
+        }
+    }
 }
 
 /// Gemini CLI's output: `decision: allow | deny` with `reason`, `hookSpecificOutput`, `continue`, `systemMessage`.

@@ -46,6 +46,8 @@ fn escape_codes_in_a_workspace_path_and_a_declaration_reached_the_terminal() {
         &["trust"][..],
         &["validate"],
         &["preview", "pre_tool", "--tool", "shell"],
+        &["explain", "pre_tool", "--tool", "shell\u{1b}[2J"],
+        &["explain", "pre_tool", "--tool", "shell", "--json"],
         &["run", "pre_tool", "--tool", "shell", "--no-receipts"],
         &["run", "pre_tool", "--tool", "shell", "--no-receipts", "--json"],
         &["run", "pre_tool", "--tool", "shell"],

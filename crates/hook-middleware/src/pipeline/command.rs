@@ -194,6 +194,7 @@ pub(crate) fn refuse(record: &mut Record, input: &EventInput, on_error: OnError,
     match refusal {
         Refusal::Untrusted(what) => {
             record.summary.status = RunStatus::Untrusted;
+            record.modified = true;
             record.entry(
                 EntryKind::Feedback,
                 format!("not run: {what} since it was trusted; run `hook trust` to trust it again"),

@@ -471,7 +471,9 @@ impl Dispatch<'_> {
                 (_, Some(skip)) => (skip.status(), skip.describe().to_owned()),
                 _ => return None,
             };
-            Some(Record::not_run(user_meta(hook), event, status, why))
+            let mut record = Record::not_run(user_meta(hook), event, status, why);
+            record.modified = status == RunStatus::Untrusted && hook.skip == Some(SkipReason::Modified);
+            Some(record)
         };
         hooks.iter().map(|hook| decided(hook)).collect()
     }

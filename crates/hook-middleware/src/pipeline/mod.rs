@@ -53,6 +53,7 @@ mod continuation;
 mod dispatch;
 mod env;
 mod evaluated;
+mod explain;
 mod fold;
 #[cfg(feature = "http")]
 mod http;
@@ -80,6 +81,7 @@ use hook_types::Limits;
 pub use background::{BackgroundReport, MAX_BACKGROUND};
 pub use env::{BRIDGE_DEPTH_VAR, MAX_BRIDGE_DEPTH, Nesting, bridge_marker};
 pub use evaluated::{EvaluationFuture, EvaluationRequest, HostEvaluator};
+pub use explain::{Explanation, Mismatch};
 pub use registration::{EvalError, Evaluate, Evaluation, Registration, Tier};
 pub use result::{DispatchResult, Phase, PreviewEntry, Reload};
 pub use table::{SkipReason, UserTier};

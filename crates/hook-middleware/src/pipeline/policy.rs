@@ -43,6 +43,7 @@ pub(crate) async fn run(
         && !compiled_as_trusted(spec, trusted)
     {
         record.summary.status = RunStatus::Untrusted;
+        record.modified = true;
         record.entry(
             EntryKind::Feedback,
             "not run: its Rego files as compiled are not the ones that were trusted; run `hook trust` to trust it again",

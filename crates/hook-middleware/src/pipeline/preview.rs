@@ -6,6 +6,7 @@ use super::Pipeline;
 use super::registration::{Action, Filter};
 use super::result::{Phase, PreviewEntry};
 use super::routing::Probe;
+use super::table::{Guard, UserHook};
 
 impl Pipeline {
     /// Lists the hooks a dispatch of `event` would consider, in the order they would start: the guards (fixed,
@@ -36,56 +37,62 @@ impl Pipeline {
             .index
             .matching(&guards.list, &probe)
             .into_iter()
-            .map(|p| {
-                let guard = &guards.list[p];
-                let registration = &guard.registration;
-                PreviewEntry {
-                    id: registration.id.clone(),
-                    tier: guard.tier,
-                    phase: Phase::Guard,
-                    kind: match registration.action {
-                        Action::InProcess(_) => HookKind::InProcess,
-                        Action::Command(_) => HookKind::Command,
-                    },
-                    origin: None,
-                    source: registration.source.clone().unwrap_or_else(|| guard.tier.as_str().to_owned()),
-                    hash: String::new(),
-                    sequential: false,
-                    conditions: conditions(event, &registration.filter),
-                    skip: None,
-                }
-            })
+            .map(|p| guard_entry(event, &guards.list[p]))
             .collect();
         let users = table.user_index.matching(&table.user, &probe);
         for in_process in [true, false] {
             for &p in &users {
                 let hook = &table.user[p];
-                if hook.in_process() != in_process {
-                    continue;
+                if hook.in_process() == in_process {
+                    entries.push(user_entry(event, hook));
                 }
-                let decl = hook.decl();
-                let filter = Filter {
-                    tools: None,
-                    protocol: decl.protocol,
-                    matcher: None,
-                    only_errors: decl.filters.only_errors,
-                    scope: decl.filters.scope,
-                };
-                entries.push(PreviewEntry {
-                    id: decl.id.clone(),
-                    tier: super::Tier::User,
-                    phase: if hook.in_process() { Phase::InProcess } else { Phase::Command },
-                    kind: decl.kind(),
-                    origin: Some(decl.origin),
-                    source: decl.source.display().to_string(),
-                    hash: decl.hash.clone(),
-                    sequential: decl.sequential,
-                    conditions: conditions(event, &filter),
-                    skip: hook.skip,
-                });
             }
         }
         entries
+    }
+}
+
+/// The preview line of a guard, for `event`.
+pub(super) fn guard_entry(event: &Event, guard: &Guard) -> PreviewEntry {
+    let registration = &guard.registration;
+    PreviewEntry {
+        id: registration.id.clone(),
+        tier: guard.tier,
+        phase: Phase::Guard,
+        kind: match registration.action {
+            Action::InProcess(_) => HookKind::InProcess,
+            Action::Command(_) => HookKind::Command,
+        },
+        origin: None,
+        source: registration.source.clone().unwrap_or_else(|| guard.tier.as_str().to_owned()),
+        hash: String::new(),
+        sequential: false,
+        conditions: conditions(event, &registration.filter),
+        skip: None,
+    }
+}
+
+/// The preview line of a user hook, for `event`.
+pub(super) fn user_entry(event: &Event, hook: &UserHook) -> PreviewEntry {
+    let decl = hook.decl();
+    let filter = Filter {
+        tools: None,
+        protocol: decl.protocol,
+        matcher: None,
+        only_errors: decl.filters.only_errors,
+        scope: decl.filters.scope,
+    };
+    PreviewEntry {
+        id: decl.id.clone(),
+        tier: super::Tier::User,
+        phase: if hook.in_process() { Phase::InProcess } else { Phase::Command },
+        kind: decl.kind(),
+        origin: Some(decl.origin),
+        source: decl.source.display().to_string(),
+        hash: decl.hash.clone(),
+        sequential: decl.sequential,
+        conditions: conditions(event, &filter),
+        skip: hook.skip,
     }
 }
 

@@ -44,6 +44,9 @@ pub(crate) struct Record {
     /// The bound an in-process evaluation ran into, which failed it.
     pub bound: Option<Bound>,
     pub cancelled: Option<Cancel>,
+    /// Not run because what it runs changed since it was trusted (its status is `untrusted`; its receipt says
+    /// `modified`).
+    pub modified: bool,
     /// The hook's span, if it ran in one. Its status is recorded only once the dispatch has folded every run, so
     /// the span says what the run summary and the receipt say (a run the fold discards is `cancelled` there too).
     pub span: Option<tracing::Span>,
@@ -75,6 +78,7 @@ impl Record {
             http_status: None,
             bound: None,
             cancelled: None,
+            modified: false,
             span: None,
         }
     }
@@ -137,7 +141,10 @@ impl Record {
             hash: self.meta.hash.clone(),
             event: self.summary.event.clone(),
             kind: self.meta.kind,
-            outcome: hook_types::Outcome::from_status(self.meta.kind, self.summary.status),
+            outcome: match hook_types::Outcome::from_status(self.meta.kind, self.summary.status) {
+                hook_types::Outcome::Untrusted if self.modified => hook_types::Outcome::Modified,
+                outcome => outcome,
+            },
             effects: self.emitted.iter().map(|k| (*k).to_owned()).collect(),
             exit_code: self.summary.exit_code,
             output_bytes: self.output_bytes,
@@ -146,6 +153,11 @@ impl Record {
             http_status: self.http_status,
             session_id: session_id.map(str::to_owned),
             bound: self.bound,
+            reason: match &self.decision {
+                Decision::Deny { reason } if self.denies(&self.summary.event) => Some(reason.clone()),
+                Decision::Ask { reason } => reason.clone(),
+                _ => None,
+            },
             prev: None,
         }
     }

@@ -132,20 +132,27 @@ impl<'a> Probe<'a> {
 
     /// Whether `filter` lets the hook fire for this probe.
     pub(crate) fn accepts(&self, filter: &Filter) -> bool {
+        self.refusal(filter).is_none()
+    }
+
+    /// Which of `filter`'s rules turns this probe away, checked in a fixed order; `None` when the hook fires. The
+    /// one test behind both routing ([`Probe::accepts`]) and [`Pipeline::explain`](super::Pipeline::explain), so an
+    /// explanation says what a dispatch does.
+    pub(crate) fn refusal(&self, filter: &Filter) -> Option<Refusal> {
         if *self.event == Event::PostTool && filter.only_errors && self.is_error == Some(false) {
-            return false;
+            return Some(Refusal::NotFailed);
         }
         if *self.event == Event::TurnEnd
             && let Some(subagent) = self.subagent
             && !filter.scope.matches(subagent)
         {
-            return false;
+            return Some(Refusal::Scope);
         }
         if self.event.is_tool_event()
             && let Some(tools) = &filter.tools
             && !self.tool_values().any(|v| tools.iter().any(|t| t == v))
         {
-            return false;
+            return Some(Refusal::Tools);
         }
         if has_match_field(self.event)
             && let Some(matcher) = &filter.matcher
@@ -156,11 +163,64 @@ impl<'a> Probe<'a> {
                 self.values().any(|v| matcher.matches(v))
             };
             if !matched {
-                return false;
+                return Some(Refusal::Matcher);
             }
         }
-        true
+        None
     }
+
+    /// The event this probe is about.
+    pub(crate) fn event(&self) -> &Event {
+        self.event
+    }
+
+    /// The names a `tools:` entry was tested against, for an explanation.
+    pub(crate) fn tested_tools(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for name in self.tool_values() {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+        names
+    }
+
+    /// The names a matcher in `protocol`'s spelling was tested against, for an explanation.
+    pub(crate) fn tested_by_matcher(&self, protocol: Protocol) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let tested: Vec<Cow<'_, str>> = if self.event.is_tool_event() {
+            self.matcher_values(protocol).collect()
+        } else {
+            self.values().map(Cow::Borrowed).collect()
+        };
+        for name in tested {
+            if !names.iter().any(|n| *n == *name) {
+                names.push(name.into_owned());
+            }
+        }
+        names
+    }
+
+    /// The probe without `only_errors` and `scope` settled: they then exclude nothing (an explanation without an
+    /// input lists them as conditions, as a preview does).
+    pub(crate) fn unsettled(mut self) -> Self {
+        self.is_error = None;
+        self.subagent = None;
+        self
+    }
+}
+
+/// Which rule of a filter turned a probe away ([`Probe::refusal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// `only_errors` on a post_tool whose call did not fail.
+    NotFailed,
+    /// `scope` on a turn_end of the other kind of run.
+    Scope,
+    /// `tools:` names none of the call's names.
+    Tools,
+    /// The matcher matches none of the names tested.
+    Matcher,
 }
 
 /// A table's name as a borrow of any lifetime, to chain with the input's own names.

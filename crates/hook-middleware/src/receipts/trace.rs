@@ -51,6 +51,7 @@ impl ReceiptSink for TracingSink {
                     tool_name = r.tool_name.as_deref(),
                     duration_ms = r.duration_ms,
                     session_id = r.session_id.as_deref(),
+                    reason = r.reason.as_deref(),
                     "hook receipt"
                 )
             };
@@ -73,6 +74,7 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
         Outcome::CommandTimeout => "command_timeout",
         Outcome::Skipped => "skipped",
         Outcome::Untrusted => "untrusted",
+        Outcome::Modified => "modified",
         Outcome::Cancelled => "cancelled",
     }
 }
@@ -84,7 +86,7 @@ mod tests {
     #[test]
     fn outcome_names_match_serde() {
         use Outcome::*;
-        for o in [Emitted, CommandOk, Blocked, CommandFailed, CommandTimeout, Skipped, Untrusted, Cancelled] {
+        for o in [Emitted, CommandOk, Blocked, CommandFailed, CommandTimeout, Skipped, Untrusted, Modified, Cancelled] {
             assert_eq!(serde_json::to_value(o).unwrap(), outcome_name(o));
         }
     }

@@ -43,6 +43,7 @@ pub fn receipt(n: u64) -> Receipt {
         http_status: None,
         session_id: Some("sess-1".into()),
         bound: None,
+        reason: None,
         prev: None,
     }
 }

@@ -65,7 +65,11 @@ pub(super) const AGENT: Agent = Agent {
     timeout_unit: TimeUnit::Seconds,
     handler: HandlerShape::Grouped { named: false },
     posix_shell: true,
-    answers: ALL_ANSWERS,
+    // `droid exec` prints no `systemMessage` (PreToolUse's is only logged; PostToolUse's is a `user_only` message of
+    // the interactive view). The model reads, as `llm_only` messages, a SessionStart's and a UserPromptSubmit's
+    // `additionalContext` and a PostToolUse's, and a PreToolUse deny's `permissionDecisionReason` as the tool's
+    // error (its 0.225.2 bundled JavaScript).
+    answers: Answers { notices_to_model: &[Event::SessionStart, Event::TurnStart, Event::PostTool], ..ALL_ANSWERS },
     wire: WireShape::ClaudeCode,
     json_comments: false,
     hooks_switches: &[],

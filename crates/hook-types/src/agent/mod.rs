@@ -322,6 +322,17 @@ pub struct Answers {
     /// readable) instead of going ahead, where the agent has one (Cursor's `failClosed`): `hook install` sets it to
     /// `true` on the bridge's gate handlers.
     pub fail_closed_key: Option<&'static str>,
+    /// Where the agent may show its user no hook message at all (Qwen Code's `-p` and Factory Droid's `exec` print
+    /// no `systemMessage`): the events on which it puts a hook's context before its model. The bridge then hands its
+    /// notices (a guard that did not run, a hook that failed) to the model there as well, marked as for the user,
+    /// and adds them to a deny's reason on pre_tool, which the model reads; empty where the user message is shown.
+    ///
+    /// ```
+    /// use hook_types::{Event, Protocol};
+    /// assert!(Protocol::Qwen.agent().answers.notices_to_model.contains(&Event::SessionStart));
+    /// assert!(Protocol::Claude.agent().answers.notices_to_model.is_empty());
+    /// ```
+    pub notices_to_model: &'static [Event],
 }
 
 const PLAIN: EventFilters = EventFilters { only_errors: false, scope: Scope::Main };
@@ -394,8 +405,14 @@ const fn wired(
     AgentEvent { name, event, filters: PLAIN, tool: None, install, wire_name: Some(wire), answered, matcher: None }
 }
 
-const ALL_ANSWERS: Answers =
-    Answers { ask: true, continuation: true, context: true, system_message: true, fail_closed_key: None };
+const ALL_ANSWERS: Answers = Answers {
+    ask: true,
+    continuation: true,
+    context: true,
+    system_message: true,
+    fail_closed_key: None,
+    notices_to_model: &[],
+};
 
 /// The canonical tools (snake_case); MCP tools are `mcp:<server>:<tool>`.
 pub const CANONICAL_TOOLS: &[&str] = &CANONICAL;

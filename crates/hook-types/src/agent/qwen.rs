@@ -77,7 +77,11 @@ pub(super) const AGENT: Agent = Agent {
     timeout_unit: TimeUnit::Seconds,
     handler: HandlerShape::Grouped { named: true },
     posix_shell: true,
-    answers: ALL_ANSWERS,
+    // `qwen -p` prints no `systemMessage`. The model reads `additionalContext` on SessionStart (the session's
+    // context), UserPromptSubmit (added to the prompt) and PostToolUse/PostToolUseFailure (with the result), and a
+    // PreToolUse deny's `permissionDecisionReason` as the tool's error; a PreToolUse answer's `additionalContext` is
+    // dropped (`firePreToolUseHook` and its caller in chunks/chunk-DPEB6S2R.js of the 0.24.4 bundle).
+    answers: Answers { notices_to_model: &[Event::SessionStart, Event::TurnStart, Event::PostTool], ..ALL_ANSWERS },
     wire: WireShape::ClaudeCode,
     // Its settings are read through `strip-json-comments` (chunks/chunk-HS5OZTQF.js, packages/cli/src/serve).
     json_comments: true,

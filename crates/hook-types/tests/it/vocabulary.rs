@@ -271,6 +271,7 @@ fn receipt_snapshot() {
         http_status: None,
         session_id: Some("sess-1".into()),
         bound: None,
+        reason: None,
         prev: Some("0".repeat(64)),
     };
     insta::assert_yaml_snapshot!(receipt);
