@@ -68,6 +68,7 @@ const CLAUDE: Dialect = Dialect {
     handler_keys: &[
         "type",
         "command",
+        "args",
         "prompt",
         "model",
         "timeout",
@@ -438,14 +439,19 @@ impl GroupReader<'_> {
         }
         let mut builder = HookBuilder::new(at.index, at.node.clone());
         let command = command(handler, &at, reporter);
+        let args = args(handler, &at, reporter);
         let timeout_read = self.timeout(handler, &at, &mut builder, reporter);
         let flags_read = self.flags(handler, &at, &mut builder, reporter);
-        if untestable_if(handler, &at, reporter) {
+        let Some(shell_read) = shell(handler, &at, reporter) else {
+            let why = "a PowerShell command (`shell: \"powershell\"`) needs PowerShell, and this engine runs \
+                       commands with `sh -c`";
+            self.closed_gate(handler, &at, target, why, reporter);
             return;
-        }
-        let Some(shell_read) = shell(handler, &at, reporter) else { return };
-        let Some(command) = command.filter(|_| timeout_read && flags_read && shell_read) else { return };
-        self.push_command(builder, command, handler, &at, target, reporter);
+        };
+        let (Some(command), Some(args)) = (command.filter(|_| timeout_read && flags_read && shell_read), args) else {
+            return;
+        };
+        self.push_command(builder, (command, args), handler, &at, target, reporter);
     }
 
     /// The handler when it is a command handler; an evaluated or http handler goes to its own reader, and anything
@@ -486,6 +492,12 @@ impl GroupReader<'_> {
             self.evaluated(handler, kind, at, target, reporter);
         } else if kind == "http" && self.dialect.events.agent == hook_types::Protocol::Claude {
             self.http_handler(handler, at, target, reporter);
+        } else if kind == "mcp_tool" && self.dialect.other_types.iter().any(|(t, _)| *t == "mcp_tool") {
+            let agent = self.dialect.events.agent.agent().name;
+            let why = format!(
+                "an `mcp_tool` hook calls a tool of one of {agent}'s MCP servers, which this engine cannot reach"
+            );
+            self.closed_gate(handler, at, target, &why, reporter);
         } else if let Some((_, what)) = self.dialect.other_types.iter().find(|(t, _)| t == kind) {
             reporter.warn(
                 at.at("type", Target::Node),
@@ -593,7 +605,7 @@ impl GroupReader<'_> {
     fn push_command(
         &mut self,
         mut builder: HookBuilder,
-        command: String,
+        (command, args): (String, Option<Vec<Value>>),
         handler: &Map<String, Value>,
         at: &HandlerAt<'_>,
         target: &GroupTarget<'_>,
@@ -602,8 +614,16 @@ impl GroupReader<'_> {
         let node = &at.node;
         builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
         builder.set("kind", "type", Value::String("command".into()), node.key("type"));
-        builder.set("shell", "command", Value::String(command.clone()), node.key("command"));
+        match &args {
+            // The exec form: `command` is the program, spawned with `args`, no shell.
+            Some(args) => {
+                let argv = std::iter::once(Value::String(command.clone())).chain(args.iter().cloned()).collect();
+                builder.set("argv", "args", Value::Array(argv), node.key("args"));
+            }
+            None => builder.set("shell", "command", Value::String(command.clone()), node.key("command")),
+        }
         self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
         if let Some((value, node)) = &target.sequential {
             builder.set("sequential", "sequential", (*value).clone(), node.clone());
         }
@@ -612,7 +632,9 @@ impl GroupReader<'_> {
         }
         if self.dialect.run_once {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
-            let key = crate::hash::hash_canonical(&json!({"command": command, "matcher": matcher, "on": target.on}));
+            let mut key = json!({"command": command, "matcher": matcher, "on": target.on});
+            run_once_extras(&mut key, handler, &["args", "shell", "if"]);
+            let key = crate::hash::hash_canonical(&key);
             let id = format!("claude.command.{key}");
             self.keep_once(&mut builder, id, "command", "runs", at, reporter);
         }
@@ -669,17 +691,44 @@ fn command(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Repo
     }
 }
 
-/// Why a handler with an `if` condition is not loaded.
-const UNTESTABLE_IF: &str = "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, \
-                             and running the hook without it would widen what it blocks; this hook is not loaded";
-
-/// Whether the handler has an `if` condition, which this engine cannot test: reported, and the hook not loaded.
-fn untestable_if(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> bool {
-    let found = handler.contains_key("if");
-    if found {
-        reporter.warn(at.at("if", Target::Node), UNTESTABLE_IF);
+impl GroupReader<'_> {
+    /// The handler's `if` condition, where the dialect has one, handed to the normalizer, which parses it
+    /// (docs/declarations.md#if).
+    fn condition(&self, handler: &Map<String, Value>, at: &HandlerAt<'_>, builder: &mut HookBuilder) {
+        if !self.dialect.handler_keys.contains(&"if") {
+            return;
+        }
+        if let Some(rule) = handler.get("if").filter(|v| !v.is_null()) {
+            builder.set("if", "if", rule.clone(), at.node.key("if"));
+        }
     }
-    found
+}
+
+/// Adds to a run-once key what else makes two handlers differ for Claude Code (`args`, `shell`, `if`), each only
+/// where the handler has it, so a handler without them keeps the id it always had.
+fn run_once_extras(key: &mut Value, handler: &Map<String, Value>, keys: &[&str]) {
+    for name in keys {
+        if let (Some(value), Value::Object(key)) = (handler.get(*name).filter(|v| !v.is_null()), &mut *key) {
+            key.insert((*name).to_owned(), value.clone());
+        }
+    }
+}
+
+/// The exec form's `args`: `Some(None)` where there are none, `Some(Some(args))` for a list of strings, `None` (an
+/// error, reported) for anything else.
+fn args(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> Option<Option<Vec<Value>>> {
+    match handler.get("args") {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::Array(args)) if args.iter().all(Value::is_string) => Some(Some(args.clone())),
+        Some(other) => {
+            let found = describe(other);
+            reporter.error(
+                at.at("args", Target::Node),
+                format!("expected a list of argument strings (the exec form: `command` is the program), found {found}"),
+            );
+            None
+        }
+    }
 }
 
 /// The handler's `shell`: `Some(true)` for none or `bash`, `Some(false)` for a value Claude Code does not take (an
@@ -688,14 +737,7 @@ fn shell(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Report
     match handler.get("shell") {
         None => Some(true),
         Some(Value::String(shell)) if shell == "bash" => Some(true),
-        Some(Value::String(shell)) if shell == "powershell" => {
-            reporter.warn(
-                at.at("shell", Target::Node),
-                "a PowerShell command cannot run here (this engine runs commands with `sh -c`); this hook is not \
-                 loaded",
-            );
-            None
-        }
+        Some(Value::String(shell)) if shell == "powershell" => None,
         Some(other) => {
             let found = match other {
                 Value::String(s) => format!("`{s}`"),
@@ -770,9 +812,6 @@ impl GroupReader<'_> {
                 return;
             }
         };
-        if untestable_if(handler, at, reporter) {
-            return;
-        }
         // Claude Code's defaults: 30 s for a prompt hook, 60 s for an agent hook.
         let mut timeout_ms: u64 = if kind == "agent" { 60_000 } else { 30_000 };
         if let Some(value) = handler.get("timeout").filter(|v| !v.is_null()) {
@@ -805,11 +844,12 @@ impl GroupReader<'_> {
             builder.set("agent", "type", Value::Bool(true), node.key("type"));
         }
         self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
         if self.dialect.run_once {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
-            let key = crate::hash::hash_canonical(
-                &json!({"type": kind, "prompt": prompt, "matcher": matcher, "on": target.on}),
-            );
+            let mut key = json!({"type": kind, "prompt": prompt, "matcher": matcher, "on": target.on});
+            run_once_extras(&mut key, handler, &["if"]);
+            let key = crate::hash::hash_canonical(&key);
             let id = format!("claude.evaluated.{key}");
             self.keep_once(&mut builder, id, "prompt", "runs", at, reporter);
         }
@@ -817,8 +857,55 @@ impl GroupReader<'_> {
     }
 }
 
+impl GroupReader<'_> {
+    /// A handler that cannot run here (a PowerShell command, an `mcp_tool` call), never dropped in silence: on a
+    /// gate its gate is closed for exactly the calls it would have seen — an effect hook with its matcher and its
+    /// `if` that denies them, the reason naming the handler — and a warning says so; on any other event, where it
+    /// could only have observed or added context, a warning says it does not run.
+    fn closed_gate(
+        &mut self,
+        handler: &Map<String, Value>,
+        at: &HandlerAt<'_>,
+        target: &GroupTarget<'_>,
+        why: &str,
+        reporter: &mut Reporter<'_>,
+    ) {
+        let event = hook_types::Event::parse(target.on).ok().map(|parsed| parsed.event);
+        let Some(gate) = event.filter(crate::is_gate) else {
+            let on = target.on;
+            reporter.warn(at.at("", Target::Node), format!("{why}; on {on}, not a gate, it is not loaded"));
+            return;
+        };
+        let reason = crate::closed_gate::unrunnable_reason(reporter.source(), at.path, why);
+        reporter.warn(
+            at.at("", Target::Node),
+            format!("{why}; its gate is closed instead: every call it would have run on is denied"),
+        );
+        let effect = match gate {
+            hook_types::Event::TurnStart => json!({"kind": "block_turn", "reason": reason}),
+            _ => json!({"kind": "block_tool", "reason": reason, "severity": "hard-block"}),
+        };
+        let node = &at.node;
+        let mut builder = HookBuilder::new(at.index, node.clone());
+        builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
+        builder.set("kind", "type", Value::String("effect".into()), node.key("type"));
+        builder.set("effect", "type", effect, node.key("type"));
+        self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
+        if self.dialect.run_once {
+            let matcher = target.matcher.map(|(p, _)| p.as_str());
+            let mut key = json!({"closed": handler, "matcher": matcher, "on": target.on});
+            run_once_extras(&mut key, handler, &["if"]);
+            let id = format!("claude.closed.{}", crate::hash::hash_canonical(&key));
+            self.keep_once(&mut builder, id, "handler", "runs", at, reporter);
+        }
+        self.file.hooks.push(builder.finish());
+    }
+}
+
 /// The keys of Claude Code's `type: "http"` handler.
-const HTTP_KEYS: &[&str] = &["type", "url", "headers", "allowedEnvVars", "timeout", "statusMessage", "once", "async"];
+const HTTP_KEYS: &[&str] =
+    &["type", "url", "headers", "allowedEnvVars", "timeout", "statusMessage", "once", "async", "if"];
 
 impl GroupReader<'_> {
     /// Claude Code's `type: "http"` handler: its event POSTed to `url` with `headers` (values reading only the
@@ -834,10 +921,6 @@ impl GroupReader<'_> {
     ) {
         let (index, node) = (at.index, &at.node);
         for key in handler.keys().filter(|k| !HTTP_KEYS.contains(&k.as_str())) {
-            if key == "if" {
-                reporter.warn(at.at(key, Target::Node), UNTESTABLE_IF);
-                return;
-            }
             unknown_key(reporter, at.at(key, Target::Key), key, HTTP_KEYS, "Claude Code");
         }
         let Some(url) = handler.get("url") else {
@@ -876,8 +959,11 @@ impl GroupReader<'_> {
         let allowed = handler.get("allowedEnvVars").cloned().unwrap_or_else(|| Value::Array(Vec::new()));
         builder.set("allowed_env_vars", "allowedEnvVars", allowed, node.key("allowedEnvVars"));
         self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
         let matcher = target.matcher.map(|(p, _)| p.as_str());
-        let key = crate::hash::hash_canonical(&json!({"url": url, "matcher": matcher, "on": target.on}));
+        let mut key = json!({"url": url, "matcher": matcher, "on": target.on});
+        run_once_extras(&mut key, handler, &["if"]);
+        let key = crate::hash::hash_canonical(&key);
         let id = format!("claude.http.{key}");
         self.keep_once(&mut builder, id, "URL", "sends", at, reporter);
         self.file.hooks.push(builder.finish());

@@ -11,13 +11,18 @@
 //! name) a filtered hook does not fire; any of the dispatch's tool aliases matching is enough; `only_errors` applies
 //! on post_tool, `scope` on turn_end.
 //!
-//! Looking up and testing allocate nothing: [`Index::any_match`] is what lets a dispatch with no matching hook
-//! return without touching the heap.
+//! A hook's `if` condition (Claude Code's permission-rule syntax) is tested last, against the call's canonical tool
+//! and its input; on any other event such a hook does not fire.
+//!
+//! Looking up and testing allocate nothing (but to test an `if` condition): [`Index::any_match`] is what lets a
+//! dispatch with no matching hook return without touching the heap.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use hook_config::MatcherRule;
+use std::path::Path;
+
+use hook_config::{MatcherRule, PathContext, PermissionRule};
 use hook_types::{AGENTS, CANONICAL_EVENTS, Event, Protocol};
 
 use super::registration::Filter;
@@ -74,6 +79,17 @@ pub(crate) struct Probe<'a> {
     tool: Option<Cow<'static, str>>,
     is_error: Option<bool>,
     subagent: Option<bool>,
+    /// The call's input, its working directory and the workspace, which an `if` condition tests; `None` in a
+    /// preview, where a condition does not exclude.
+    call: Option<Call<'a>>,
+}
+
+/// What an `if` condition is tested against besides the tool.
+#[derive(Clone, Copy)]
+struct Call<'a> {
+    input: Option<&'a serde_json::Value>,
+    cwd: Option<&'a str>,
+    workspace: Option<&'a Path>,
 }
 
 impl<'a> Probe<'a> {
@@ -89,14 +105,23 @@ impl<'a> Probe<'a> {
             tool,
             is_error: Some(input.is_error),
             subagent: Some(input.subagent),
+            call: Some(Call { input: input.tool_input.as_ref(), cwd: input.cwd.as_deref(), workspace: None }),
         }
+    }
+
+    /// The probe of a real dispatch in `workspace`: an `if` condition's `/` patterns are rooted there.
+    pub(crate) fn within(mut self, workspace: &'a Path) -> Self {
+        if let Some(call) = &mut self.call {
+            call.workspace = Some(workspace);
+        }
+        self
     }
 
     /// The probe of a preview: `only_errors` and `scope` are not known, so they do not exclude (the preview lists
     /// them as conditions instead).
     pub(crate) fn preview(event: &'a Event, value: Option<&'a str>) -> Self {
         let tool = tool_of(event, value, &[]);
-        Probe { event, value, aliases: &[], tool, is_error: None, subagent: None }
+        Probe { event, value, aliases: &[], tool, is_error: None, subagent: None, call: None }
     }
 
     /// The names as the input gives them: the tool name (or `source`, `trigger`) and the dispatch's aliases.
@@ -159,7 +184,28 @@ impl<'a> Probe<'a> {
                 return false;
             }
         }
+        if let Some(condition) = &filter.condition {
+            return self.meets(condition);
+        }
         true
+    }
+
+    /// Whether the call meets an `if` condition: on tool events only (a hook with one never fires elsewhere), the
+    /// canonical tool (or, for a tool no table maps, one of its own names) and the input tested; a preview, which
+    /// has no input, is not excluded by the input.
+    fn meets(&self, condition: &PermissionRule) -> bool {
+        if !self.event.is_tool_event() {
+            return false;
+        }
+        let Some(tool) = self.tool.as_deref().or(self.value) else { return false };
+        let names: Vec<&str> = self.values().collect();
+        let Some(call) = self.call else {
+            return condition.matches_named(tool, &names, None, &PathContext::default());
+        };
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        let cwd = call.cwd.map(Path::new).filter(|c| c.is_absolute());
+        let cx = PathContext { cwd: cwd.or(call.workspace), project: call.workspace, home: home.as_deref() };
+        condition.matches_named(tool, &names, call.input, &cx)
     }
 }
 
