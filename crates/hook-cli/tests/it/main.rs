@@ -25,6 +25,7 @@ mod faults;
 mod gemini;
 mod help;
 mod hooks_guide;
+mod if_conditions;
 mod import;
 mod inspect_validate;
 mod install_agents;

@@ -268,6 +268,12 @@ fn read_tool(name: &str, spelling: Protocol) -> Result<RuleTool, RuleError> {
         return Ok(RuleTool::Canonical(canonical));
     }
     if spelling == Protocol::Native {
+        if let Some(canonical) = hook_types::canonical_tool(name) {
+            return Err(error(format!(
+                "`{name}` is an agent's name for the tool `{canonical}`; a native `if` names canonical tools: write \
+                 `{canonical}`"
+            )));
+        }
         let hint = hook_types::suggest_tool(name).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
         let tools = hook_types::CANONICAL_TOOLS.join("`, `");
         return Err(error(format!(
