@@ -26,20 +26,22 @@
 //!   which the host's limits may clamp (a warning says so). `prompt` and `agent` handlers, which a model evaluates,
 //!   load as `kind: evaluated` hooks (30 s and 60 s by default): a host with an evaluator answers them, one without
 //!   reports them `skipped` (docs/evaluated-hooks.md). `type: "http"` loads as a `kind: http` hook with
-//!   `format: claude` (`url`, `headers`, `allowedEnvVars`, `timeout`; docs/policy.md). `mcp_tool` handlers have no
-//!   faithful counterpart here (an MCP call): each is reported with a warning and not loaded — as is a handler with
-//!   an `if` condition (Claude Code's permission-rule syntax, which this engine cannot test: loading it without the
-//!   condition would widen a blocker) or `shell: "powershell"`. `async: true` command hooks on observer events run
-//!   in the background as in Claude Code (docs/observability.md); on a gate or a decision event they run to
+//!   `format: claude` (`url`, `headers`, `allowedEnvVars`, `timeout`; docs/policy.md). The exec form (`command`
+//!   with `args`) runs as argv, without a shell. An `if` condition (Claude Code's permission-rule syntax) is handed
+//!   to the normalizer, which parses it into the hook's condition (docs/declarations.md#if). `mcp_tool` handlers and
+//!   `shell: "powershell"` commands cannot run here: on a gate each loads as the gate it closes (an effect hook with
+//!   its matcher and `if` that denies), with a warning; elsewhere a warning says it does not run (`closed_gate`
+//!   below). `async: true` command hooks on observer events run in the background as in Claude Code
+//!   (docs/observability.md); on a gate or a decision event they run to
 //!   completion, with a warning: here their answer counts, in Claude Code it comes too late to.
 //!   `statusMessage` is display only.
 //! - **Failure policy**: `protocol: claude`, which fails open (exit 2 blocks, other exits are non-blocking errors;
 //!   docs/output-protocol.md).
 //! - **`disableAllHooks: true`** loads the file's hooks disabled: shown, hashed, never run. Claude Code applies the
 //!   merged setting to every settings file; here it covers the file that says it.
-//! - **Run once.** Claude Code runs identical handlers (same event, matcher and command) once, however many of its
-//!   files declare them. A Claude hook's id is therefore `claude.command.<16 hex>` of the sha256 of exactly that
-//!   triple, the same in all three files: within a file the later copy is kept (with a warning), and across files
+//! - **Run once.** Claude Code runs identical handlers (same event, matcher and command; `args`, `shell` and `if` where
+//!   given) once, however many of its files declare them. A Claude hook's id is therefore `claude.command.<16 hex>`
+//!   of the sha256 of exactly that triple (with those keys where given), the same in all three files: within a file the later copy is kept (with a warning), and across files
 //!   the precedence merge keeps the highest-precedence copy and lists the others as `overridden` — except that a
 //!   project copy displaces the user's trusted copy only once it is trusted itself (docs/trust.md#origins), so until then the
 //!   user's copy, the same command, runs. The id survives an edit of the timeout (the trust store then reports the

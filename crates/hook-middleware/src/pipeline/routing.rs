@@ -336,6 +336,37 @@ mod tests {
     }
 
     #[test]
+    fn an_if_condition_is_tested_last_against_the_canonical_tool_and_input() {
+        let rule = |text: &str, protocol| Some(hook_config::PermissionRule::parse(text, protocol).unwrap());
+        let items = vec![
+            Item(
+                vec![Event::PreTool],
+                Filter { condition: rule("Bash(git push *)", Protocol::Claude), ..Filter::default() },
+            ),
+            Item(
+                vec![Event::PreTool],
+                Filter { condition: rule("edit(/src/**)", Protocol::Native), ..Filter::default() },
+            ),
+            Item(vec![Event::TurnEnd], Filter { condition: rule("shell", Protocol::Native), ..Filter::default() }),
+        ];
+        let index = Index::build(&items);
+        let workspace = Path::new("/ws");
+        let call = |tool: &str, input: serde_json::Value| EventInput::new(Event::PreTool).with_tool(tool, input);
+        let push = call("run_shell_command", serde_json::json!({"command": "ls && git push"}));
+        assert_eq!(index.matching(&items, &Probe::of(&push).within(workspace)), vec![0]);
+        let pull = call("Bash", serde_json::json!({"command": "git pull"}));
+        assert!(!index.any_match(&items, &Probe::of(&pull).within(workspace)));
+        let edit = call("replace", serde_json::json!({"file_path": "/ws/src/lib.rs"}));
+        assert_eq!(index.matching(&items, &Probe::of(&edit).within(workspace)), vec![1]);
+        let elsewhere = call("Edit", serde_json::json!({"file_path": "/ws/docs/a.md"}));
+        assert!(!index.any_match(&items, &Probe::of(&elsewhere).within(workspace)));
+        // On an event without a tool call, a hook with a condition never fires.
+        assert!(!index.any_match(&items, &Probe::of(&EventInput::new(Event::TurnEnd))));
+        // A preview has no input: only the tool is tested.
+        assert_eq!(index.matching(&items, &Probe::preview(&Event::PreTool, Some("shell"))), vec![0]);
+    }
+
+    #[test]
     fn routes_by_event_then_tool_name_alias_and_regex() {
         let items = vec![
             Item(vec![Event::PreTool], Filter { tools: Some(vec!["shell".into()]), ..Filter::default() }),
