@@ -168,7 +168,12 @@ pub(crate) fn classify(
         }),
         // An `if` the agent never matches (on an event without a tool, or naming what it tests nothing against):
         // the agent never runs it; moved, it would be an error in a native file.
-        Ok([decl]) if decl.condition.as_ref().is_some_and(|c| !c.can_match() || !decl.event.is_tool_event()) => {
+        Ok([decl])
+            if decl
+                .condition
+                .as_ref()
+                .is_some_and(|c| !c.can_match() || !(decl.event.is_tool_event() || decl.event.is_foreign())) =>
+        {
             Found::Kept("the agent never runs it: its `if` matches no call".into())
         }
         Ok([decl]) => Found::Movable(Box::new(decl)),

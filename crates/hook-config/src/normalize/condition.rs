@@ -1,8 +1,8 @@
 //! `if`: a permission rule the call must match (docs/declarations.md#if), parsed once at load.
 //!
 //! In this engine's own files an `if` is written against the canonical tools (`shell(git push *)`) and applies to
-//! tool events only; a rule that cannot be read, or one on another event, is an error (a guard whose condition is
-//! not understood is no guard). In an agent's own file (Claude Code's) the agent's acceptance rules hold: what Claude
+//! tool events only (and another agent's events whose input names a tool); a rule that cannot be read, or one on
+//! an event without a tool call, is an error (a guard whose condition is not understood is no guard). In an agent's own file (Claude Code's) the agent's acceptance rules hold: what Claude
 //! Code reads as a rule that no call matches — a malformed rule, a specifier on a tool it tests none against, any
 //! `if` on an event without a tool — loads as such, with a warning, so the hook never runs here either.
 
@@ -20,7 +20,7 @@ pub(super) fn read(
     format: Format,
 ) -> Option<PermissionRule> {
     let (text, field) = hook.string("if")?;
-    let native = format == Format::Native || format == Format::Clio;
+    let native = format == Format::Native;
     let rule = match PermissionRule::parse(&text, protocol) {
         Ok(rule) => rule,
         Err(err) if native => {
@@ -35,7 +35,9 @@ pub(super) fn read(
             return Some(PermissionRule::never(&text));
         }
     };
-    if let Some(event) = event.filter(|e| !e.is_tool_event()) {
+    // Another agent's event may be about a tool call (Claude Code's `PermissionDenied`): tested where its input names
+    // a tool.
+    if let Some(event) = event.filter(|e| !e.is_tool_event() && !e.is_foreign()) {
         let message = format!(
             "`if` applies to tool events (pre_tool, permission_request, post_tool), not {event}: there is no tool \
              call to test"

@@ -111,6 +111,12 @@ fn what_claude_code_never_runs_loads_as_never_running_with_a_warning() {
     let load = load(dir.path(), ".claude/settings.json", json, Format::Claude);
     assert_eq!(load.hooks.len(), 3);
     assert!(load.closed_gates.is_empty(), "Claude Code loads these: nothing to close");
+    // Claude Code tests an `if` on PermissionDenied, whose input names the denied call's tool: no warning there.
+    let denied =
+        r#"{"hooks": {"PermissionDenied": [{"hooks": [{"type": "command", "command": "log", "if": "Bash(rm *)"}]}]}}"#;
+    let denied = self::load(dir.path(), ".claude/settings.json", denied, Format::Claude);
+    assert_eq!((denied.hooks.len(), denied.issues.len()), (1, 0), "{:?}", denied.issues);
+    let load = self::load(dir.path(), ".claude/settings.json", json, Format::Claude);
     assert_eq!(
         bare_issue_lines(&load),
         [

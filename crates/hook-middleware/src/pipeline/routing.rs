@@ -12,7 +12,8 @@
 //! on post_tool, `scope` on turn_end.
 //!
 //! A hook's `if` condition (Claude Code's permission-rule syntax) is tested last, against the call's canonical tool
-//! and its input; on any other event such a hook does not fire.
+//! and its input, on tool events and on another agent's events whose input names a tool; on any other event such
+//! a hook does not fire.
 //!
 //! Looking up and testing allocate nothing (but to test an `if` condition): [`Index::any_match`] is what lets a
 //! dispatch with no matching hook return without touching the heap.
@@ -87,6 +88,8 @@ pub(crate) struct Probe<'a> {
 /// What an `if` condition is tested against besides the tool.
 #[derive(Clone, Copy)]
 struct Call<'a> {
+    /// The tool the input names, on any event (another agent's event may be about a tool call).
+    tool_name: Option<&'a str>,
     input: Option<&'a serde_json::Value>,
     cwd: Option<&'a str>,
     workspace: Option<&'a Path>,
@@ -105,7 +108,12 @@ impl<'a> Probe<'a> {
             tool,
             is_error: Some(input.is_error),
             subagent: Some(input.subagent),
-            call: Some(Call { input: input.tool_input.as_ref(), cwd: input.cwd.as_deref(), workspace: None }),
+            call: Some(Call {
+                tool_name: input.tool_name.as_deref(),
+                input: input.tool_input.as_ref(),
+                cwd: input.cwd.as_deref(),
+                workspace: None,
+            }),
         }
     }
 
@@ -190,10 +198,18 @@ impl<'a> Probe<'a> {
         true
     }
 
-    /// Whether the call meets an `if` condition: on tool events only (a hook with one never fires elsewhere), the
-    /// canonical tool (or, for a tool no table maps, one of its own names) and the input tested; a preview, which
-    /// has no input, is not excluded by the input.
+    /// Whether the call meets an `if` condition: the canonical tool (or, for a tool no table maps, one of its own
+    /// names) and the input tested, on a tool event or on another agent's event whose input names a tool (Claude
+    /// Code's `PermissionDenied`); a hook with a condition never fires on any other event. A preview, which has no
+    /// input, is not excluded by the input.
     fn meets(&self, condition: &PermissionRule) -> bool {
+        if self.event.is_foreign() {
+            let Some(call) = self.call else { return false };
+            let Some(name) = call.tool_name else { return false };
+            let tool = hook_types::canonical_tool(name);
+            let paths = Paths::of(call);
+            return condition.matches_named(tool.as_deref().unwrap_or(name), &[name], call.input, &paths.context());
+        }
         if !self.event.is_tool_event() {
             return false;
         }
@@ -202,10 +218,27 @@ impl<'a> Probe<'a> {
         let Some(call) = self.call else {
             return condition.matches_named(tool, &names, None, &PathContext::default());
         };
-        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        let paths = Paths::of(call);
+        condition.matches_named(tool, &names, call.input, &paths.context())
+    }
+}
+
+/// Where a condition's paths are rooted for a call: its working directory (the workspace where it gives none), the
+/// workspace, the home directory.
+struct Paths<'a> {
+    cwd: Option<&'a Path>,
+    project: Option<&'a Path>,
+    home: Option<std::path::PathBuf>,
+}
+
+impl<'a> Paths<'a> {
+    fn of(call: Call<'a>) -> Self {
         let cwd = call.cwd.map(Path::new).filter(|c| c.is_absolute());
-        let cx = PathContext { cwd: cwd.or(call.workspace), project: call.workspace, home: home.as_deref() };
-        condition.matches_named(tool, &names, call.input, &cx)
+        Paths { cwd: cwd.or(call.workspace), project: call.workspace, home: std::env::var_os("HOME").map(Into::into) }
+    }
+
+    fn context(&self) -> PathContext<'_> {
+        PathContext { cwd: self.cwd, project: self.project, home: self.home.as_deref() }
     }
 }
 
@@ -362,6 +395,18 @@ mod tests {
         assert!(!index.any_match(&items, &Probe::of(&elsewhere).within(workspace)));
         // On an event without a tool call, a hook with a condition never fires.
         assert!(!index.any_match(&items, &Probe::of(&EventInput::new(Event::TurnEnd))));
+        // Another agent's event about a tool call is tested by the tool its input names.
+        let denied = Event::Foreign("PermissionDenied".into());
+        let foreign = vec![Item(
+            vec![denied.clone()],
+            Filter { condition: rule("shell(git *)", Protocol::Native), ..Filter::default() },
+        )];
+        let by_tool = Index::build(&foreign);
+        let git = EventInput::new(denied.clone()).with_tool("Bash", serde_json::json!({"command": "git push"}));
+        assert!(by_tool.any_match(&foreign, &Probe::of(&git).within(workspace)));
+        let ls = EventInput::new(denied.clone()).with_tool("Bash", serde_json::json!({"command": "ls"}));
+        assert!(!by_tool.any_match(&foreign, &Probe::of(&ls).within(workspace)));
+        assert!(!by_tool.any_match(&foreign, &Probe::of(&EventInput::new(denied))));
         // A preview has no input: only the tool is tested.
         assert_eq!(index.matching(&items, &Probe::preview(&Event::PreTool, Some("shell"))), vec![0]);
     }
