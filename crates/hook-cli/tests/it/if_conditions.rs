@@ -168,3 +168,34 @@ fn powershell_and_mcp_tool_guards_close_their_gate_under_another_agents_bridge()
     assert!(call("WebFetch", json!({"url": "https://example.com"})).denies("codex"));
     assert!(!call("Read", json!({"file_path": "README.md"})).denies("codex"));
 }
+
+#[test]
+fn an_exec_form_handler_runs_its_program_with_its_arguments_and_no_shell() {
+    let env = Env::new("empty");
+    // Through a shell, `$HOME` would expand and `;` would start a second command; as argv they are one file name.
+    env.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+          {"type": "command", "command": "touch", "args": ["$HOME; echo not-run"], "if": "Bash(git *)"}
+        ]}]}}"#,
+    );
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let call = |command: &str| pre_tool(&env, &json!({"tool_name": "Bash", "tool_input": {"command": command}}));
+    let out = env.bridge("codex", &call("ls"));
+    assert!(!out.denies("codex") && !env.ws.join("$HOME; echo not-run").exists(), "the if does not match: {out:#?}");
+    let out = env.bridge("codex", &call("git status"));
+    assert!(!out.denies("codex"), "{out:#?}");
+    assert!(env.ws.join("$HOME; echo not-run").exists(), "one argument, taken literally: {out:#?}");
+
+    // `${CLAUDE_PROJECT_DIR}` in a word is the project directory, as Claude Code substitutes it; the rest stays
+    // literal.
+    env.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+          {"type": "command", "command": "touch", "args": ["${CLAUDE_PROJECT_DIR}/made by $USER's hook"]}
+        ]}]}}"#,
+    );
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let out = env.bridge("codex", &call("ls"));
+    assert!(env.ws.join("made by $USER's hook").exists(), "{out:#?}");
+}

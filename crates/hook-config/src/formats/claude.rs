@@ -617,11 +617,7 @@ impl GroupReader<'_> {
         builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
         builder.set("kind", "type", Value::String("command".into()), node.key("type"));
         match &args {
-            // The exec form: `command` is the program, spawned with `args`, no shell.
-            Some(args) => {
-                let argv = std::iter::once(Value::String(command.clone())).chain(args.iter().cloned()).collect();
-                builder.set("argv", "args", Value::Array(argv), node.key("args"));
-            }
+            Some(args) => exec_form(&mut builder, &command, args, node),
             None => builder.set("shell", "command", Value::String(command.clone()), node.key("command")),
         }
         self.group_fields(&mut builder, target);
@@ -713,6 +709,26 @@ fn run_once_extras(key: &mut Value, handler: &Map<String, Value>, keys: &[&str])
         if let (Some(value), Value::Object(key)) = (handler.get(*name).filter(|v| !v.is_null()), &mut *key) {
             key.insert((*name).to_owned(), value.clone());
         }
+    }
+}
+
+/// The project variable Claude Code substitutes in each word of an exec-form handler.
+const PROJECT_PLACEHOLDER: &str = "${CLAUDE_PROJECT_DIR}";
+
+/// The exec form: `command` is the program, spawned with `args`, no shell. Claude Code replaces
+/// `${CLAUDE_PROJECT_DIR}` in each word with the project directory; a handler that uses it runs as one `sh -c` line
+/// whose words are all quoted but for that variable (set for every Claude hook), so the program gets the same words.
+fn exec_form(builder: &mut HookBuilder, command: &str, args: &[Value], node: &NodePath) {
+    let words: Vec<&str> = std::iter::once(command).chain(args.iter().filter_map(Value::as_str)).collect();
+    if words.iter().any(|w| w.contains(PROJECT_PLACEHOLDER)) {
+        let quote = |part: &str| format!("'{}'", part.replace('\'', "'\\''"));
+        let word =
+            |w: &str| w.split(PROJECT_PLACEHOLDER).map(quote).collect::<Vec<_>>().join("\"$CLAUDE_PROJECT_DIR\"");
+        let line = words.iter().map(|w| word(w)).collect::<Vec<_>>().join(" ");
+        builder.set("shell", "args", Value::String(line), node.key("args"));
+    } else {
+        let argv = words.into_iter().map(|w| Value::String(w.to_owned())).collect();
+        builder.set("argv", "args", Value::Array(argv), node.key("args"));
     }
 }
 
