@@ -199,3 +199,17 @@ fn an_exec_form_handler_runs_its_program_with_its_arguments_and_no_shell() {
     let out = env.bridge("codex", &call("ls"));
     assert!(env.ws.join("made by $USER's hook").exists(), "{out:#?}");
 }
+
+#[test]
+fn a_changed_if_makes_a_trusted_hook_modified() {
+    let env = Env::new("empty");
+    let hook = |rule: &str| {
+        format!("- {{id: guard, on: pre_tool, if: \"{rule}\", kind: command, shell: \"echo no >&2; exit 2\"}}\n")
+    };
+    env.write(".hooks/hooks.yaml", &hook("shell(git push *)"));
+    assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
+    assert_eq!(env.inspect_json()["hooks"][0]["trust"], "trusted");
+    // Narrowing or widening what the guard sees changes what it does: it needs trust again.
+    env.write(".hooks/hooks.yaml", &hook("shell"));
+    assert_eq!(env.inspect_json()["hooks"][0]["trust"], "modified");
+}
