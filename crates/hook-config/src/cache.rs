@@ -86,6 +86,9 @@ struct CachedDecl {
     filters: EventFilters,
     tools: Option<Vec<String>>,
     matcher: Option<String>,
+    /// The `if` condition as written, in the spelling of the hook's protocol.
+    #[serde(default)]
+    condition: Option<String>,
     sequential: bool,
     enabled: bool,
     run_async: bool,
@@ -136,6 +139,7 @@ struct CachedDeclRef<'a> {
     filters: EventFilters,
     tools: Option<&'a [String]>,
     matcher: Option<&'a str>,
+    condition: Option<&'a str>,
     sequential: bool,
     enabled: bool,
     run_async: bool,
@@ -298,6 +302,10 @@ impl LoadCache {
                     }
                 },
             };
+            let condition = match cached.condition {
+                None => None,
+                Some(rule) => Some(crate::PermissionRule::parse(&rule, cached.protocol).ok()?),
+            };
             let decl = HookDecl {
                 id: cached.id,
                 origin: cx.origin,
@@ -309,6 +317,7 @@ impl LoadCache {
                 filters: cached.filters,
                 tools: cached.tools,
                 matcher,
+                condition,
                 sequential: cached.sequential,
                 enabled: cached.enabled,
                 run_async: cached.run_async,
@@ -422,6 +431,7 @@ fn cached_ref(decl: &HookDecl) -> Option<CachedDeclRef<'_>> {
         filters: decl.filters,
         tools: decl.tools.as_deref(),
         matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
+        condition: decl.condition.as_ref().map(crate::PermissionRule::as_str),
         sequential: decl.sequential,
         enabled: decl.enabled,
         run_async: decl.run_async,

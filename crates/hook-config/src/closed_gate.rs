@@ -101,6 +101,16 @@ impl ClosedGate {
     }
 }
 
+/// The reason a gate closed for one handler that cannot run here (a PowerShell command, an `mcp_tool` call) denies
+/// with: the file, the handler as the file spells it, why, and the fix.
+pub(crate) fn unrunnable_reason(source: &std::path::Path, handler: &str, why: &str) -> String {
+    format!(
+        "a hook that guards this cannot run here: {}: {handler}: {why} (run hook validate; rewrite it as a command \
+         hook to open the gate)",
+        source.display()
+    )
+}
+
 /// `file:line:col: field: message` (the position parts only where known).
 struct Located<'a>(&'a Issue);
 

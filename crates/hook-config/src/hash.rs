@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::model::{HookDecl, HookSpec, Program};
 
-/// The object [`content_hash`] hashes, before canonical serialization: `{async?, kind, on, tools, matcher,
+/// The object [`content_hash`] hashes, before canonical serialization: `{async?, if?, kind, on, tools, matcher,
 /// only_errors?, scope?, sequential?, on_error, protocol, spec}` with keys sorted recursively.
 ///
 /// `tools` and `matcher` are `null` when absent (a `*` or empty matcher is stored as absent); `only_errors`, `scope`
@@ -36,6 +36,9 @@ pub fn canonical_hash_input(decl: &HookDecl) -> Value {
     let mut object = Map::new();
     if decl.run_async {
         object.insert("async".into(), true.into());
+    }
+    if let Some(condition) = &decl.condition {
+        object.insert("if".into(), condition.as_str().into());
     }
     object.insert("kind".into(), decl.kind().as_str().into());
     object.insert("on".into(), decl.event.to_string().into());
@@ -137,13 +140,16 @@ fn write_canonical(value: &Value, out: &mut impl Write) -> io::Result<()> {
 }
 
 /// Writes exactly `canonical_json(&canonical_hash_input(decl))` without building either. The keys are written in
-/// byte order by hand — `kind` < `matcher` < `on` < `on_error` < `only_errors` < `protocol` < `scope` <
+/// byte order by hand — `async` < `if` < `kind` < `matcher` < `on` < `on_error` < `only_errors` < `protocol` < `scope` <
 /// `sequential` < `spec` < `tools`, and in a command spec `argv` < `as` < `cwd` < `env` < `shell` < `timeout_ms` —
 /// and the unit test below holds this to the tree form for every optional field.
 fn write_hash_input(decl: &HookDecl, out: &mut impl Write) -> io::Result<()> {
     let mut object = Object::new(out)?;
     if decl.run_async {
         object.field("async", &true)?;
+    }
+    if let Some(condition) = &decl.condition {
+        object.field("if", condition.as_str())?;
     }
     object.field("kind", decl.kind().as_str())?;
     object.field("matcher", &decl.matcher.as_ref().map(|m| m.pattern.as_str()))?;
@@ -352,6 +358,7 @@ mod tests {
 - {on: pre_tool, matcher: "^mcp__.*", kind: effect, effect: {kind: rewrite_tool_input, input: {z: [3, {b: 1, a: 2.5}], a: null, "é": x}}}
 - {on: pre_tool, kind: effect, enabled: false, effect: {kind: block_tool, reason: "no", severity: hard-block}}
 - {on: "foreign:WorktreeCreate", protocol: claude, kind: command, argv: [x]}
+- {on: pre_tool, if: "shell(git push *)", kind: command, argv: [x], async: false}
 "#;
         // The program must exist and be executable for the hook to load.
         let dir = tempfile::tempdir().unwrap();
@@ -361,7 +368,7 @@ mod tests {
         let root = dir.path();
         let cx = FileContext { origin: Origin::Project, workspace: root, root, source_id: None };
         let load = parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
-        assert_eq!(load.hooks.len(), 8, "{:#?}", load.issues);
+        assert_eq!(load.hooks.len(), 9, "{:#?}", load.issues);
         for decl in &load.hooks {
             let mut written = Vec::new();
             write_hash_input(decl, &mut written).unwrap();

@@ -130,6 +130,9 @@ pub struct InspectFilters {
     pub tools: Option<Vec<String>>,
     /// The matcher as written, if any.
     pub matcher: Option<String>,
+    /// The `if` condition as written (a permission rule), if any (omitted when absent).
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
     /// post_tool: only failed calls.
     pub only_errors: bool,
     /// turn_end: main agent, subagents or both.
@@ -463,6 +466,7 @@ fn inspect_hook(hook: &LoadedHook) -> InspectHook {
         filters: InspectFilters {
             tools: decl.tools.clone(),
             matcher: decl.matcher.as_ref().map(|m| m.pattern.clone()),
+            condition: decl.condition.as_ref().map(|c| c.as_str().to_owned()),
             only_errors: decl.filters.only_errors,
             scope: decl.filters.scope,
             sequential: decl.sequential,
@@ -578,6 +582,9 @@ fn render_hook(out: &mut String, hook: &InspectHook) {
     }
     if let Some(matcher) = &hook.filters.matcher {
         filters.push(format!("matcher {matcher}"));
+    }
+    if let Some(condition) = &hook.filters.condition {
+        filters.push(format!("if {condition}"));
     }
     if hook.filters.only_errors {
         filters.push("only_errors".to_owned());

@@ -52,6 +52,11 @@ impl<'a> Reporter<'a> {
         }
     }
 
+    /// The file issues are about.
+    pub(crate) fn source(&self) -> &Path {
+        self.source
+    }
+
     /// Says that what is reported from now on is about the entries of `event` (an agent's name for it), until the
     /// next call; `None` for the rest of the file. A reader of a file grouped by event (Claude Code's, Gemini CLI's,
     /// Cursor's) says so, so that an entry it drops for an error closes only the gate it was on, if any.

@@ -76,6 +76,7 @@ mod merge;
 mod model;
 mod normalize;
 mod parse;
+mod permission_rule;
 mod policy;
 mod realpath;
 mod remote;
@@ -108,6 +109,7 @@ pub use model::{
     LoadedHook, Matcher, MatcherRule, Program, TrustStatus,
 };
 pub use normalize::id_prefix;
+pub use permission_rule::{PathContext, PermissionRule, RuleError};
 pub use policy::{CompiledPolicy, PolicyError, PolicySpec};
 pub use realpath::canonicalize;
 pub use remote::{HttpFormat, HttpSpec, env_refs, expand_env_refs};

@@ -167,6 +167,7 @@ mod tests {
             filters: EventFilters::default(),
             tools: None,
             matcher: None,
+            condition: None,
             sequential: false,
             run_async: false,
             enabled: true,

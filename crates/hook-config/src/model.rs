@@ -174,6 +174,9 @@ pub struct HookDecl {
     pub tools: Option<Vec<String>>,
     /// The matcher, if any (`*` and empty are stored as `None`).
     pub matcher: Option<Matcher>,
+    /// The `if` condition (Claude Code's permission-rule syntax), tested after the matcher against the call's tool
+    /// and input (docs/declarations.md#if); a hook with one fires on tool events only.
+    pub condition: Option<crate::PermissionRule>,
     /// Starts only after every lower-precedence hook of the same dispatch has finished.
     pub sequential: bool,
     /// `async: true`: an observer command hook the dispatch does not wait for; it still runs under every bound of a

@@ -151,6 +151,14 @@ fn common_properties(hook: &mut Map<String, Value>) {
         json!({"description": "`*` or empty: all; `[A-Za-z0-9_ ,|-]` only: exact names split on `|` or `,`; \
                                 else an unanchored regex.", "type": "string"}),
     );
+    add(
+        hook,
+        &["if"],
+        json!({"description": "Tool events only: a permission rule the call must match, tool names spelled as the \
+                               hook's protocol spells them: `shell(git push *)`, `edit(/src/**)`, \
+                               `web_fetch(domain:example.com)`, `mcp:github` (docs/declarations.md#if).",
+               "type": "string", "minLength": 1}),
+    );
     add(hook, &["only_errors", "onlyErrors"], boolean.clone());
     add(hook, &["scope"], json!({"enum": ["main", "subagent", "any"]}));
     add(hook, &["sequential", "enabled"], boolean.clone());

@@ -52,6 +52,20 @@ fn in_process(c: &mut Criterion) {
     let one =
         pipeline(&d, &format!("{elsewhere}- {{id: note, on: pre_tool, kind: prompt, message: \"run the tests\"}}\n"));
     group.bench_function("one prompt hook, 100 on other events", |b| b.iter(|| rt.block_on(one.dispatch(&input()))));
+    // An `if` condition tested against the call: one that does not match (`cargo test` is no push), so the dispatch
+    // ends at selection, and one that does, so its prompt runs.
+    let d = dirs();
+    let push =
+        format!("{elsewhere}- {{id: note, on: pre_tool, if: \"shell(git push *)\", kind: prompt, message: m}}\n");
+    let unmatched = pipeline(&d, &push);
+    group.bench_function("one prompt hook whose if does not match", |b| {
+        b.iter(|| rt.block_on(unmatched.dispatch(&input())))
+    });
+    let d = dirs();
+    let test =
+        format!("{elsewhere}- {{id: note, on: pre_tool, if: \"shell(cargo test *)\", kind: prompt, message: m}}\n");
+    let matched = pipeline(&d, &test);
+    group.bench_function("one prompt hook whose if matches", |b| b.iter(|| rt.block_on(matched.dispatch(&input()))));
     group.finish();
 }
 

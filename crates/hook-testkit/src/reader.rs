@@ -136,8 +136,9 @@ fn program(program: &Program) -> String {
     }
 }
 
-/// One hook as one line: `event[+only_errors][+scope] [matcher] <timeout>ms[ disabled][ async] $ command` for a
-/// command hook, `event[+filters] [matcher] <timeout>ms model|agent? <prompt>` for a host-evaluated one.
+/// One hook as one line: `event[+only_errors][+scope] [matcher][ if rule] <timeout>ms[ disabled][ async] $ command`
+/// for a command hook, `event[+filters] [matcher][ if rule] <timeout>ms model|agent? <prompt>` for a host-evaluated
+/// one, `event[+filters] [matcher][ if rule] effect <effect JSON>` for an effect (a closed gate).
 ///
 /// ```
 /// use hook_config::Format;
@@ -158,6 +159,17 @@ pub fn line(hook: &HookDecl) -> String {
     }
     if let Some(matcher) = &hook.matcher {
         line.push_str(&format!(" [{}]", matcher.pattern));
+    }
+    if let Some(condition) = &hook.condition {
+        line.push_str(&format!(" if {}", condition.as_str()));
+    }
+    if let HookSpec::Http(http) = &hook.spec {
+        line.push_str(&format!(" http {}", http.url));
+        return line;
+    }
+    if let HookSpec::Effect(effect) = &hook.spec {
+        line.push_str(&format!(" effect {}", serde_json::to_string(effect).unwrap_or_default()));
+        return line;
     }
     if let HookSpec::Evaluated(evaluated) = &hook.spec {
         let by = if evaluated.agent { "agent" } else { "model" };

@@ -210,10 +210,28 @@ pub trait Agent: Sync {
 
 /// Writes the agent's own project hooks: `(point, matcher, command)` each one group with one handler.
 pub fn write_own_hooks(agent: &dyn Agent, sandbox: &Sandbox, hooks: &[(Point, Option<&str>, &str)]) -> Result<String> {
+    write_own_hooks_if(agent, sandbox, hooks, None)
+}
+
+/// [`write_own_hooks`], each handler with the `if` condition `condition` where one is given (Claude Code's
+/// permission-rule syntax).
+pub fn write_own_hooks_if(
+    agent: &dyn Agent,
+    sandbox: &Sandbox,
+    hooks: &[(Point, Option<&str>, &str)],
+    condition: Option<&str>,
+) -> Result<String> {
+    let handler = |command: &str| {
+        let mut handler = agent.handler(command);
+        if let (Some(condition), Some(fields)) = (condition, handler.as_object_mut()) {
+            fields.insert("if".into(), json!(condition));
+        }
+        handler
+    };
     let mut named = Vec::new();
     for (point, matcher, command) in hooks {
         let name = agent.event(*point).ok_or_else(|| anyhow::anyhow!("{} has no {point:?} event", agent.name()))?;
-        named.push((name, *matcher, agent.handler(command)));
+        named.push((name, *matcher, handler(command)));
     }
     if let Some(file) = agent.own_hooks_file(named) {
         let text = serde_json::to_string_pretty(&file)? + "\n";
@@ -228,7 +246,7 @@ pub fn write_own_hooks(agent: &dyn Agent, sandbox: &Sandbox, hooks: &[(Point, Op
         if let Some(matcher) = matcher {
             group.insert("matcher".into(), json!(matcher));
         }
-        group.insert("hooks".into(), json!([agent.handler(command)]));
+        group.insert("hooks".into(), json!([handler(command)]));
         if let Some(groups) = events.entry(name).or_insert_with(|| json!([])).as_array_mut() {
             groups.push(Value::Object(group));
         }

@@ -24,7 +24,7 @@ use std::time::Duration;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::agent::{Agent, Approver, Point, Run, write_own_hooks};
+use super::agent::{Agent, Approver, Point, Run, write_own_hooks_if};
 use super::npm::Installed;
 use super::process::Sandbox;
 use super::server::Step;
@@ -70,7 +70,16 @@ pub fn compare(
         let bridged = observe(agent, installed, hook, &dir.join("bridged"), case, true);
         let name = agent.name();
         let documented = case.documented.map(|anchor| format!("documented fail-closed: {DOC}#{anchor}"));
+        let expected = case.tool_runs.map(|runs| if runs { "tool ran," } else { "tool blocked," });
         match (native, bridged) {
+            (Ok(native), Ok(_)) if expected.is_some_and(|e| !native.outcome.starts_with(e)) => {
+                tally.different += 1;
+                let expected = expected.unwrap_or_default();
+                println!(
+                    "{name:<7} {:<30} UNEXPECTED expected `{expected}` in both runs, got {}",
+                    case.id, native.outcome
+                );
+            }
             (Ok(native), Ok(bridged)) if native == bridged => {
                 tally.same += 1;
                 if let Some(documented) = &documented {
@@ -155,13 +164,14 @@ fn observe(
     let command = script.display().to_string();
     let matcher = matches!(case.point, Point::PreTool | Point::PostTool | Point::PermissionRequest)
         .then(|| agent.shell_matcher());
-    write_own_hooks(agent, &ctx.sandbox, &[(case.point, matcher, &command)])?;
+    write_own_hooks_if(agent, &ctx.sandbox, &[(case.point, matcher, &command)], case.condition)?;
     if bridged {
         ctx.install(false)?;
     }
     let steps = match case.point {
         Point::PreTool | Point::PostTool | Point::PermissionRequest => {
-            vec![touch_sentinel(), Step::Text("done".into())]
+            let tool = case.shell.map_or_else(touch_sentinel, |line| Step::Shell(line.into()));
+            vec![tool, Step::Text("done".into())]
         }
         Point::TurnEnd => (1..=4).map(|i| Step::Text(format!("answer {i}"))).collect(),
         Point::SessionStart | Point::TurnStart => vec![Step::Text("done".into())],
@@ -171,7 +181,11 @@ fn observe(
     let root = ctx.sandbox.root.display().to_string();
     // Qwen Code names a project's state directory after its path, every other character a `-`.
     let mangled: String = root.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    // The agent names a hook by its command: on a gate that is the bridge inside install's fail-closed wrapper,
+    // which reads `<hook>` as a whole, like the bare bridge and the native hook.
+    let installed = installed_commands(&ctx.sandbox.ws.join(agent.settings_file()));
     let normalize = |text: &str| {
+        let text = installed.iter().fold(text.to_owned(), |text, line| text.replace(line.as_str(), "<hook>"));
         let text = text.replace(&bridge, "<hook>").replace(&command, "<hook>").replace(&root, "<root>");
         let text = text.replace(&mangled, "<root>");
         normalize(&text, agent.name())
@@ -201,6 +215,32 @@ fn observe(
             .collect(),
         payload: payload_shape(&std::fs::read(ctx.sandbox.ws.join(".case/stdin.json")).unwrap_or_default()),
     })
+}
+
+/// Every handler command line of the agent's hook file (what `hook install` wrote there included), longest first so
+/// that a wrapper is replaced before the bare bridge inside it.
+fn installed_commands(file: &Path) -> Vec<String> {
+    fn collect(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    match value {
+                        Value::String(line) if key == "command" && line.contains("bridge") => out.push(line.clone()),
+                        other => collect(other, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
+            _ => {}
+        }
+    }
+    let mut lines = Vec::new();
+    if let Some(file) = std::fs::read(file).ok().and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok()) {
+        collect(&file, &mut lines);
+    }
+    lines.sort_by_key(|line| std::cmp::Reverse(line.len()));
+    lines.dedup();
+    lines
 }
 
 /// The shape of what the hook read on stdin: its top-level keys in order, whether it is compact JSON as serde

@@ -160,8 +160,24 @@ pub(crate) fn classify(
              would stop it after a short bound"
                 .into(),
         ),
+        // A handler that cannot run here (an `mcp_tool` call, a PowerShell command) loads as the gate it closes;
+        // the agent runs it, so it stays with the agent.
+        Ok([decl]) if decl.kind() == hook_types::HookKind::Effect => Found::Kept(match load.issues.first() {
+            Some(issue) => format!("the engine cannot run it: {}", issue.message),
+            None => "the engine cannot run it".into(),
+        }),
+        // An `if` the agent never matches (on an event without a tool, or naming what it tests nothing against):
+        // the agent never runs it; moved, it would be an error in a native file.
+        Ok([decl])
+            if decl
+                .condition
+                .as_ref()
+                .is_some_and(|c| !c.can_match() || !(decl.event.is_tool_event() || decl.event.is_foreign())) =>
+        {
+            Found::Kept("the agent never runs it: its `if` matches no call".into())
+        }
         Ok([decl]) => Found::Movable(Box::new(decl)),
-        // A handler the reader passes over says why in a warning (a `prompt` handler, an `if` condition).
+        // A handler the reader passes over says why in a warning (a handler type it does not know).
         Err(hooks) if hooks.is_empty() => Found::Kept(match load.issues.first() {
             Some(issue) => format!("the engine does not run it: {}", issue.message),
             None => "the engine reads no hook from it".into(),

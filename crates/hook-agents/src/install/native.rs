@@ -62,7 +62,7 @@ pub fn native_form(decl: &HookDecl) -> Map<String, Value> {
     out
 }
 
-/// Which hook it is and when it runs: its id (unless the content id), event, tools, matcher and filters, and the
+/// Which hook it is and when it runs: its id (unless the content id), event, tools, matcher, `if` and filters, and the
 /// switches that are not at their default.
 fn routing_fields(decl: &HookDecl, out: &mut Map<String, Value>) {
     let kind = decl.kind().as_str();
@@ -76,6 +76,9 @@ fn routing_fields(decl: &HookDecl, out: &mut Map<String, Value>) {
     }
     if let Some(matcher) = &decl.matcher {
         out.insert("matcher".into(), matcher.pattern.clone().into());
+    }
+    if let Some(condition) = &decl.condition {
+        out.insert("if".into(), condition.as_str().into());
     }
     if decl.filters.only_errors {
         out.insert("only_errors".into(), true.into());

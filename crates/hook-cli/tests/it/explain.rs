@@ -115,11 +115,13 @@ fn untrusted_and_modified_hooks_match_and_say_why_they_do_not_run() {
 #[test]
 fn declarations_outside_the_pipeline_are_listed_with_why() {
     let env = workspace();
-    // Claude Code's own file: an `if` condition this engine cannot test (not loaded), and a hook of the same id as
-    // a project one is overridden by the local file's.
+    // Claude Code's own file: a handler whose `shell` names no shell Claude Code has (not loaded), and one whose
+    // `if` condition does not match the call; and a hook of the same id as a project one is overridden by the local
+    // file's.
     env.write(
         ".claude/settings.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh", "shell": "zsh"},
             {"type": "command", "command": "./guard.sh", "if": "Bash(git push *)"}]}]}}"#,
     );
     env.write(
@@ -131,10 +133,14 @@ fn declarations_outside_the_pipeline_are_listed_with_why() {
     let states: Vec<&str> = elsewhere.iter().map(|o| o["state"].as_str().unwrap()).collect();
     assert!(states.contains(&"not_loaded") && states.contains(&"overridden"), "{json:#}");
     let not_loaded = elsewhere.iter().find(|o| o["state"] == "not_loaded").unwrap();
-    assert!(not_loaded["why"].as_str().unwrap().contains("an `if` condition"), "{not_loaded:#}");
+    assert!(not_loaded["why"].as_str().unwrap().contains(".shell: expected"), "{not_loaded:#}");
     let overridden = elsewhere.iter().find(|o| o["state"] == "overridden").unwrap();
     assert_eq!(overridden["id"], "shell-guard");
     assert!(overridden["why"].as_str().unwrap().starts_with("overridden: the project.local hook of the same id in "));
+
+    // The `if` hook is loaded and tested against the call's input.
+    let out = env.hook(&["explain", "pre_tool", "--tool", "Bash", "--input", r#"{"command":"ls"}"#]);
+    assert!(out.stdout.contains("`if: Bash(git push *)` does not match the call"), "{}", out.stdout);
 }
 
 #[test]

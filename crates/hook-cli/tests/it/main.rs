@@ -28,6 +28,7 @@ mod gemini;
 mod headless_notices;
 mod help;
 mod hooks_guide;
+mod if_conditions;
 mod import;
 mod inspect_validate;
 mod install_agents;

@@ -26,20 +26,22 @@
 //!   which the host's limits may clamp (a warning says so). `prompt` and `agent` handlers, which a model evaluates,
 //!   load as `kind: evaluated` hooks (30 s and 60 s by default): a host with an evaluator answers them, one without
 //!   reports them `skipped` (docs/evaluated-hooks.md). `type: "http"` loads as a `kind: http` hook with
-//!   `format: claude` (`url`, `headers`, `allowedEnvVars`, `timeout`; docs/policy.md). `mcp_tool` handlers have no
-//!   faithful counterpart here (an MCP call): each is reported with a warning and not loaded — as is a handler with
-//!   an `if` condition (Claude Code's permission-rule syntax, which this engine cannot test: loading it without the
-//!   condition would widen a blocker) or `shell: "powershell"`. `async: true` command hooks on observer events run
-//!   in the background as in Claude Code (docs/observability.md); on a gate or a decision event they run to
+//!   `format: claude` (`url`, `headers`, `allowedEnvVars`, `timeout`; docs/policy.md). The exec form (`command`
+//!   with `args`) runs as argv, without a shell. An `if` condition (Claude Code's permission-rule syntax) is handed
+//!   to the normalizer, which parses it into the hook's condition (docs/declarations.md#if). `mcp_tool` handlers and
+//!   `shell: "powershell"` commands cannot run here: on a gate each loads as the gate it closes (an effect hook with
+//!   its matcher and `if` that denies), with a warning; elsewhere a warning says it does not run (`closed_gate`
+//!   below). `async: true` command hooks on observer events run in the background as in Claude Code
+//!   (docs/observability.md); on a gate or a decision event they run to
 //!   completion, with a warning: here their answer counts, in Claude Code it comes too late to.
 //!   `statusMessage` is display only.
 //! - **Failure policy**: `protocol: claude`, which fails open (exit 2 blocks, other exits are non-blocking errors;
 //!   docs/output-protocol.md).
 //! - **`disableAllHooks: true`** loads the file's hooks disabled: shown, hashed, never run. Claude Code applies the
 //!   merged setting to every settings file; here it covers the file that says it.
-//! - **Run once.** Claude Code runs identical handlers (same event, matcher and command) once, however many of its
-//!   files declare them. A Claude hook's id is therefore `claude.command.<16 hex>` of the sha256 of exactly that
-//!   triple, the same in all three files: within a file the later copy is kept (with a warning), and across files
+//! - **Run once.** Claude Code runs identical handlers (same event, matcher and command; `args`, `shell` and `if` where
+//!   given) once, however many of its files declare them. A Claude hook's id is therefore `claude.command.<16 hex>`
+//!   of the sha256 of exactly that triple (with those keys where given), the same in all three files: within a file the later copy is kept (with a warning), and across files
 //!   the precedence merge keeps the highest-precedence copy and lists the others as `overridden` — except that a
 //!   project copy displaces the user's trusted copy only once it is trusted itself (docs/trust.md#origins), so until then the
 //!   user's copy, the same command, runs. The id survives an edit of the timeout (the trust store then reports the
@@ -68,6 +70,7 @@ const CLAUDE: Dialect = Dialect {
     handler_keys: &[
         "type",
         "command",
+        "args",
         "prompt",
         "model",
         "timeout",
@@ -438,14 +441,19 @@ impl GroupReader<'_> {
         }
         let mut builder = HookBuilder::new(at.index, at.node.clone());
         let command = command(handler, &at, reporter);
+        let args = args(handler, &at, reporter);
         let timeout_read = self.timeout(handler, &at, &mut builder, reporter);
         let flags_read = self.flags(handler, &at, &mut builder, reporter);
-        if untestable_if(handler, &at, reporter) {
+        let Some(shell_read) = shell(handler, &at, reporter) else {
+            let why = "a PowerShell command (`shell: \"powershell\"`) needs PowerShell, and this engine runs \
+                       commands with `sh -c`";
+            self.closed_gate(handler, &at, target, why, reporter);
             return;
-        }
-        let Some(shell_read) = shell(handler, &at, reporter) else { return };
-        let Some(command) = command.filter(|_| timeout_read && flags_read && shell_read) else { return };
-        self.push_command(builder, command, handler, &at, target, reporter);
+        };
+        let (Some(command), Some(args)) = (command.filter(|_| timeout_read && flags_read && shell_read), args) else {
+            return;
+        };
+        self.push_command(builder, (command, args), handler, &at, target, reporter);
     }
 
     /// The handler when it is a command handler; an evaluated or http handler goes to its own reader, and anything
@@ -486,6 +494,12 @@ impl GroupReader<'_> {
             self.evaluated(handler, kind, at, target, reporter);
         } else if kind == "http" && self.dialect.events.agent == hook_types::Protocol::Claude {
             self.http_handler(handler, at, target, reporter);
+        } else if kind == "mcp_tool" && self.dialect.other_types.iter().any(|(t, _)| *t == "mcp_tool") {
+            let agent = self.dialect.events.agent.agent().name;
+            let why = format!(
+                "an `mcp_tool` hook calls a tool of one of {agent}'s MCP servers, which this engine cannot reach"
+            );
+            self.closed_gate(handler, at, target, &why, reporter);
         } else if let Some((_, what)) = self.dialect.other_types.iter().find(|(t, _)| t == kind) {
             reporter.warn(
                 at.at("type", Target::Node),
@@ -593,7 +607,7 @@ impl GroupReader<'_> {
     fn push_command(
         &mut self,
         mut builder: HookBuilder,
-        command: String,
+        (command, args): (String, Option<Vec<Value>>),
         handler: &Map<String, Value>,
         at: &HandlerAt<'_>,
         target: &GroupTarget<'_>,
@@ -602,8 +616,12 @@ impl GroupReader<'_> {
         let node = &at.node;
         builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
         builder.set("kind", "type", Value::String("command".into()), node.key("type"));
-        builder.set("shell", "command", Value::String(command.clone()), node.key("command"));
+        match &args {
+            Some(args) => exec_form(&mut builder, &command, args, node),
+            None => builder.set("shell", "command", Value::String(command.clone()), node.key("command")),
+        }
         self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
         if let Some((value, node)) = &target.sequential {
             builder.set("sequential", "sequential", (*value).clone(), node.clone());
         }
@@ -612,7 +630,9 @@ impl GroupReader<'_> {
         }
         if self.dialect.run_once {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
-            let key = crate::hash::hash_canonical(&json!({"command": command, "matcher": matcher, "on": target.on}));
+            let mut key = json!({"command": command, "matcher": matcher, "on": target.on});
+            run_once_extras(&mut key, handler, &["args", "shell", "if"]);
+            let key = crate::hash::hash_canonical(&key);
             let id = format!("claude.command.{key}");
             self.keep_once(&mut builder, id, "command", "runs", at, reporter);
         }
@@ -669,17 +689,64 @@ fn command(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Repo
     }
 }
 
-/// Why a handler with an `if` condition is not loaded.
-const UNTESTABLE_IF: &str = "an `if` condition (Claude Code's permission-rule syntax) cannot be tested by this engine, \
-                             and running the hook without it would widen what it blocks; this hook is not loaded";
-
-/// Whether the handler has an `if` condition, which this engine cannot test: reported, and the hook not loaded.
-fn untestable_if(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> bool {
-    let found = handler.contains_key("if");
-    if found {
-        reporter.warn(at.at("if", Target::Node), UNTESTABLE_IF);
+impl GroupReader<'_> {
+    /// The handler's `if` condition, where the dialect has one, handed to the normalizer, which parses it
+    /// (docs/declarations.md#if).
+    fn condition(&self, handler: &Map<String, Value>, at: &HandlerAt<'_>, builder: &mut HookBuilder) {
+        if !self.dialect.handler_keys.contains(&"if") {
+            return;
+        }
+        if let Some(rule) = handler.get("if").filter(|v| !v.is_null()) {
+            builder.set("if", "if", rule.clone(), at.node.key("if"));
+        }
     }
-    found
+}
+
+/// Adds to a run-once key what else makes two handlers differ for Claude Code (`args`, `shell`, `if`), each only
+/// where the handler has it, so a handler without them keeps the id it always had.
+fn run_once_extras(key: &mut Value, handler: &Map<String, Value>, keys: &[&str]) {
+    for name in keys {
+        if let (Some(value), Value::Object(key)) = (handler.get(*name).filter(|v| !v.is_null()), &mut *key) {
+            key.insert((*name).to_owned(), value.clone());
+        }
+    }
+}
+
+/// The project variable Claude Code substitutes in each word of an exec-form handler.
+const PROJECT_PLACEHOLDER: &str = "${CLAUDE_PROJECT_DIR}";
+
+/// The exec form: `command` is the program, spawned with `args`, no shell. Claude Code replaces
+/// `${CLAUDE_PROJECT_DIR}` in each word with the project directory; a handler that uses it runs as one `sh -c` line
+/// whose words are all quoted but for that variable (set for every Claude hook), so the program gets the same words.
+fn exec_form(builder: &mut HookBuilder, command: &str, args: &[Value], node: &NodePath) {
+    let words: Vec<&str> = std::iter::once(command).chain(args.iter().filter_map(Value::as_str)).collect();
+    if words.iter().any(|w| w.contains(PROJECT_PLACEHOLDER)) {
+        let quote = |part: &str| format!("'{}'", part.replace('\'', "'\\''"));
+        let word =
+            |w: &str| w.split(PROJECT_PLACEHOLDER).map(quote).collect::<Vec<_>>().join("\"$CLAUDE_PROJECT_DIR\"");
+        let line = words.iter().map(|w| word(w)).collect::<Vec<_>>().join(" ");
+        builder.set("shell", "args", Value::String(line), node.key("args"));
+    } else {
+        let argv = words.into_iter().map(|w| Value::String(w.to_owned())).collect();
+        builder.set("argv", "args", Value::Array(argv), node.key("args"));
+    }
+}
+
+/// The exec form's `args`: `Some(None)` where there are none, `Some(Some(args))` for a list of strings, `None` (an
+/// error, reported) for anything else.
+fn args(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> Option<Option<Vec<Value>>> {
+    match handler.get("args") {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::Array(args)) if args.iter().all(Value::is_string) => Some(Some(args.clone())),
+        Some(other) => {
+            let found = describe(other);
+            reporter.error(
+                at.at("args", Target::Node),
+                format!("expected a list of argument strings (the exec form: `command` is the program), found {found}"),
+            );
+            None
+        }
+    }
 }
 
 /// The handler's `shell`: `Some(true)` for none or `bash`, `Some(false)` for a value Claude Code does not take (an
@@ -688,14 +755,7 @@ fn shell(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Report
     match handler.get("shell") {
         None => Some(true),
         Some(Value::String(shell)) if shell == "bash" => Some(true),
-        Some(Value::String(shell)) if shell == "powershell" => {
-            reporter.warn(
-                at.at("shell", Target::Node),
-                "a PowerShell command cannot run here (this engine runs commands with `sh -c`); this hook is not \
-                 loaded",
-            );
-            None
-        }
+        Some(Value::String(shell)) if shell == "powershell" => None,
         Some(other) => {
             let found = match other {
                 Value::String(s) => format!("`{s}`"),
@@ -770,9 +830,6 @@ impl GroupReader<'_> {
                 return;
             }
         };
-        if untestable_if(handler, at, reporter) {
-            return;
-        }
         // Claude Code's defaults: 30 s for a prompt hook, 60 s for an agent hook.
         let mut timeout_ms: u64 = if kind == "agent" { 60_000 } else { 30_000 };
         if let Some(value) = handler.get("timeout").filter(|v| !v.is_null()) {
@@ -805,11 +862,12 @@ impl GroupReader<'_> {
             builder.set("agent", "type", Value::Bool(true), node.key("type"));
         }
         self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
         if self.dialect.run_once {
             let matcher = target.matcher.map(|(p, _)| p.as_str());
-            let key = crate::hash::hash_canonical(
-                &json!({"type": kind, "prompt": prompt, "matcher": matcher, "on": target.on}),
-            );
+            let mut key = json!({"type": kind, "prompt": prompt, "matcher": matcher, "on": target.on});
+            run_once_extras(&mut key, handler, &["if"]);
+            let key = crate::hash::hash_canonical(&key);
             let id = format!("claude.evaluated.{key}");
             self.keep_once(&mut builder, id, "prompt", "runs", at, reporter);
         }
@@ -817,8 +875,55 @@ impl GroupReader<'_> {
     }
 }
 
+impl GroupReader<'_> {
+    /// A handler that cannot run here (a PowerShell command, an `mcp_tool` call), never dropped in silence: on a
+    /// gate its gate is closed for exactly the calls it would have seen — an effect hook with its matcher and its
+    /// `if` that denies them, the reason naming the handler — and a warning says so; on any other event, where it
+    /// could only have observed or added context, a warning says it does not run.
+    fn closed_gate(
+        &mut self,
+        handler: &Map<String, Value>,
+        at: &HandlerAt<'_>,
+        target: &GroupTarget<'_>,
+        why: &str,
+        reporter: &mut Reporter<'_>,
+    ) {
+        let event = hook_types::Event::parse(target.on).ok().map(|parsed| parsed.event);
+        let Some(gate) = event.filter(crate::is_gate) else {
+            let on = target.on;
+            reporter.warn(at.at("", Target::Node), format!("{why}; on {on}, not a gate, it is not loaded"));
+            return;
+        };
+        let reason = crate::closed_gate::unrunnable_reason(reporter.source(), at.path, why);
+        reporter.warn(
+            at.at("", Target::Node),
+            format!("{why}; its gate is closed instead: every call it would have run on is denied"),
+        );
+        let effect = match gate {
+            hook_types::Event::TurnStart => json!({"kind": "block_turn", "reason": reason}),
+            _ => json!({"kind": "block_tool", "reason": reason, "severity": "hard-block"}),
+        };
+        let node = &at.node;
+        let mut builder = HookBuilder::new(at.index, node.clone());
+        builder.set("on", "on", Value::String(target.on.to_owned()), target.event_node.clone());
+        builder.set("kind", "type", Value::String("effect".into()), node.key("type"));
+        builder.set("effect", "type", effect, node.key("type"));
+        self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
+        if self.dialect.run_once {
+            let matcher = target.matcher.map(|(p, _)| p.as_str());
+            let mut key = json!({"closed": handler, "matcher": matcher, "on": target.on});
+            run_once_extras(&mut key, handler, &["if"]);
+            let id = format!("claude.closed.{}", crate::hash::hash_canonical(&key));
+            self.keep_once(&mut builder, id, "handler", "runs", at, reporter);
+        }
+        self.file.hooks.push(builder.finish());
+    }
+}
+
 /// The keys of Claude Code's `type: "http"` handler.
-const HTTP_KEYS: &[&str] = &["type", "url", "headers", "allowedEnvVars", "timeout", "statusMessage", "once", "async"];
+const HTTP_KEYS: &[&str] =
+    &["type", "url", "headers", "allowedEnvVars", "timeout", "statusMessage", "once", "async", "if"];
 
 impl GroupReader<'_> {
     /// Claude Code's `type: "http"` handler: its event POSTed to `url` with `headers` (values reading only the
@@ -834,10 +939,6 @@ impl GroupReader<'_> {
     ) {
         let (index, node) = (at.index, &at.node);
         for key in handler.keys().filter(|k| !HTTP_KEYS.contains(&k.as_str())) {
-            if key == "if" {
-                reporter.warn(at.at(key, Target::Node), UNTESTABLE_IF);
-                return;
-            }
             unknown_key(reporter, at.at(key, Target::Key), key, HTTP_KEYS, "Claude Code");
         }
         let Some(url) = handler.get("url") else {
@@ -876,8 +977,11 @@ impl GroupReader<'_> {
         let allowed = handler.get("allowedEnvVars").cloned().unwrap_or_else(|| Value::Array(Vec::new()));
         builder.set("allowed_env_vars", "allowedEnvVars", allowed, node.key("allowedEnvVars"));
         self.group_fields(&mut builder, target);
+        self.condition(handler, at, &mut builder);
         let matcher = target.matcher.map(|(p, _)| p.as_str());
-        let key = crate::hash::hash_canonical(&json!({"url": url, "matcher": matcher, "on": target.on}));
+        let mut key = json!({"url": url, "matcher": matcher, "on": target.on});
+        run_once_extras(&mut key, handler, &["if"]);
+        let key = crate::hash::hash_canonical(&key);
         let id = format!("claude.http.{key}");
         self.keep_once(&mut builder, id, "URL", "sends", at, reporter);
         self.file.hooks.push(builder.finish());

@@ -22,8 +22,8 @@
 //!   is kept as one (`my-tool` becomes `(?:my-tool)`) and fires on the same tools. A SubagentStop matcher (agent
 //!   type) is reported and its group not loaded, as for Claude Code. Tool-name aliases (`matcher_aliases`) are the
 //!   host's to send with the dispatch (`EventInput::tool_aliases`).
-//! - **Handlers.** `type: "command"`; `prompt`, `agent` and `mcp_tool` handlers are reported and not loaded, as Codex
-//!   itself skips the first two. `timeout` (or `timeoutSec`) is a whole number of seconds, at least 1 (Codex raises
+//! - **Handlers.** `type: "command"`; `prompt` and `agent` handlers are reported and not loaded, as Codex itself
+//!   skips them; an `mcp_tool` handler, which this engine cannot run, closes its gate (as Claude Code's does). `timeout` (or `timeoutSec`) is a whole number of seconds, at least 1 (Codex raises
 //!   0 to 1); default 600 s. `commandWindows`, `statusMessage` and `additionalContextLimit` do not apply here;
 //!   `async: true` loads with a warning, as for Claude Code.
 //! - **Failure policy**: `protocol: codex`, whose output rules are stricter than Claude Code's (unknown JSON

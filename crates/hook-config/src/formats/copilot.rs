@@ -11,7 +11,8 @@
 //!   PascalCase names (`PreToolUse`), with another input (snake_case), another matcher rule and Claude's tool names;
 //!   this reader does not read those: each such hook is an error, so its gate closes rather than passing unguarded.
 //! - **A handler** is `type` (`command`, the default; `http`; `prompt`), a shell line in `bash` (else the
-//!   cross-platform `command`; `powershell` alone runs on Windows only) or an executable in `exec` with `args`,
+//!   cross-platform `command`; `powershell` alone runs on Windows only, and here nowhere: on a gate such a hook
+//!   closes its gate for the calls its matcher covers, elsewhere it is announced) or an executable in `exec` with `args`,
 //!   `cwd` (relative to the repository root), `env`, and `timeoutSec` (or its alias `timeout`) in seconds, 30 by
 //!   default. `http` handlers (`url`, `headers`, `allowedEnvVars`) read into `kind: http`; `prompt` handlers
 //!   auto-submit text on `sessionStart` and have no runner here (reported, not loaded).
@@ -229,6 +230,7 @@ fn read_entry(
                 }
             }
         }
+        _ if is_powershell_only(entry) => return powershell_gate(hook, event, canonical, entry, node, reporter),
         _ => {
             hook.set("kind", "type", Value::String("command".into()), node.clone());
             if !read_program(hook, entry, node, reporter) {
@@ -296,14 +298,6 @@ fn read_program(
             hook.set("argv", "exec", Value::Array(argv), node.key("exec"));
             true
         }
-        (None, None) if entry.contains_key("powershell") => {
-            let place = hook_place(index, "powershell", node.key("powershell"), Target::Key);
-            reporter.warn(
-                place,
-                format!("only a `powershell` line: {AGENT} runs it on Windows only, and so it was not loaded here"),
-            );
-            false
-        }
         (None, None) => {
             let place = hook_place(index, "", node.clone(), Target::Node);
             reporter.error(
@@ -313,6 +307,43 @@ fn read_program(
             false
         }
     }
+}
+
+/// Whether a command hook has only a `powershell` line (no `bash`, `command` or `exec`).
+fn is_powershell_only(entry: &serde_json::Map<String, Value>) -> bool {
+    entry.contains_key("powershell") && !["bash", "command", "exec"].iter().any(|k| entry.contains_key(*k))
+}
+
+/// A hook with only a `powershell` line, which no shell here runs ({AGENT} runs it on Windows only), never dropped
+/// in silence: on a gate it closes the gate for the calls its matcher covers (an effect hook that denies them, the
+/// reason naming it), with a warning; elsewhere a warning says it does not run. `true` when it loads.
+fn powershell_gate(
+    hook: &mut HookBuilder,
+    event: &str,
+    canonical: Option<&str>,
+    entry: &serde_json::Map<String, Value>,
+    node: &NodePath,
+    reporter: &mut Reporter<'_>,
+) -> bool {
+    let index = hook.index();
+    let place = || hook_place(index, "powershell", node.key("powershell"), Target::Key);
+    let why = format!("only a `powershell` line, which {AGENT} runs on Windows only and this engine runs nowhere");
+    let gate = canonical.and_then(|c| hook_types::Event::parse(c).ok()).map(|p| p.event).filter(crate::is_gate);
+    let Some(gate) = gate else {
+        reporter.warn(place(), format!("{why}; on {event}, not a gate, it is not loaded"));
+        return false;
+    };
+    reporter.warn(place(), format!("{why}; its gate is closed instead: every call it would have run on is denied"));
+    let handler = super::hook_field(index, None);
+    let reason = crate::closed_gate::unrunnable_reason(reporter.source(), &handler, &why);
+    let effect = match gate {
+        hook_types::Event::TurnStart => serde_json::json!({"kind": "block_turn", "reason": reason}),
+        _ => serde_json::json!({"kind": "block_tool", "reason": reason, "severity": "hard-block"}),
+    };
+    hook.set("kind", "type", Value::String("effect".into()), node.clone());
+    hook.set("effect", "powershell", effect, node.key("powershell"));
+    read_matcher(hook, event, canonical, entry, node, reporter);
+    true
 }
 
 /// `matcher`: Copilot's anchored regex where the event has a field it tests, else dropped with a warning.

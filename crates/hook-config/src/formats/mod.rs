@@ -85,6 +85,7 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("on", "on"),
     ("tools", "tools"),
     ("matcher", "matcher"),
+    ("if", "if"),
     ("only_errors", "onlyErrors"),
     ("scope", "scope"),
     ("sequential", "sequential"),

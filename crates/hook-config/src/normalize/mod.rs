@@ -10,6 +10,7 @@
 mod background;
 mod clio;
 mod command;
+mod condition;
 mod evaluated;
 mod fields;
 mod http;
@@ -185,6 +186,7 @@ pub(crate) fn normalize(
     };
     let filters = read_filters(&mut hook, event.as_ref(), alias_filters);
     let (tools, matcher) = read_targets(&mut hook, event.as_ref(), protocol, cx);
+    let condition = condition::read(&mut hook, event.as_ref(), protocol, cx.format);
     let sequential = hook.bool("sequential").is_some_and(|(b, _)| b);
     let enabled = hook.bool("enabled").is_none_or(|(b, _)| b);
     hook.disabled = !enabled;
@@ -225,6 +227,7 @@ pub(crate) fn normalize(
         filters,
         tools,
         matcher,
+        condition,
         sequential,
         run_async,
         enabled: enabled && !hook.inert,

@@ -217,6 +217,17 @@ fn timeouts_are_seconds_with_claude_codes_600_second_default() {
     );
 }
 
+/// The closed gate an `mcp_tool` handler on PreToolUse leaves: a deny for every call it would have run on.
+const CLOSED_MCP: &str = "pre_tool [Bash] effect {\"kind\":\"block_tool\",\"reason\":\"a hook that guards this cannot run \
+    here: /ws/.claude/settings.json: hooks.PreToolUse[0].hooks[3]: an `mcp_tool` hook calls a tool of one of Claude \
+    Code's MCP servers, which this engine cannot reach (run hook validate; rewrite it as a command hook to open the \
+    gate)\",\"severity\":\"hard-block\"}";
+/// The closed gate a PowerShell handler on PreToolUse leaves.
+const CLOSED_POWERSHELL: &str = "pre_tool [Bash] effect {\"kind\":\"block_tool\",\"reason\":\"a hook that guards this \
+    cannot run here: /ws/.claude/settings.json: hooks.PreToolUse[0].hooks[5]: a PowerShell command (`shell: \
+    \\\"powershell\\\"`) needs PowerShell, and this engine runs commands with `sh -c` (run hook validate; rewrite it as \
+    a command hook to open the gate)\",\"severity\":\"hard-block\"}";
+
 #[test]
 fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
     let json = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -238,20 +249,20 @@ fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
         &[
             "pre_tool [Bash] 30000ms model? Is this command safe?",
             "pre_tool [Bash] 60000ms agent? Review the command",
+            "pre_tool [Bash] if Bash(x) http https://example.com/hook",
+            CLOSED_MCP,
+            "pre_tool [Bash] if Bash(git push *) 600000ms $ git-guard",
+            CLOSED_POWERSHELL,
             "pre_tool [Bash] 600000ms $ background",
             "pre_tool [Bash] 600000ms $ bash",
         ],
         &[
-            "4:61: warning: hooks.PreToolUse[0].hooks[2].if: an `if` condition (Claude Code's permission-rule syntax) \
-             cannot be tested by this engine, and running the hook without it would widen what it blocks; this hook \
-             is not loaded",
-            "5:12: warning: hooks.PreToolUse[0].hooks[3].type: a `mcp_tool` hook (it calls a tool of an MCP server) \
-             has no counterpart in this engine, which runs commands; this hook is not loaded",
-            "6:53: warning: hooks.PreToolUse[0].hooks[4].if: an `if` condition (Claude Code's permission-rule syntax) \
-             cannot be tested by this engine, and running the hook without it would widen what it blocks; this hook \
-             is not loaded",
-            "7:60: warning: hooks.PreToolUse[0].hooks[5].shell: a PowerShell command cannot run here (this engine \
-             runs commands with `sh -c`); this hook is not loaded",
+            "5:3: warning: hooks.PreToolUse[0].hooks[3]: an `mcp_tool` hook calls a tool of one of Claude Code's MCP \
+             servers, which this engine cannot reach; its gate is closed instead: every call it would have run on is \
+             denied",
+            "7:3: warning: hooks.PreToolUse[0].hooks[5]: a PowerShell command (`shell: \"powershell\"`) needs \
+             PowerShell, and this engine runs commands with `sh -c`; its gate is closed instead: every call it would \
+             have run on is denied",
             "8:12: error: hooks.PreToolUse[0].hooks[6].type: unknown hook type `comand` (did you mean `command`?); \
              expected one of `command`, `prompt`, `agent`, `http`, `mcp_tool`",
             "9:3: error: hooks.PreToolUse[0].hooks[7]: missing `type` (Claude Code requires `\"type\": \"command\"`)",

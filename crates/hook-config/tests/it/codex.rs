@@ -151,14 +151,21 @@ fn codex_handlers_it_cannot_run_here_are_reported_and_its_own_keys_pass() {
 {"type": "command", "command": "guard", "commandWindows": "guard.exe", "statusMessage": "Checking",
  "additionalContextLimit": 0, "async": false}
 ]}]}}"#,
-        &["pre_tool 600000ms $ guard"],
+        &[
+            "pre_tool effect {\"kind\":\"block_tool\",\"reason\":\"a hook that guards this cannot run here: \
+             /ws/.codex/hooks.json: hooks.PreToolUse[0].hooks[2]: an `mcp_tool` hook calls a tool of one of Codex's \
+             MCP servers, which this engine cannot reach (run hook validate; rewrite it as a command hook to open the \
+             gate)\",\"severity\":\"hard-block\"}",
+            "pre_tool 600000ms $ guard",
+        ],
         &[
             "2:10: warning: hooks.PreToolUse[0].hooks[0].type: a `prompt` hook (a model evaluates its prompt) has no \
              counterpart in this engine, which runs commands; this hook is not loaded",
             "3:10: warning: hooks.PreToolUse[0].hooks[1].type: a `agent` hook (a subagent evaluates its prompt) has \
              no counterpart in this engine, which runs commands; this hook is not loaded",
-            "4:10: warning: hooks.PreToolUse[0].hooks[2].type: a `mcp_tool` hook (it calls a tool of an MCP server) \
-             has no counterpart in this engine, which runs commands; this hook is not loaded",
+            "4:1: warning: hooks.PreToolUse[0].hooks[2]: an `mcp_tool` hook calls a tool of one of Codex's MCP \
+             servers, which this engine cannot reach; its gate is closed instead: every call it would have run on is \
+             denied",
         ],
     );
 }

@@ -3,7 +3,7 @@
 
 use hook_config::{FileLoad, Format, Layout, LoadOptions, load};
 use hook_testkit::paths::fixture;
-use hook_testkit::reader::{assert_issue, load_project, load_text, rows};
+use hook_testkit::reader::{assert_issue, line, load_project, load_text, rows};
 use hook_types::{Event, OnError};
 
 fn guard() -> FileLoad {
@@ -81,7 +81,7 @@ fn copilot_mistakes_are_reported_with_the_file_field_and_position() {
     assert_issue(&load, &["error: hooks[0].timeoutSec: expected a number of seconds, found a string"]);
     assert_issue(&load, &["error: hooks[1].bash:", "refuses a hook with both"]);
     assert_issue(&load, &["error: hooks[2].type:", "`prompt` hooks"]);
-    assert_issue(&load, &["warning: hooks[3].powershell:", "runs it on Windows only"]);
+    assert_issue(&load, &["warning: hooks[3].powershell:", "runs on Windows only", "its gate is closed instead"]);
     assert_issue(&load, &["error: hooks[4]:", "needs `bash`"]);
     assert_issue(&load, &["error: hooks[5].matcher:", "not a valid regular expression"]);
     assert_issue(&load, &["warning: hooks[6].timeoutSecs:", "(did you mean `timeoutSec`?)"]);
@@ -90,6 +90,14 @@ fn copilot_mistakes_are_reported_with_the_file_field_and_position() {
     assert_issue(&load, &["error: hooks.PreToolUse:", "Claude-compatible spelling", "`preToolUse`"]);
     assert_issue(&load, &["warning: hooks.preToolUsed:", "(did you mean `preToolUse`?)"]);
     // What is sound still loads: the entry with only a warning, the sessionEnd hook, the typo as a foreign observer.
+    // The `powershell`-only guard is no command here: it loads as the gate it closes, for the calls it would see.
+    let (gates, commands): (Vec<_>, Vec<_>) =
+        load.hooks.iter().cloned().partition(|h| matches!(h.spec, hook_config::HookSpec::Effect(_)));
+    assert_eq!(gates.len(), 1);
+    assert!(
+        line(&gates[0]).starts_with("pre_tool effect {\"kind\":\"block_tool\",\"reason\":\"a hook that guards this")
+    );
+    let load = FileLoad { hooks: commands, ..load };
     let loaded: Vec<(String, String)> = rows(&load).into_iter().map(|r| (r.on, r.shell)).collect();
     assert_eq!(
         loaded,

@@ -9,7 +9,7 @@ use hook_config::{Config, HookSpec, Layout, LoadOptions, load};
 use hook_testkit::paths::copy_dir;
 
 /// The five-origin fixture (every origin, the native file and clio-coder's and Claude Code's in the workspace), plus
-/// a file with a regex matcher, a shell command and a broken gate hook, and a cache directory.
+/// a file with a regex matcher, an `if` condition, a shell command and a broken gate hook, and a cache directory.
 struct Fixture {
     _dir: tempfile::TempDir,
     root: PathBuf,
@@ -25,6 +25,7 @@ impl Fixture {
             root.join("workspace/.hooks/hooks.local.yaml"),
             "- id: mcp-note\n  on: pre_tool\n  matcher: \"^mcp__.*\"\n  kind: prompt\n  message: careful with MCP\n\
              - id: fmt\n  on: post_tool\n  kind: command\n  shell: \"$HOOK_PROJECT_DIR/scripts/notify.sh --fmt\"\n\
+             - id: no-push\n  on: pre_tool\n  if: \"shell(git push *)\"\n  kind: prompt\n  message: pushes are reviewed\n\
              - id: broken-gate\n  on: pre_tool\n  kind: effect\n  effect: { kind: block_tol, reason: typo }\n",
         )
         .unwrap();
@@ -78,6 +79,7 @@ fn a_cached_load_is_the_cold_load_and_a_second_load_reads_only_the_cache() {
     assert!(cold.hooks.len() >= 8, "{:?}", cold.hooks);
     assert!(!cold.issues.is_empty() && !cold.closed_gates.is_empty(), "the fixture has a broken gate hook");
     assert!(cold.hooks.iter().any(|h| h.decl.matcher.is_some()));
+    assert!(cold.hooks.iter().any(|h| h.decl.condition.is_some()));
     let first = fixture.cached();
     assert_eq!(all(&first), all(&cold));
     let written = fixture.entries();

@@ -59,6 +59,7 @@ fn deny_hook(gate: &Event, first: &ClosedGate, more: usize) -> LoadedHook {
         filters: EventFilters::default(),
         tools: None,
         matcher: None,
+        condition: None,
         sequential: false,
         run_async: false,
         enabled: true,

@@ -58,7 +58,7 @@ impl Pipeline {
             inner.sessions.turn_started(input.session_id.as_deref(), input.prompt.as_deref(), &mut state);
         }
         let unknown_tool = super::unknown_tool::notice(&table, &inner.sessions, input, &mut state);
-        let probe = Probe::of(input);
+        let probe = Probe::of(input).within(&inner.workspace);
         let guards = &table.guards;
         let session_start_notice = input.event == Event::SessionStart && table.user.iter().any(|h| h.skip.is_some());
         if !guards.index.any_match(&guards.list, &probe)
@@ -371,7 +371,7 @@ impl Dispatch<'_> {
     async fn run_guards(&self, input: &EventInput, rechecking: Option<&str>) -> Vec<Record> {
         let event = &input.event;
         let guards = &self.table.guards;
-        let positions = guards.index.matching(&guards.list, &Probe::of(input));
+        let positions = guards.index.matching(&guards.list, &Probe::of(input).within(&self.inner.workspace));
         let payloads = Payloads::default();
         let cx = self.context(input, &payloads);
         let mut records: Vec<Record> = Vec::with_capacity(positions.len());
@@ -439,7 +439,7 @@ impl Dispatch<'_> {
     /// 5. every hook below the highest-precedence deny is cancelled and its results discarded.
     async fn run_users(&self, guards: &[Record]) -> (Vec<Record>, Vec<String>) {
         let table = self.table;
-        let positions = table.user_index.matching(&table.user, &Probe::of(self.input));
+        let positions = table.user_index.matching(&table.user, &Probe::of(self.input).within(&self.inner.workspace));
         let hooks: Vec<&UserHook> = positions.iter().map(|&p| &table.user[p]).collect();
         let mut records = self.decided_without_running(&hooks, guards);
         // Decided without running: they keep their status whatever denies.

@@ -43,6 +43,11 @@ pub enum Mismatch {
         /// The names tested, in the order tested.
         tested: Vec<String>,
     },
+    /// Its `if` condition (a permission rule) does not match the call.
+    Condition {
+        /// The permission rule as written.
+        condition: String,
+    },
     /// `only_errors: true`, and the tool call did not fail.
     NotFailed,
     /// Its `scope` excludes this kind of run (main agent or subagent).
@@ -72,6 +77,7 @@ impl Mismatch {
             Mismatch::Matcher { pattern, protocol, tested } => {
                 format!("matcher `{pattern}` ({} spelling) matches none of {}", protocol.as_str(), names(tested))
             }
+            Mismatch::Condition { condition } => format!("`if: {condition}` does not match the call"),
             Mismatch::NotFailed => "`only_errors: true`, and the tool call did not fail".to_owned(),
             Mismatch::Scope { scope: Scope::Subagent } => "`scope: subagent`, and this is the main agent's run".into(),
             Mismatch::Scope { scope } => format!("`scope: {}`, and this is a subagent's run", scope_word(*scope)),
@@ -160,6 +166,9 @@ fn mismatch<T: Routable>(item: &T, probe: &Probe<'_>) -> Option<Mismatch> {
     let filter = item.filter();
     Some(match probe.refusal(filter)? {
         Refusal::NotFailed => Mismatch::NotFailed,
+        Refusal::Condition => Mismatch::Condition {
+            condition: filter.condition.as_ref().map(|c| c.as_str().to_owned()).unwrap_or_default(),
+        },
         Refusal::Scope => Mismatch::Scope { scope: filter.scope },
         Refusal::Tools => {
             Mismatch::Tools { tools: filter.tools.clone().unwrap_or_default(), tested: probe.tested_tools() }

@@ -34,6 +34,7 @@ fn http_hook(id: &str, event: Event, source: &Path) -> hook_config::LoadedHook {
         filters: EventFilters::default(),
         tools: None,
         matcher: None,
+        condition: None,
         sequential: false,
         run_async: false,
         enabled: true,

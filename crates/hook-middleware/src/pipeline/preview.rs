@@ -79,6 +79,7 @@ pub(super) fn user_entry(event: &Event, hook: &UserHook) -> PreviewEntry {
         tools: None,
         protocol: decl.protocol,
         matcher: None,
+        condition: decl.condition.clone(),
         only_errors: decl.filters.only_errors,
         scope: decl.filters.scope,
     };
@@ -98,6 +99,9 @@ pub(super) fn user_entry(event: &Event, hook: &UserHook) -> PreviewEntry {
 
 fn conditions(event: &Event, filter: &Filter) -> Vec<String> {
     let mut conditions = Vec::new();
+    if let Some(condition) = &filter.condition {
+        conditions.push(format!("only when the call matches `{}` (`if`)", condition.as_str()));
+    }
     if *event == Event::PostTool && filter.only_errors {
         conditions.push("only when the tool call failed (`only_errors`)".to_owned());
     }

@@ -148,6 +148,8 @@ pub(crate) struct Filter {
     pub protocol: Protocol,
     /// Matched against the event's own field (tool name, `source`, `trigger`).
     pub matcher: Option<Matcher>,
+    /// A permission rule the tool call must match (tool events only).
+    pub condition: Option<hook_config::PermissionRule>,
     /// post_tool only: fire only for failed calls.
     pub only_errors: bool,
     /// turn_end only: main run, subagents, or both.

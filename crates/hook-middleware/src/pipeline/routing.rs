@@ -11,13 +11,19 @@
 //! name) a filtered hook does not fire; any of the dispatch's tool aliases matching is enough; `only_errors` applies
 //! on post_tool, `scope` on turn_end.
 //!
-//! Looking up and testing allocate nothing: [`Index::any_match`] is what lets a dispatch with no matching hook
-//! return without touching the heap.
+//! A hook's `if` condition (Claude Code's permission-rule syntax) is tested last, against the call's canonical tool
+//! and its input, on tool events and on another agent's events whose input names a tool; on any other event such
+//! a hook does not fire.
+//!
+//! Looking up and testing allocate nothing (but to test an `if` condition): [`Index::any_match`] is what lets a
+//! dispatch with no matching hook return without touching the heap.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use hook_config::MatcherRule;
+use std::path::Path;
+
+use hook_config::{MatcherRule, PathContext, PermissionRule};
 use hook_types::{AGENTS, CANONICAL_EVENTS, Event, Protocol};
 
 use super::registration::Filter;
@@ -74,6 +80,19 @@ pub(crate) struct Probe<'a> {
     tool: Option<Cow<'static, str>>,
     is_error: Option<bool>,
     subagent: Option<bool>,
+    /// The call's input, its working directory and the workspace, which an `if` condition tests; `None` in a
+    /// preview, where a condition does not exclude.
+    call: Option<Call<'a>>,
+}
+
+/// What an `if` condition is tested against besides the tool.
+#[derive(Clone, Copy)]
+struct Call<'a> {
+    /// The tool the input names, on any event (another agent's event may be about a tool call).
+    tool_name: Option<&'a str>,
+    input: Option<&'a serde_json::Value>,
+    cwd: Option<&'a str>,
+    workspace: Option<&'a Path>,
 }
 
 impl<'a> Probe<'a> {
@@ -89,14 +108,28 @@ impl<'a> Probe<'a> {
             tool,
             is_error: Some(input.is_error),
             subagent: Some(input.subagent),
+            call: Some(Call {
+                tool_name: input.tool_name.as_deref(),
+                input: input.tool_input.as_ref(),
+                cwd: input.cwd.as_deref(),
+                workspace: None,
+            }),
         }
+    }
+
+    /// The probe of a real dispatch in `workspace`: an `if` condition's `/` patterns are rooted there.
+    pub(crate) fn within(mut self, workspace: &'a Path) -> Self {
+        if let Some(call) = &mut self.call {
+            call.workspace = Some(workspace);
+        }
+        self
     }
 
     /// The probe of a preview: `only_errors` and `scope` are not known, so they do not exclude (the preview lists
     /// them as conditions instead).
     pub(crate) fn preview(event: &'a Event, value: Option<&'a str>) -> Self {
         let tool = tool_of(event, value, &[]);
-        Probe { event, value, aliases: &[], tool, is_error: None, subagent: None }
+        Probe { event, value, aliases: &[], tool, is_error: None, subagent: None, call: None }
     }
 
     /// The names as the input gives them: the tool name (or `source`, `trigger`) and the dispatch's aliases.
@@ -166,7 +199,36 @@ impl<'a> Probe<'a> {
                 return Some(Refusal::Matcher);
             }
         }
+        if let Some(condition) = &filter.condition
+            && !self.meets(condition)
+        {
+            return Some(Refusal::Condition);
+        }
         None
+    }
+
+    /// Whether the call meets an `if` condition: the canonical tool (or, for a tool no table maps, one of its own
+    /// names) and the input tested, on a tool event or on another agent's event whose input names a tool (Claude
+    /// Code's `PermissionDenied`); a hook with a condition never fires on any other event. A preview, which has no
+    /// input, is not excluded by the input.
+    fn meets(&self, condition: &PermissionRule) -> bool {
+        if self.event.is_foreign() {
+            let Some(call) = self.call else { return false };
+            let Some(name) = call.tool_name else { return false };
+            let tool = hook_types::canonical_tool(name);
+            let paths = Paths::of(call);
+            return condition.matches_named(tool.as_deref().unwrap_or(name), &[name], call.input, &paths.context());
+        }
+        if !self.event.is_tool_event() {
+            return false;
+        }
+        let Some(tool) = self.tool.as_deref().or(self.value) else { return false };
+        let names: Vec<&str> = self.values().collect();
+        let Some(call) = self.call else {
+            return condition.matches_named(tool, &names, None, &PathContext::default());
+        };
+        let paths = Paths::of(call);
+        condition.matches_named(tool, &names, call.input, &paths.context())
     }
 
     /// The event this probe is about.
@@ -221,6 +283,27 @@ pub(crate) enum Refusal {
     Tools,
     /// The matcher matches none of the names tested.
     Matcher,
+    /// The `if` condition (a permission rule) is not met by the call.
+    Condition,
+}
+
+/// Where a condition's paths are rooted for a call: its working directory (the workspace where it gives none), the
+/// workspace, the home directory.
+struct Paths<'a> {
+    cwd: Option<&'a Path>,
+    project: Option<&'a Path>,
+    home: Option<std::path::PathBuf>,
+}
+
+impl<'a> Paths<'a> {
+    fn of(call: Call<'a>) -> Self {
+        let cwd = call.cwd.map(Path::new).filter(|c| c.is_absolute());
+        Paths { cwd: cwd.or(call.workspace), project: call.workspace, home: std::env::var_os("HOME").map(Into::into) }
+    }
+
+    fn context(&self) -> PathContext<'_> {
+        PathContext { cwd: self.cwd, project: self.project, home: self.home.as_deref() }
+    }
 }
 
 /// A table's name as a borrow of any lifetime, to chain with the input's own names.
@@ -347,6 +430,49 @@ mod tests {
         let mut input = EventInput::new(Event::PreTool).with_tool(tool, serde_json::json!({}));
         input.tool_aliases = aliases.iter().map(|s| s.to_string()).collect();
         input
+    }
+
+    #[test]
+    fn an_if_condition_is_tested_last_against_the_canonical_tool_and_input() {
+        let rule = |text: &str, protocol| Some(hook_config::PermissionRule::parse(text, protocol).unwrap());
+        let items = vec![
+            Item(
+                vec![Event::PreTool],
+                Filter { condition: rule("Bash(git push *)", Protocol::Claude), ..Filter::default() },
+            ),
+            Item(
+                vec![Event::PreTool],
+                Filter { condition: rule("edit(/src/**)", Protocol::Native), ..Filter::default() },
+            ),
+            Item(vec![Event::TurnEnd], Filter { condition: rule("shell", Protocol::Native), ..Filter::default() }),
+        ];
+        let index = Index::build(&items);
+        let workspace = Path::new("/ws");
+        let call = |tool: &str, input: serde_json::Value| EventInput::new(Event::PreTool).with_tool(tool, input);
+        let push = call("run_shell_command", serde_json::json!({"command": "ls && git push"}));
+        assert_eq!(index.matching(&items, &Probe::of(&push).within(workspace)), vec![0]);
+        let pull = call("Bash", serde_json::json!({"command": "git pull"}));
+        assert!(!index.any_match(&items, &Probe::of(&pull).within(workspace)));
+        let edit = call("replace", serde_json::json!({"file_path": "/ws/src/lib.rs"}));
+        assert_eq!(index.matching(&items, &Probe::of(&edit).within(workspace)), vec![1]);
+        let elsewhere = call("Edit", serde_json::json!({"file_path": "/ws/docs/a.md"}));
+        assert!(!index.any_match(&items, &Probe::of(&elsewhere).within(workspace)));
+        // On an event without a tool call, a hook with a condition never fires.
+        assert!(!index.any_match(&items, &Probe::of(&EventInput::new(Event::TurnEnd))));
+        // Another agent's event about a tool call is tested by the tool its input names.
+        let denied = Event::Foreign("PermissionDenied".into());
+        let foreign = vec![Item(
+            vec![denied.clone()],
+            Filter { condition: rule("shell(git *)", Protocol::Native), ..Filter::default() },
+        )];
+        let by_tool = Index::build(&foreign);
+        let git = EventInput::new(denied.clone()).with_tool("Bash", serde_json::json!({"command": "git push"}));
+        assert!(by_tool.any_match(&foreign, &Probe::of(&git).within(workspace)));
+        let ls = EventInput::new(denied.clone()).with_tool("Bash", serde_json::json!({"command": "ls"}));
+        assert!(!by_tool.any_match(&foreign, &Probe::of(&ls).within(workspace)));
+        assert!(!by_tool.any_match(&foreign, &Probe::of(&EventInput::new(denied))));
+        // A preview has no input: only the tool is tested.
+        assert_eq!(index.matching(&items, &Probe::preview(&Event::PreTool, Some("shell"))), vec![0]);
     }
 
     #[test]

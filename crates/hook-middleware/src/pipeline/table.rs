@@ -239,6 +239,7 @@ impl Table {
                     tools: decl.tools.clone(),
                     protocol: decl.protocol,
                     matcher: decl.matcher.clone(),
+                    condition: decl.condition.clone(),
                     only_errors: decl.filters.only_errors,
                     scope: decl.filters.scope,
                 };

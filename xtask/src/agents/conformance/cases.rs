@@ -20,6 +20,13 @@ pub struct Case {
     pub exit: i32,
     /// The anchor in `docs/agents.md` of the fail-closed choice that makes the bridged run differ, if one does.
     pub documented: Option<&'static str>,
+    /// The hook's `if` condition (Claude Code's permission-rule syntax), if it has one.
+    pub condition: Option<&'static str>,
+    /// The shell command the model runs on a tool event, where not the plain `touch SENTINEL`: the sentinel is
+    /// touched only if the tool ran.
+    pub shell: Option<&'static str>,
+    /// Whether the tool must run (`Some(true)`) or be blocked (`Some(false)`) in both runs, where the case says.
+    pub tool_runs: Option<bool>,
 }
 
 /// The file the anchors point into.
@@ -35,11 +42,33 @@ const QWEN: &[&str] = &["qwen"];
 const CCQ: &[&str] = &["claude", "codex", "qwen", "droid"];
 
 const fn case(id: &'static str, agents: &'static [&'static str], point: Point, stdout: &'static str) -> Case {
-    Case { id, agents, point, stdout, stderr: "", exit: 0, documented: None }
+    Case {
+        id,
+        agents,
+        point,
+        stdout,
+        stderr: "",
+        exit: 0,
+        documented: None,
+        condition: None,
+        shell: None,
+        tool_runs: None,
+    }
 }
+
+/// A deny guard scoped by an `if` condition (`hook install` moves it with its condition into the native file).
+const IF_DENY: Case = Case {
+    stderr: "CASE-IF-DENY pushes are reviewed first",
+    exit: 2,
+    condition: Some("Bash(git push *)"),
+    ..case("pre_if_push_denied", CLAUDE, Point::PreTool, "")
+};
 
 /// The cases, per agent.
 pub const CASES: &[Case] = &[
+    // An `if`-scoped deny guard: the matching command (a subcommand of the line) is denied, the other runs.
+    Case { shell: Some("git push origin main; touch SENTINEL"), tool_runs: Some(false), ..IF_DENY },
+    Case { id: "pre_if_other_runs", shell: Some("git status; touch SENTINEL"), tool_runs: Some(true), ..IF_DENY },
     // Exit codes, with and without an answer on stdout.
     Case {
         stderr: "CASE-EXITTWO-STDERR refused",
