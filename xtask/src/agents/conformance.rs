@@ -166,12 +166,16 @@ fn observe(
         Point::TurnEnd => (1..=4).map(|i| Step::Text(format!("answer {i}"))).collect(),
         Point::SessionStart | Point::TurnStart => vec![Step::Text("done".into())],
     };
+    // Claude Code 2.1.332 quotes a failed hook's command in its error line: the handler install wrote (the
+    // fail-closed wrapper around the bridge) reads `<hook>` as the case's own command does.
+    let installed_commands = if bridged { bridge_handlers(&ctx.sandbox, agent) } else { Vec::new() };
     let session = ctx.run(steps, run_of(case))?;
     let bridge = format!("{} bridge --protocol {}", hook.display(), agent.name());
     let root = ctx.sandbox.root.display().to_string();
     // Qwen Code names a project's state directory after its path, every other character a `-`.
     let mangled: String = root.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     let normalize = |text: &str| {
+        let text = installed_commands.iter().fold(text.to_owned(), |text, line| text.replace(line.as_str(), "<hook>"));
         let text = text.replace(&bridge, "<hook>").replace(&command, "<hook>").replace(&root, "<root>");
         let text = text.replace(&mangled, "<root>");
         normalize(&text, agent.name())
@@ -261,6 +265,27 @@ fn collect_strings<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
 /// Every event a case can be on.
 const POINTS: [Point; 6] =
     [Point::SessionStart, Point::TurnStart, Point::PreTool, Point::PermissionRequest, Point::PostTool, Point::TurnEnd];
+
+/// Every command line in the agent's project settings that runs the bridge, longest first (a file that is no JSON,
+/// or an agent whose hooks are files of their own, has none).
+fn bridge_handlers(sandbox: &Sandbox, agent: &dyn Agent) -> Vec<String> {
+    fn walk(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::String(text) if text.contains("bridge --protocol") => found.push(text.clone()),
+            Value::Array(items) => items.iter().for_each(|v| walk(v, found)),
+            Value::Object(map) => map.values().for_each(|v| walk(v, found)),
+            _ => {}
+        }
+    }
+    let text = std::fs::read_to_string(sandbox.ws.join(agent.settings_file())).unwrap_or_default();
+    let mut found = Vec::new();
+    if let Ok(json) = serde_json::from_str::<Value>(&text) {
+        walk(&json, &mut found);
+    }
+    found.sort_by_key(|line| std::cmp::Reverse(line.len()));
+    found.dedup();
+    found
+}
 
 /// The bridge's and the own hook's names (Gemini CLI lists hooks by name) read `<name>`; the portable bridge
 /// command reads `<hook>`; digits read `#`.

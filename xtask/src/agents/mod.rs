@@ -15,6 +15,7 @@ mod cline;
 mod codex;
 mod conformance;
 mod copilot;
+mod drift;
 mod droid;
 mod gemini;
 mod measure;
@@ -36,7 +37,8 @@ use agent::Agent;
 use session::Ctx;
 
 const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline|copilot|droid] \
-                     [--scenario NAME] [--keep] [--no-measure | --measure-only] [--conformance [--case PART]]";
+                     [--scenario NAME] [--keep] [--no-measure | --measure-only] [--conformance [--case PART]] \
+                     [--latest]";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -51,6 +53,7 @@ struct Flags {
     measure_only: bool,
     conformance: bool,
     case: Option<String>,
+    latest: bool,
 }
 
 fn parse(args: &[String]) -> Result<Flags> {
@@ -65,6 +68,7 @@ fn parse(args: &[String]) -> Result<Flags> {
             "--measure-only" => flags.measure_only = true,
             "--conformance" => flags.conformance = true,
             "--case" => flags.case = Some(args.next().context(USAGE)?.clone()),
+            "--latest" => flags.latest = true,
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -105,16 +109,26 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
 /// 3. every scenario that applies to each agent (none with `--measure-only` or `--conformance`);
 /// 4. with `--conformance`, each agent against the engine case by case, and nothing after;
 /// 5. the bridge's overhead, where measured;
-/// 6. the bridged agents the suite does not run, then the tally.
+/// 6. the bridged agents the suite does not run, then the tally;
+/// 7. with `--latest` (which runs 3 to 5 on the releases the registry serves now), each agent's drift.
 fn run_suite(args: &[String], root: &Path) -> Result<()> {
     let flags = parse(args)?;
     let agents = selected(&flags)?;
     let started = Instant::now();
-    let suite = Suite {
-        hook: build_hook(root)?,
-        installed: npm::ensure(&root.join("target/agents/npm"))?,
-        runs: root.join("target/agents/run"),
-        flags: &flags,
+    let hook = build_hook(root)?;
+    let pinned = npm::ensure(&root.join("target/agents/npm"))?;
+    let latest = match flags.latest {
+        true => {
+            let versions = drift::latest_versions()?;
+            Some((drift::install_latest(root, &versions)?, versions))
+        }
+        false => None,
+    };
+    let installed = latest.as_ref().map_or_else(|| pinned.clone(), |(installed, _)| installed.clone());
+    let suite = Suite { hook, installed, runs: root.join("target/agents/run"), flags: &flags };
+    let drift = || match &latest {
+        Some((installed, versions)) => report_drift(&agents, &pinned, installed, versions),
+        None => Ok(()),
     };
     if flags.scenario.is_none() && flags.case.is_none() {
         for agent in &agents {
@@ -134,7 +148,8 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
         }
     }
     if flags.conformance {
-        return suite.conformance(&agents, started);
+        let conformance = suite.conformance(&agents, started);
+        return drift().and(conformance);
     }
     if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {
         suite.measure(&agents);
@@ -146,8 +161,42 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
     }
     eprintln!("agents: {:.0}s in all", started.elapsed().as_secs_f64());
     println!("{passed} passed, {failed} failed");
+    let drift = drift();
     if failed > 0 {
         bail!("{failed} scenario(s) failed");
+    }
+    drift
+}
+
+/// Prints each agent's drift (`--latest`); an error when any is undocumented.
+fn report_drift(
+    agents: &[&dyn Agent],
+    pinned: &npm::Installed,
+    latest: &npm::Installed,
+    versions: &[(&str, String)],
+) -> Result<()> {
+    let mut undocumented = 0;
+    for agent in agents {
+        match drift::drift(*agent, pinned, latest, versions) {
+            Ok(found) => {
+                for line in &found.lines {
+                    println!("{:<7} drift: {line}", agent.name());
+                }
+                undocumented += found.undocumented;
+            }
+            Err(err) => {
+                println!(
+                    "{:<7} drift: UNDOCUMENTED: cannot scan: {}",
+                    agent.name(),
+                    process::one_line(&format!("{err:#}"))
+                );
+                undocumented += 1;
+            }
+        }
+    }
+    println!("drift: {undocumented} undocumented difference(s)");
+    if undocumented > 0 {
+        bail!("{undocumented} undocumented difference(s) between the agent table and the latest releases");
     }
     Ok(())
 }

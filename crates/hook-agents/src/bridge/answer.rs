@@ -25,6 +25,10 @@
 //! hook's answer on userPromptSubmitted: a deny or context there cannot reach it, and the bridge says so as a warning
 //! (exit 2) instead of passing in silence.
 //!
+//! What the agent's own hooks answered beyond the engine's vocabulary (Claude Code's `defer`, `updatedToolOutput`,
+//! `retry`, the `hookSpecificOutput` of its other events) is carried into a Claude-shaped answer as the agent would
+//! fold it (see `carried.rs`).
+//!
 //! Text that has no place in the agent's output for that event (context on Claude Code's `Stop`) becomes a notice,
 //! so the operator sees what the model did not. Every answer is exit 0 with compact JSON (or nothing) on stdout,
 //! except the blocking forms.
@@ -94,7 +98,11 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     let out = match shape {
         WireShape::GeminiCli => gemini(read, &mut reply),
         WireShape::Cursor => cursor(read, &mut reply),
-        WireShape::ClaudeCode => claude_or_codex(read, &mut reply),
+        WireShape::ClaudeCode => {
+            let mut out = claude_or_codex(read, &mut reply);
+            super::carried::merge(read, result, &mut out);
+            out
+        }
         WireShape::Copilot => return copilot(read, &mut reply),
         WireShape::Cline => cline(read, &mut reply),
     };

@@ -77,6 +77,7 @@ const CLAUDE: Dialect = Dialect {
         "once",
         "shell",
         "if",
+        "onFailure",
     ],
     evaluated_types: &["prompt", "agent"],
     async_observers: true,
@@ -439,7 +440,8 @@ impl GroupReader<'_> {
         let mut builder = HookBuilder::new(at.index, at.node.clone());
         let command = command(handler, &at, reporter);
         let timeout_read = self.timeout(handler, &at, &mut builder, reporter);
-        let flags_read = self.flags(handler, &at, &mut builder, reporter);
+        let flags_read =
+            self.flags(handler, &at, &mut builder, reporter) && on_failure(handler, &at, &mut builder, reporter);
         if untestable_if(handler, &at, reporter) {
             return;
         }
@@ -674,6 +676,33 @@ const UNTESTABLE_IF: &str = "an `if` condition (Claude Code's permission-rule sy
                              and running the hook without it would widen what it blocks; this hook is not loaded";
 
 /// Whether the handler has an `if` condition, which this engine cannot test: reported, and the hook not loaded.
+/// Claude Code's per-handler failure policy (`onFailure`, since 2.1.197): `"block"` makes a failure count as exit 2
+/// on the events that guard something, which is `on_error: deny` here; `"continue"` is its default, the protocol's
+/// own. Whether it was read (false: an error was reported, and the hook is not loaded, so its gate closes).
+fn on_failure(
+    handler: &Map<String, Value>,
+    at: &HandlerAt<'_>,
+    builder: &mut HookBuilder,
+    reporter: &mut Reporter<'_>,
+) -> bool {
+    match handler.get("onFailure") {
+        None => true,
+        Some(Value::String(word)) if word == "continue" => true,
+        Some(Value::String(word)) if word == "block" => {
+            builder.set("on_error", "onFailure", Value::String("deny".into()), at.node.key("onFailure"));
+            true
+        }
+        Some(other) => {
+            let found = describe(other);
+            reporter.error(
+                at.at("onFailure", Target::Node),
+                format!("expected `\"continue\"` or `\"block\"`, found {found}"),
+            );
+            false
+        }
+    }
+}
+
 fn untestable_if(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> bool {
     let found = handler.contains_key("if");
     if found {

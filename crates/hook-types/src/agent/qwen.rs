@@ -78,6 +78,7 @@ pub(super) const AGENT: Agent = Agent {
     handler: HandlerShape::Grouped { named: true },
     posix_shell: true,
     answers: ALL_ANSWERS,
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::ClaudeCode,
     // Its settings are read through `strip-json-comments` (chunks/chunk-HS5OZTQF.js, packages/cli/src/serve).
     json_comments: true,
