@@ -191,3 +191,34 @@ pub fn install_latest(root: &Path, versions: &[(&str, String)]) -> Result<Instal
     let prefix = if same { root.join("target/agents/npm") } else { root.join("target/agents/npm-latest") };
     npm::ensure_versions(&prefix, versions)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_beyond_the_vocabulary_and_a_moved_shape_are_undocumented_and_noise_is_not() {
+        let claude = &super::super::claude::Claude;
+        let table = hook_types::Agent::parse("claude").unwrap();
+        let mut found = Found::default();
+        found.answer_keys.extend(["continue".to_owned(), "updatedToolOutput".to_owned()]);
+        found.decisions.extend(["allow".to_owned(), "soft_deny".to_owned()]);
+        let mut out = Drift::default();
+        vocabulary(claude, table, &found, &mut out);
+        assert_eq!(out.undocumented, 0, "{:?}", out.lines);
+        found.answer_keys.insert("rewriteEverything".to_owned());
+        vocabulary(claude, table, &found, &mut out);
+        assert_eq!(out.undocumented, 1, "{:?}", out.lines);
+        assert!(out.lines.iter().any(|l| l == "UNDOCUMENTED answer keys beyond the table: rewriteEverything"));
+
+        let mut old = Found::default();
+        old.shapes.insert("PreToolUseHookSpecificOutputWire".to_owned(), 5);
+        let mut new = old.clone();
+        let mut out = Drift::default();
+        shapes(&old, &new, &mut out);
+        assert_eq!(out.undocumented, 0);
+        new.shapes.insert("PreToolUseHookSpecificOutputWire".to_owned(), 6);
+        shapes(&old, &new, &mut out);
+        assert_eq!(out.undocumented, 1, "{:?}", out.lines);
+    }
+}
