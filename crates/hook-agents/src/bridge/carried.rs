@@ -17,7 +17,7 @@
 //! The keys the engine reads itself (`permissionDecision` and its reason and `updatedInput` on pre_tool, `decision`
 //! on a permission request, `additionalContext` everywhere) are not carried: the engine's answer already holds them.
 
-use hook_types::{Event, RunSummary, Verdict};
+use hook_types::{Event, RunStatus, RunSummary, Verdict};
 use serde_json::{Map, Value};
 
 use super::input::AgentInput;
@@ -91,9 +91,10 @@ pub(super) fn merge(read: &AgentInput, result: &DispatchResult, out: &mut Map<St
 }
 
 /// The `hookSpecificOutput` of `run`'s own answer, when the run follows `read`'s agent's protocol, kept its answer,
-/// and that answer names this event.
+/// did not fail (an answer the agent rejects, Codex's `updatedMCPToolOutput`, would make it reject the bridge's whole
+/// answer, a deny of another hook's with it), and that answer names this event.
 fn own_specific(read: &AgentInput, run: &RunSummary) -> Option<Map<String, Value>> {
-    if run.protocol != read.agent {
+    if run.protocol != read.agent || !matches!(run.status, RunStatus::Completed | RunStatus::Blocked) {
         return None;
     }
     let replay = run.replay.as_ref()?;

@@ -10,13 +10,20 @@ use serde_json::{Value, json};
 /// A workspace whose trusted native file holds `hooks` (id, event, answer), each a command hook of Claude Code's
 /// protocol that prints its fixed answer.
 fn workspace(hooks: &[(&str, &str, &str)]) -> Env {
+    workspace_of("claude", hooks)
+}
+
+/// [`workspace`] for the hooks of `protocol`.
+fn workspace_of(protocol: &str, hooks: &[(&str, &str, &str)]) -> Env {
     let env = Env::new("empty");
     let mut yaml = String::new();
     for (id, on, answer) in hooks {
         let file = format!(".answers/{id}.json");
         env.write(&file, answer);
         let cat = format!("cat {}", env.ws.join(&file).display());
-        yaml.push_str(&format!("- id: {id}\n  on: \"{on}\"\n  protocol: claude\n  kind: command\n  shell: {cat}\n"));
+        yaml.push_str(&format!(
+            "- id: {id}\n  on: \"{on}\"\n  protocol: {protocol}\n  kind: command\n  shell: {cat}\n"
+        ));
     }
     env.write(".hooks/hooks.yaml", &yaml);
     assert_eq!(env.hook(&["trust", "--all", "--yes"]).code, 0);
@@ -64,6 +71,28 @@ fn a_claude_hooks_updated_tool_output_reaches_claude_beside_another_hooks_contex
     assert_eq!(specific["hookEventName"], "PostToolUse", "{answer:#}");
     assert_eq!(specific["updatedToolOutput"], "token=[redacted]", "{answer:#}");
     assert_eq!(specific["additionalContext"], "the output was redacted", "{answer:#}");
+}
+
+#[test]
+fn an_answer_codex_rejects_is_not_carried_into_the_bridges_answer_beside_another_hooks_block() {
+    // Codex fails a PostToolUse hook that answers `updatedMCPToolOutput`; carried, it would fail the bridge's whole
+    // answer, the other hook's block with it.
+    let rejected = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"ok":true}}}"#;
+    let block = r#"{"decision":"block","reason":"the output holds a secret"}"#;
+    let env = workspace_of("codex", &[("rewrites", "post_tool", rejected), ("blocks", "post_tool", block)]);
+    let input = json!({"hook_event_name": "PostToolUse", "session_id": "s", "cwd": "/", "tool_name": "Bash",
+                       "tool_input": {"command": "env"}, "tool_response": "token=abc", "tool_use_id": "t",
+                       "turn_id": "u", "model": "m", "permission_mode": "default", "transcript_path": null});
+    let out = env.bridge("codex", &input);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let answer: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        (answer["decision"].as_str(), answer["reason"].as_str()),
+        (Some("block"), Some("the output holds a secret"))
+    );
+    // Nothing of the failed hook's answer is carried; its failure is a notice.
+    assert!(answer.get("hookSpecificOutput").is_none(), "{out:#?}");
+    assert!(answer["systemMessage"].as_str().unwrap().contains("hook `rewrites` wrote invalid output"), "{out:#?}");
 }
 
 #[test]

@@ -126,7 +126,7 @@ pub const CASES: &[Case] = &[
         documented: Some("what-the-bridge-cannot-carry"),
         ..case("stop_block_qwen", QWEN, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-STOPBLOCK-GO-ON"}"#)
     },
-    // Claude Code's answers beyond the engine's effects (docs/agents.md#claude-code-2-1-332-and-codex-0-171-0): a
+    // Claude Code's answers beyond the engine's effects (docs/agents.md#claude-code-21332-and-codex-01710): a
     // deferred call (`-p` stops at it), a rewritten tool output.
     case(
         "pre_defer",
