@@ -31,6 +31,9 @@ pub struct EngineOptions {
     /// them (their groups killed, their receipts written): `None` waits until each ends by itself (each is bounded by
     /// its timeout), as `hook run` does; the bridge waits [`crate::bridge::ASYNC_WAIT`].
     pub async_wait: Option<std::time::Duration>,
+    /// The invoking agent's own cap on turn_end continuations in a row, where it has one (`hook bridge`: Claude
+    /// Code's Stop-loop cap, as its environment sets it): the pipeline's cap is the lower of it and the engine's.
+    pub agent_continuation_cap: Option<u32>,
 }
 
 /// How long a process waits for its OpenTelemetry spans to be sent before it exits.
@@ -237,8 +240,12 @@ fn pipeline(
     // One process per event: receipts are written on this thread, not on a thread made for them
     // (docs/performance.md#the-process-start).
     let tier = UserTier { hooks: std::mem::take(&mut config.hooks), closed_gates: config.closed_gates.clone() };
+    let mut limits = limits();
+    if let Some(cap) = options.agent_continuation_cap {
+        limits.continuation_cap = limits.continuation_cap.min(cap);
+    }
     let mut builder =
-        Pipeline::builder().limits(limits()).workspace(&config.workspace).user_hooks(tier).receipts_inline(true);
+        Pipeline::builder().limits(limits).workspace(&config.workspace).user_hooks(tier).receipts_inline(true);
     // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
     // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
     // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.

@@ -118,6 +118,13 @@ pub trait Agent: Sync {
     /// The matcher of the agent's shell tool, as its own hooks write it.
     fn shell_matcher(&self) -> &'static str;
 
+    /// Words the drift scan (`--latest`) finds beside this agent's own that are no part of its hook vocabulary: (kind
+    /// — `events` or `decisions` —, the words, why). Anything else it finds that the table lacks is an undocumented
+    /// difference.
+    fn scan_noise(&self) -> &'static [(&'static str, &'static [&'static str], &'static str)] {
+        &[]
+    }
+
     /// The file, relative to the workspace, that holds the agent's project hooks (what `hook install --scope
     /// project` edits).
     fn settings_file(&self) -> &'static str;

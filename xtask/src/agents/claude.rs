@@ -132,6 +132,33 @@ impl Agent for Claude {
         ".claude/settings.json"
     }
 
+    fn scan_noise(&self) -> &'static [(&'static str, &'static [&'static str], &'static str)] {
+        &[
+            (
+                "events",
+                &["StatusLine", "FileSuggestion"],
+                "Claude Code lists its statusLine and fileSuggestion commands with the events whose hooks run \
+                 outside a trusted workspace; they are settings that run a command, not hook events",
+            ),
+            (
+                "decisions",
+                &[
+                    "environment",
+                    "hard_deny",
+                    "soft_deny",
+                    "invalid",
+                    "output",
+                    "tool_failed",
+                    "not_now",
+                    "error",
+                    "off",
+                ],
+                "the outcomes of Claude Code's auto-mode classifier and of its permission prompt, and a bundled \
+                 linter's severities, in lists beside `allow` and `deny`; no hook answers with them",
+            ),
+        ]
+    }
+
     /// The hook attachments of the session transcript (what its UI renders: `hook_success`,
     /// `hook_non_blocking_error`, `hook_blocking_error`, …, with their event and content; not the raw output),
     /// the stream's system notices, and the result.

@@ -16,6 +16,7 @@ mod codex;
 mod conformance;
 mod copilot;
 mod doctor;
+mod drift;
 mod droid;
 mod gemini;
 mod measure;
@@ -39,7 +40,7 @@ use session::Ctx;
 
 const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline|copilot|droid] \
                      [--scenario NAME] [--keep] [--jobs N] [--no-measure | --measure-only] \
-                     [--conformance [--case PART]]";
+                     [--conformance [--case PART]] [--latest]";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -56,6 +57,7 @@ struct Flags {
     case: Option<String>,
     /// How many agents run their scenarios at once (`--jobs`; [`parallel::default_jobs`] without it).
     jobs: Option<usize>,
+    latest: bool,
 }
 
 fn parse(args: &[String]) -> Result<Flags> {
@@ -76,6 +78,7 @@ fn parse(args: &[String]) -> Result<Flags> {
                     format!("--jobs takes a number of agents at once, 1 or more, not `{jobs}`\n{USAGE}")
                 })?);
             }
+            "--latest" => flags.latest = true,
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -117,16 +120,26 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
 ///    once in workers of their own ([`parallel`]) where `--jobs` allows;
 /// 4. with `--conformance`, each agent against the engine case by case, and nothing after;
 /// 5. the bridge's overhead, where measured;
-/// 6. the bridged agents the suite does not run, then the tally.
+/// 6. the bridged agents the suite does not run, then the tally;
+/// 7. with `--latest` (which runs 3 to 5 on the releases the registry serves now), each agent's drift.
 fn run_suite(args: &[String], root: &Path) -> Result<()> {
     let flags = parse(args)?;
     let agents = selected(&flags)?;
     let started = Instant::now();
-    let suite = Suite {
-        hook: build_hook(root)?,
-        installed: npm::ensure(&root.join("target/agents/npm"))?,
-        runs: root.join("target/agents/run"),
-        flags: &flags,
+    let hook = build_hook(root)?;
+    let pinned = npm::ensure(&root.join("target/agents/npm"))?;
+    let latest = match flags.latest {
+        true => {
+            let versions = drift::latest_versions()?;
+            Some((drift::install_latest(root, &versions)?, versions))
+        }
+        false => None,
+    };
+    let installed = latest.as_ref().map_or_else(|| pinned.clone(), |(installed, _)| installed.clone());
+    let suite = Suite { hook, installed, runs: root.join("target/agents/run"), flags: &flags };
+    let drift = || match &latest {
+        Some((installed, versions)) => report_drift(&agents, &pinned, installed, versions),
+        None => Ok(()),
     };
     if flags.scenario.is_none() && flags.case.is_none() {
         for agent in &agents {
@@ -134,7 +147,8 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
         }
     }
     let (mut passed, mut failed) = (0usize, 0usize);
-    let jobs = flags.jobs.unwrap_or_else(parallel::default_jobs).min(agents.len());
+    // `--latest` runs on the releases installed here for this run: one agent after the other.
+    let jobs = if flags.latest { 1 } else { flags.jobs.unwrap_or_else(parallel::default_jobs).min(agents.len()) };
     if !flags.measure_only && !flags.conformance && jobs > 1 {
         (passed, failed) = parallel::scenarios(&agents, &flags, jobs, &suite.hook)?;
     } else if !flags.measure_only && !flags.conformance {
@@ -149,7 +163,8 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
         }
     }
     if flags.conformance {
-        return suite.conformance(&agents, started);
+        let conformance = suite.conformance(&agents, started);
+        return drift().and(conformance);
     }
     if flags.measure_only || (!flags.no_measure && flags.scenario.is_none()) {
         suite.measure(&agents);
@@ -161,8 +176,42 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
     }
     eprintln!("agents: {:.0}s in all", started.elapsed().as_secs_f64());
     println!("{passed} passed, {failed} failed");
+    let drift = drift();
     if failed > 0 {
         bail!("{failed} scenario(s) failed");
+    }
+    drift
+}
+
+/// Prints each agent's drift (`--latest`); an error when any is undocumented.
+fn report_drift(
+    agents: &[&dyn Agent],
+    pinned: &npm::Installed,
+    latest: &npm::Installed,
+    versions: &[(&str, String)],
+) -> Result<()> {
+    let mut undocumented = 0;
+    for agent in agents {
+        match drift::drift(*agent, pinned, latest, versions) {
+            Ok(found) => {
+                for line in &found.lines {
+                    println!("{:<7} drift: {line}", agent.name());
+                }
+                undocumented += found.undocumented;
+            }
+            Err(err) => {
+                println!(
+                    "{:<7} drift: UNDOCUMENTED: cannot scan: {}",
+                    agent.name(),
+                    process::one_line(&format!("{err:#}"))
+                );
+                undocumented += 1;
+            }
+        }
+    }
+    println!("drift: {undocumented} undocumented difference(s)");
+    if undocumented > 0 {
+        bail!("{undocumented} undocumented difference(s) between the agent table and the latest releases");
     }
     Ok(())
 }

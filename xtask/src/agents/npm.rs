@@ -9,8 +9,8 @@ use anyhow::{Context, Result, bail};
 /// Every npm package installed, at its pinned version. Claude Code and Codex ship their native binaries in
 /// platform packages that npm installs as optional dependencies of the main one.
 pub const PINNED: &[(&str, &str)] = &[
-    ("@anthropic-ai/claude-code", "2.1.197"),
-    ("@openai/codex", "0.169.0"),
+    ("@anthropic-ai/claude-code", "2.1.332"),
+    ("@openai/codex", "0.171.0"),
     ("@google/gemini-cli", "0.61.0"),
     ("@qwen-code/qwen-code", "0.24.4"),
     // GitHub Copilot CLI's executable; its `@github/copilot` package only picks this platform package.
@@ -44,10 +44,17 @@ pub struct Installed {
 
 /// Installs the pinned packages under `prefix` unless every one is there at its version, then locates them.
 pub fn ensure(prefix: &Path) -> Result<Installed> {
+    let pinned: Vec<(&str, String)> = PINNED.iter().map(|(name, version)| (*name, (*version).to_owned())).collect();
+    ensure_versions(prefix, &pinned)
+}
+
+/// Installs `packages` (each name with the version wanted; one entry per package of [`PINNED`]) under `prefix`
+/// unless every one is there at its version, then locates the agents' programs.
+pub fn ensure_versions(prefix: &Path, packages: &[(&str, String)]) -> Result<Installed> {
     let modules = prefix.join("node_modules");
-    let missing: Vec<String> = PINNED
+    let missing: Vec<String> = packages
         .iter()
-        .filter(|(name, version)| installed_version(&modules, name).as_deref() != Some(*version))
+        .filter(|(name, version)| installed_version(&modules, name).as_deref() != Some(version.as_str()))
         .map(|(name, version)| format!("{name}@{version}"))
         .collect();
     if !missing.is_empty() {
@@ -58,7 +65,7 @@ pub fn ensure(prefix: &Path) -> Result<Installed> {
             .arg("--prefix")
             .arg(prefix)
             .args(["--no-audit", "--no-fund", "--no-save", "--loglevel=error"])
-            .args(PINNED.iter().map(|(name, version)| format!("{name}@{version}")))
+            .args(packages.iter().map(|(name, version)| format!("{name}@{version}")))
             .status()
             .context("cannot run npm (install Node.js and npm)")?;
         if !status.success() {
@@ -90,8 +97,51 @@ pub fn ensure(prefix: &Path) -> Result<Installed> {
     Ok(installed)
 }
 
-fn installed_version(modules: &Path, name: &str) -> Option<String> {
+/// The version of the package `name` installed under `modules`, as its `package.json` says.
+pub fn installed_version(modules: &Path, name: &str) -> Option<String> {
     let text = std::fs::read_to_string(modules.join(name).join("package.json")).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     json.get("version")?.as_str().map(str::to_owned)
+}
+
+/// The npm packages each agent of the suite comes in, by the suite's name for it.
+pub fn packages(agent: &str) -> &'static [&'static str] {
+    match agent {
+        "claude" => &["@anthropic-ai/claude-code"],
+        "codex" => &["@openai/codex"],
+        "gemini" => &["@google/gemini-cli"],
+        "qwen" => &["@qwen-code/qwen-code"],
+        "copilot" => &["@github/copilot-linux-x64"],
+        "cline" => &["cline"],
+        "droid" => &["@factory/cli", "@factory/cli-linux-x64"],
+        _ => &[],
+    }
+}
+
+/// The files of an agent's program the scan reads: its native binary, or the JavaScript of its package.
+pub fn bundle(agent: &str, installed: &Installed) -> Vec<PathBuf> {
+    let scripts = |dir: &Path, subdirs: &[&str]| -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for sub in std::iter::once(&"").chain(subdirs) {
+            let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
+            let mut names: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "js" || x == "cjs" || x == "mjs"))
+                .collect();
+            names.sort();
+            files.extend(names);
+        }
+        files
+    };
+    let parent = |p: &Path| p.parent().map(Path::to_path_buf).unwrap_or_default();
+    match agent {
+        "claude" => vec![installed.claude.clone()],
+        "codex" => vec![installed.codex.clone()],
+        "gemini" => scripts(&parent(&installed.gemini), &[]),
+        "qwen" => scripts(&parent(&installed.qwen), &["chunks"]),
+        "copilot" => vec![installed.copilot.clone()],
+        "cline" => vec![installed.cline.clone()],
+        "droid" => vec![installed.droid.clone()],
+        _ => Vec::new(),
+    }
 }

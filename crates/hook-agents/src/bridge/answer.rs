@@ -28,6 +28,9 @@
 //! Qwen Code and Factory Droid print no `systemMessage` in a headless run (`qwen -p`, `droid exec`): for an agent whose
 //! table entry lists `Answers::notices_to_model`, the notices also go to the model, marked `[hook notice for the
 //! user]`, as `additionalContext` on the events listed there and after a deny's reason on pre_tool.
+//! What the agent's own hooks answered beyond the engine's vocabulary (Claude Code's `defer`, `updatedToolOutput`,
+//! `retry`, the `hookSpecificOutput` of its other events) is carried into a Claude-shaped answer as the agent would
+//! fold it (see `carried.rs`).
 //!
 //! Text that has no place in the agent's output for that event (context on Claude Code's `Stop`) becomes a notice,
 //! so the operator sees what the model did not. Every answer is exit 0 with compact JSON (or nothing) on stdout,
@@ -98,7 +101,11 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     let out = match shape {
         WireShape::GeminiCli => gemini(read, &mut reply),
         WireShape::Cursor => cursor(read, &mut reply),
-        WireShape::ClaudeCode => claude_or_codex(read, &mut reply),
+        WireShape::ClaudeCode => {
+            let mut out = claude_or_codex(read, &mut reply);
+            super::carried::merge(read, result, &mut out);
+            out
+        }
         WireShape::Copilot => return copilot(read, &mut reply),
         WireShape::Cline => cline(read, &mut reply),
     };

@@ -44,6 +44,7 @@
 //! ```
 
 mod answer;
+mod carried;
 mod input;
 mod nested;
 mod reply;

@@ -81,7 +81,7 @@ fn an_input_with_nothing_left_over_keeps_only_its_key_order() {
 
 #[test]
 fn a_claude_hook_reads_claudes_own_payload_byte_for_byte() {
-    // Claude Code 2.1.197's PreToolUse input, as its hooks read it (the real-agent suite compares the shape).
+    // Claude Code 2.1.332's PreToolUse input, as its hooks read it (the real-agent suite compares the shape).
     let stdin = r#"{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"/ws","prompt_id":"p1","permission_mode":"default","effort":"medium","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"touch SENTINEL","description":"step"},"tool_use_id":"toolu_1"}"#;
     let read = parse_input(Agent::Claude, format!("{stdin}\n").as_bytes()).unwrap();
     assert_eq!(payload(Protocol::Claude, &read.input), format!("{stdin}\n").into_bytes());

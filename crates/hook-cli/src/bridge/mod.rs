@@ -197,6 +197,16 @@ fn bridge(args: &[OsString], dog: &Watchdog) -> Answer {
 
 /// Loads the workspace the input is about and dispatches the event as `hook run` would, minus the hooks the agent
 /// runs itself.
+/// The agent's own cap on continuations in a row as its environment sets it (the bridge inherits the agent's
+/// environment): Claude Code ends a turn itself after `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` (8 by default, 0 for none)
+/// Stop-hook blocks in a row, and the bridge counts to no more than that, so the notice of a refused continuation
+/// comes from the engine, not from a loop the agent broke off.
+fn agent_continuation_cap(agent: &hook_types::Agent) -> Option<u32> {
+    let cap = agent.answers.continuation_cap?;
+    let value = cap.env.and_then(|name| std::env::var(name).ok());
+    cap.effective(value.as_deref())
+}
+
 fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
     let mut global = cli.global.clone();
     if global.workspace.is_none() {
@@ -217,6 +227,7 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
         receipts: true,
         signals_from_start: true,
         async_wait: Some(ASYNC_WAIT),
+        agent_continuation_cap: agent_continuation_cap(read.agent.agent()),
     };
     // The bridge entries themselves never load as hooks (hook_config lists them as excluded); what the agent runs
     // itself must not run here too.

@@ -5,6 +5,7 @@ mod claude_support;
 mod common;
 mod import_support;
 
+mod agent_answers;
 mod async_evaluated;
 mod backtrace_env;
 mod bridge_entries;

@@ -80,6 +80,7 @@ const CLAUDE: Dialect = Dialect {
         "once",
         "shell",
         "if",
+        "onFailure",
     ],
     evaluated_types: &["prompt", "agent"],
     async_observers: true,
@@ -443,7 +444,8 @@ impl GroupReader<'_> {
         let command = command(handler, &at, reporter);
         let args = args(handler, &at, reporter);
         let timeout_read = self.timeout(handler, &at, &mut builder, reporter);
-        let flags_read = self.flags(handler, &at, &mut builder, reporter);
+        let flags_read =
+            self.flags(handler, &at, &mut builder, reporter) && on_failure(handler, &at, &mut builder, reporter);
         let Some(shell_read) = shell(handler, &at, reporter) else {
             let why = "a PowerShell command (`shell: \"powershell\"`) needs PowerShell, and this engine runs \
                        commands with `sh -c`";
@@ -685,6 +687,33 @@ fn command(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Repo
         None => {
             reporter.error(at.at("", Target::Node), "a command hook needs `command` (the shell command to run)");
             None
+        }
+    }
+}
+
+/// Claude Code's per-handler failure policy (`onFailure`, since 2.1.197): `"block"` makes a failure count as exit 2
+/// on the events that guard something, which is `on_error: deny` here; `"continue"` is its default, the protocol's
+/// own. Whether it was read (false: an error was reported, and the hook is not loaded, so its gate closes).
+fn on_failure(
+    handler: &Map<String, Value>,
+    at: &HandlerAt<'_>,
+    builder: &mut HookBuilder,
+    reporter: &mut Reporter<'_>,
+) -> bool {
+    match handler.get("onFailure") {
+        None => true,
+        Some(Value::String(word)) if word == "continue" => true,
+        Some(Value::String(word)) if word == "block" => {
+            builder.set("on_error", "onFailure", Value::String("deny".into()), at.node.key("onFailure"));
+            true
+        }
+        Some(other) => {
+            let found = describe(other);
+            reporter.error(
+                at.at("onFailure", Target::Node),
+                format!("expected `\"continue\"` or `\"block\"`, found {found}"),
+            );
+            false
         }
     }
 }

@@ -99,7 +99,7 @@ pub(crate) enum BlockExitOn {
     /// Every event.
     Every,
     /// Every event but the permission request, where the agent ignores it and its approver decides (Claude Code
-    /// 2.1.197). This engine still denies there, the closed side, and so does not hand the answer back as it is.
+    /// 2.1.332). This engine still denies there, the closed side, and so does not hand the answer back as it is.
     AllButPermission,
     /// pre_tool and the permission request only; elsewhere its stderr is a notice for the user (context for the
     /// model on a failed post_tool) and the run goes on (GitHub Copilot CLI).
@@ -133,7 +133,7 @@ pub(crate) enum Reading {
     ByExitCode,
     /// As [`Reading::ByExitCode`], but an exit code other than 0 and the blocking one still reads stdout: JSON that is
     /// a valid answer decides as on exit 0 (a deny denies); anything else leaves the non-blocking error (Claude Code
-    /// 2.1.197).
+    /// 2.1.332).
     ByExitCodeJsonOnOtherExit,
     /// stdout, else stderr, is read whatever the exit code — JSON decides; plain text becomes a message on 0, a
     /// warning on 1 and a deny from 2 up (Gemini CLI's `hookRunner.ts`, see `gemini.rs`).
@@ -184,7 +184,7 @@ pub(crate) struct Rules {
     pub reading: Reading,
     /// When stdout is read as JSON.
     pub json: Json,
-    /// stdout that starts like JSON but does not parse is plain text, not invalid output (Claude Code 2.1.197; an
+    /// stdout that starts like JSON but does not parse is plain text, not invalid output (Claude Code 2.1.332; an
     /// answer that parses but breaks the schema still fails).
     pub unparsed_json_is_text: bool,
     /// What plain stdout becomes.
@@ -205,10 +205,10 @@ pub(crate) struct Rules {
     /// Context on post_tool is appended to the tool result, not to the context (Gemini CLI's `additionalContext` on
     /// AfterTool).
     pub context_annotates_post_tool: bool,
-    /// Context on turn_end keeps the turn going with that text (Claude Code 2.1.197 runs another model turn on a
+    /// Context on turn_end keeps the turn going with that text (Claude Code 2.1.332 runs another model turn on a
     /// Stop hook's `additionalContext`).
     pub context_continues_turn: bool,
-    /// `continue: false` on pre_tool lets the tool run before the agent stops (Claude Code 2.1.197); this engine
+    /// `continue: false` on pre_tool lets the tool run before the agent stops (Claude Code 2.1.332); this engine
     /// denies the tool there, the closed side.
     pub halt_runs_the_tool: bool,
     /// The answer is flat, its decision fields at the top level, read by this function in place of the halt
@@ -395,7 +395,7 @@ const CLAUDE_SHAPE: Rules = Rules {
     ..NATIVE
 };
 
-/// Claude Code 2.1.197 as the real-agent suite observes it: Claude Code's shape, and three readings laxer than the
+/// Claude Code 2.1.332 as the real-agent suite observes it: Claude Code's shape, and three readings laxer than the
 /// engine's own where this engine keeps the closed side: a Stop hook's `additionalContext` runs another model turn,
 /// `continue: false` on PreToolUse lets the tool run, and exit 2 on PermissionRequest is ignored.
 static CLAUDE: Rules = Rules {
@@ -406,7 +406,7 @@ static CLAUDE: Rules = Rules {
     ..CLAUDE_SHAPE
 };
 
-/// Codex 0.169.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
+/// Codex 0.171.0, codex-rs/hooks/src/events/*.rs `parse_completed` and engine/output_parser.rs: exit 2 needs a reason
 /// on stderr, other codes fail, `{` or `[` means JSON, unknown fields and unsupported combinations fail.
 static CODEX: Rules = Rules {
     block_reason: ReasonFrom::Stderr,

@@ -317,7 +317,7 @@ fn every_protocol_row_gives_its_status_effects_and_decision() {
         case(Claude, PreTool, exit(2, "", "")).expect(Blocked, deny("blocked by hook `h`"), vec![block_tool("blocked by hook `h`")]),
         // "Exit code 2": stdout and JSON are ignored, only stderr counts.
         case(Claude, PreTool, exit(2, r#"{"decision":"approve"}"#, "dangerous")).expect(Blocked, deny("dangerous"), vec![block_tool("dangerous")]),
-        // Claude Code 2.1.197 (real-agent suite `pre_exit1_deny_json`, `pre_exit3_block_json`): any code but 2 still
+        // Claude Code 2.1.332 (real-agent suite `pre_exit1_deny_json`, `pre_exit3_block_json`): any code but 2 still
         // reads stdout JSON that is a valid answer, and it decides — a deny denies.
         case(Claude, PreTool, exit(1, r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#, "oops")).expect(Blocked, deny("x"), vec![block_tool("x")]),
         case(Claude, PreTool, exit(3, r#"{"decision":"block","reason":"x"}"#, "")).expect(Blocked, deny("x"), vec![block_tool("x")]),

@@ -2,7 +2,9 @@
 
 use super::*;
 
-/// Claude Code hooks reference, "Hook events".
+/// Claude Code hooks reference, "Hook events", and the event list bundled in 2.1.332 (`PreModelSwitch` and
+/// `PostModelSwitch` since 2.1.251; `DirectoryAdded` and `PreSkillShellCommand` after 2.1.197; `MessageDisplay` was
+/// in 2.1.197 already).
 const EVENTS: &[AgentEvent] = &[
     ev("SessionStart", Event::SessionStart),
     ev("UserPromptSubmit", Event::TurnStart).matched(MatcherUse::Ignored),
@@ -33,6 +35,11 @@ const EVENTS: &[AgentEvent] = &[
     foreign("WorktreeRemove"),
     foreign("Elicitation"),
     foreign("ElicitationResult"),
+    foreign("MessageDisplay"),
+    foreign("PreModelSwitch"),
+    foreign("PostModelSwitch"),
+    foreign("DirectoryAdded"),
+    foreign("PreSkillShellCommand"),
 ];
 
 /// Claude Code's tools reference.
@@ -53,11 +60,76 @@ const TOOLS: &[(&str, &str)] = &[
     ("TodoWrite", "todo"),
 ];
 
+/// Claude Code 2.1.332's hook schemas (its bundled settings and hook-output schemas). Since 2.1.197: the handler
+/// keys `onFailure` (`"block"`: a failure counts as exit 2 on the events that guard something), `holdsTools`,
+/// `cloud`, `rewakeMessage`, `rewakeSummary` and `continueOnBlock`; the answer keys `terminalSequence`,
+/// `classifierContext`, `permissionDisplay`, `reloadSkills`, `initialUserMessage`; `PreModelSwitch`'s and
+/// `PreSkillShellCommand`'s `permissionDecision`, `PostModelSwitch`'s `additionalContext`.
+const VOCABULARY: Vocabulary = Vocabulary {
+    answer_keys: &[
+        "continue",
+        "suppressOutput",
+        "stopReason",
+        "decision",
+        "reason",
+        "systemMessage",
+        "terminalSequence",
+        "hookSpecificOutput",
+        "hookEventName",
+        "permissionDecision",
+        "permissionDecisionReason",
+        "permissionDisplay",
+        "updatedInput",
+        "additionalContext",
+        "classifierContext",
+        "updatedToolOutput",
+        "updatedMCPToolOutput",
+        "retry",
+        "sessionTitle",
+        "suppressOriginalPrompt",
+        "initialUserMessage",
+        "watchPaths",
+        "reloadSkills",
+        "displayContent",
+        "action",
+        "content",
+        "worktreePath",
+    ],
+    handler_keys: &[
+        "type",
+        "command",
+        "args",
+        "if",
+        "shell",
+        "timeout",
+        "onFailure",
+        "statusMessage",
+        "once",
+        "async",
+        "asyncRewake",
+        "rewakeMessage",
+        "rewakeSummary",
+        "holdsTools",
+        "continueOnBlock",
+        "cloud",
+        "prompt",
+        "model",
+        "url",
+        "headers",
+        "allowedEnvVars",
+        "server",
+        "tool",
+        "input",
+    ],
+    handler_types: &["command", "prompt", "agent", "http", "mcp_tool"],
+    decisions: &["allow", "deny", "ask", "defer", "approve", "block"],
+};
+
 pub(super) const AGENT: Agent = Agent {
     protocol: Protocol::Claude,
     id: "claude",
     name: "Claude Code",
-    version: Some("2.1.197"),
+    version: Some("2.1.332"),
     events: EVENTS,
     tools: TOOLS,
     other_tools: &[],
@@ -79,7 +151,14 @@ pub(super) const AGENT: Agent = Agent {
     timeout_unit: TimeUnit::Seconds,
     handler: HandlerShape::Grouped { named: false },
     posix_shell: true,
-    answers: ALL_ANSWERS,
+    answers: Answers {
+        defer: true,
+        retry: true,
+        tool_output: true,
+        continuation_cap: Some(ContinuationCap { default: 8, env: Some("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") }),
+        ..ALL_ANSWERS
+    },
+    vocabulary: VOCABULARY,
     wire: WireShape::ClaudeCode,
     json_comments: false,
     hooks_switches: &[],

@@ -18,7 +18,8 @@ const EVENTS: &[AgentEvent] = &[
     wired("PostToolUse", "tool_result", Some(Event::PostTool), true, true),
     wired("TaskComplete", "agent_end", Some(Event::TurnEnd), true, false),
     wired("SessionShutdown", "session_shutdown", Some(Event::SessionEnd), true, false),
-    read_only("PreCompact", Event::Compaction, PLAIN, None),
+    // Its `hookName` would be `pre_compact` (the CLI's hook-name enum has it).
+    read_only("PreCompact", Event::Compaction, PLAIN, None).on_the_wire("pre_compact"),
     wired("TaskError", "agent_error", None, false, false),
     wired("TaskCancel", "agent_abort", None, false, false),
 ];
@@ -120,6 +121,7 @@ pub(super) const AGENT: Agent = Agent {
     // the tool events; `review` is read but never acted on for file hooks; no continuation, no message for the
     // user alone.
     answers: Answers { ask: false, continuation: false, system_message: false, ..ALL_ANSWERS },
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::Cline,
     json_comments: false,
     hooks_switches: &[],

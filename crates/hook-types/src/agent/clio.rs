@@ -42,6 +42,7 @@ pub(super) const AGENT: Agent = Agent {
     handler: HandlerShape::NotInstallable,
     posix_shell: true,
     answers: ALL_ANSWERS,
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::ClaudeCode,
     json_comments: false,
     hooks_switches: &[],

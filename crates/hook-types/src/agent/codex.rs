@@ -18,6 +18,10 @@ const EVENTS: &[AgentEvent] = &[
     foreign("SubagentStart"),
     foreign("StopFailure"),
     foreign("Interrupt"),
+    // Around each model request (0.169.0 already; its `/hooks` list: "Before a model request", "After a model
+    // request, including failures").
+    foreign("PreModelRequest"),
+    foreign("PostModelRequest"),
 ];
 
 /// codex-rs: its hooks see `Bash` for every shell tool (`exec_command`, `shell`, `local_shell`) and `apply_patch`
@@ -28,7 +32,7 @@ pub(super) const AGENT: Agent = Agent {
     protocol: Protocol::Codex,
     id: "codex",
     name: "Codex",
-    version: Some("0.169.0"),
+    version: Some("0.171.0"),
     events: EVENTS,
     tools: TOOLS,
     other_tools: &[],
@@ -51,6 +55,7 @@ pub(super) const AGENT: Agent = Agent {
     handler: HandlerShape::Grouped { named: false },
     posix_shell: false,
     answers: Answers { ask: false, ..ALL_ANSWERS },
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::ClaudeCode,
     json_comments: false,
     hooks_switches: &[],

@@ -80,6 +80,7 @@ pub(super) const AGENT: Agent = Agent {
     handler: HandlerShape::Shells,
     posix_shell: true,
     answers: Answers { system_message: false, ..ALL_ANSWERS },
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::Copilot,
     json_comments: false,
     hooks_switches: &[],

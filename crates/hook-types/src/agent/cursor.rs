@@ -66,6 +66,7 @@ pub(super) const AGENT: Agent = Agent {
     handler: HandlerShape::Flat,
     posix_shell: true,
     answers: Answers { fail_closed_key: Some("failClosed"), ..ALL_ANSWERS },
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::Cursor,
     json_comments: false,
     hooks_switches: &[],

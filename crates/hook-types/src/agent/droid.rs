@@ -70,6 +70,7 @@ pub(super) const AGENT: Agent = Agent {
     // `additionalContext` and a PostToolUse's, and a PreToolUse deny's `permissionDecisionReason` as the tool's
     // error (its 0.225.2 bundled JavaScript).
     answers: Answers { notices_to_model: &[Event::SessionStart, Event::TurnStart, Event::PostTool], ..ALL_ANSWERS },
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::ClaudeCode,
     json_comments: false,
     hooks_switches: &[],

@@ -62,6 +62,7 @@ pub(super) const AGENT: Agent = Agent {
     handler: HandlerShape::Grouped { named: true },
     posix_shell: true,
     answers: ALL_ANSWERS,
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::GeminiCli,
     json_comments: true,
     hooks_switches: &["enabled", "disabled", "notifications"],

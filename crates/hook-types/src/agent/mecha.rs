@@ -31,6 +31,7 @@ pub(super) const AGENT: Agent = Agent {
     handler: HandlerShape::NotInstallable,
     posix_shell: true,
     answers: Answers { ask: false, continuation: false, system_message: false, ..ALL_ANSWERS },
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::ClaudeCode,
     json_comments: false,
     hooks_switches: &[],

@@ -88,6 +88,8 @@ pub struct Agent {
     pub posix_shell: bool,
     /// What the agent's answer to a hook can express.
     pub answers: Answers,
+    /// The words of the agent's hook files and answers beyond its event names, as its pinned release has them.
+    pub vocabulary: Vocabulary,
     /// The shape of the agent's hook input and of the answer it reads (what the bridge reads and writes).
     pub wire: WireShape,
     /// Whether the agent reads its JSON files with `//` and `/* */` comments allowed (Gemini CLI, Qwen Code).
@@ -178,6 +180,12 @@ impl AgentEvent {
     /// This row, with the agent's use of a matcher on it.
     const fn matched(mut self, matcher: MatcherUse) -> AgentEvent {
         self.matcher = Some(matcher);
+        self
+    }
+
+    /// This row, with the name the agent's hook input carries for it.
+    const fn on_the_wire(mut self, wire: &'static str) -> AgentEvent {
+        self.wire_name = Some(wire);
         self
     }
 }
@@ -333,6 +341,77 @@ pub struct Answers {
     /// assert!(Protocol::Claude.agent().answers.notices_to_model.is_empty());
     /// ```
     pub notices_to_model: &'static [Event],
+    /// `permissionDecision: "defer"` on pre_tool: the hook leaves the call to the agent's own permission flow, as if
+    /// it had not answered (Claude Code).
+    pub defer: bool,
+    /// `retry: true` on the agent's `PermissionDenied` event: the model may try a call its auto-mode classifier
+    /// refused again (Claude Code).
+    pub retry: bool,
+    /// `updatedToolOutput` on post_tool: the hook replaces the tool's output the model sees (Claude Code).
+    pub tool_output: bool,
+    /// The agent's own cap on turn_end continuations in a row, where it has one (Claude Code ends the turn after 8
+    /// consecutive Stop-hook blocks). The bridge holds an agent's continuations to the lower of this and the engine's
+    /// own cap.
+    pub continuation_cap: Option<ContinuationCap>,
+}
+
+/// An agent's built-in cap on turn_end continuations in a row.
+///
+/// ```
+/// use hook_types::Protocol;
+/// let cap = Protocol::Claude.agent().answers.continuation_cap.unwrap();
+/// assert_eq!((cap.default, cap.env), (8, Some("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")));
+/// assert_eq!(cap.effective(Some("3")), Some(3));
+/// assert_eq!(cap.effective(Some("0")), None); // 0 turns the agent's cap off
+/// assert_eq!(cap.effective(Some("x")), Some(8));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContinuationCap {
+    /// How many continuations in a row the agent allows before it ends the turn itself.
+    pub default: u32,
+    /// The environment variable that changes the cap (its hooks inherit it), where there is one; `0` turns it off.
+    pub env: Option<&'static str>,
+}
+
+impl ContinuationCap {
+    /// The cap in force when the agent's variable holds `value` (`None`: unset): the variable's number where it is
+    /// one, no cap for `0`, else the default.
+    pub fn effective(&self, value: Option<&str>) -> Option<u32> {
+        match value.and_then(|v| v.trim().parse::<u32>().ok()) {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => Some(self.default),
+        }
+    }
+}
+
+/// The words of an agent's hook files and answers beyond its event names, as its pinned release reads them: what
+/// the drift check (`cargo xtask agents --latest`) holds a newer release against. An empty list means the entry keeps
+/// none for that kind (the check then only counts what it finds). Each word is one the agent reads; `docs/agents.md`
+/// says what the engine does with it.
+///
+/// ```
+/// use hook_types::Protocol;
+/// let words = Protocol::Claude.agent().vocabulary;
+/// assert!(words.answer_keys.contains(&"updatedToolOutput") && words.decisions.contains(&"defer"));
+/// assert!(words.handler_keys.contains(&"onFailure") && words.handler_types.contains(&"mcp_tool"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// Keys of the agent's answer, top level and per event (`hookSpecificOutput`'s).
+    pub answer_keys: &'static [&'static str],
+    /// Keys of one handler in the agent's files (`type`, `command`, `timeout`, …).
+    pub handler_keys: &'static [&'static str],
+    /// The handler types the agent runs (`command`, `http`, `mcp_tool`, …).
+    pub handler_types: &'static [&'static str],
+    /// The words the agent's decision fields take (`allow`, `deny`, `ask`, `defer`, `approve`, `block`, …).
+    pub decisions: &'static [&'static str],
+}
+
+impl Vocabulary {
+    /// No words kept: the drift check reads the agent's events only.
+    pub const UNCHECKED: Vocabulary =
+        Vocabulary { answer_keys: &[], handler_keys: &[], handler_types: &[], decisions: &[] };
 }
 
 const PLAIN: EventFilters = EventFilters { only_errors: false, scope: Scope::Main };
@@ -405,6 +484,8 @@ const fn wired(
     AgentEvent { name, event, filters: PLAIN, tool: None, install, wire_name: Some(wire), answered, matcher: None }
 }
 
+/// Every answer of the engine's own vocabulary; none of the agent-specific ones (`defer`, `retry`, a tool-output
+/// rewrite, a continuation cap of the agent's own).
 const ALL_ANSWERS: Answers = Answers {
     ask: true,
     continuation: true,
@@ -412,6 +493,10 @@ const ALL_ANSWERS: Answers = Answers {
     system_message: true,
     fail_closed_key: None,
     notices_to_model: &[],
+    defer: false,
+    retry: false,
+    tool_output: false,
+    continuation_cap: None,
 };
 
 /// The canonical tools (snake_case); MCP tools are `mcp:<server>:<tool>`.

@@ -82,6 +82,7 @@ pub(super) const AGENT: Agent = Agent {
     // PreToolUse deny's `permissionDecisionReason` as the tool's error; a PreToolUse answer's `additionalContext` is
     // dropped (`firePreToolUseHook` and its caller in chunks/chunk-DPEB6S2R.js of the 0.24.4 bundle).
     answers: Answers { notices_to_model: &[Event::SessionStart, Event::TurnStart, Event::PostTool], ..ALL_ANSWERS },
+    vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::ClaudeCode,
     // Its settings are read through `strip-json-comments` (chunks/chunk-HS5OZTQF.js, packages/cli/src/serve).
     json_comments: true,

@@ -155,6 +155,20 @@ pub const CASES: &[Case] = &[
         documented: Some("what-the-bridge-cannot-carry"),
         ..case("stop_block_qwen", QWEN, Point::TurnEnd, r#"{"decision":"block","reason":"CASE-STOPBLOCK-GO-ON"}"#)
     },
+    // Claude Code's answers beyond the engine's effects (docs/agents.md#claude-code-21332-and-codex-01710): a
+    // deferred call (`-p` stops at it), a rewritten tool output.
+    case(
+        "pre_defer",
+        CLAUDE,
+        Point::PreTool,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"CASE-DEFER-LATER"}}"#,
+    ),
+    case(
+        "post_updated_tool_output",
+        CLAUDE,
+        Point::PostTool,
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"CASE-REWRITTEN-OUTPUT"}}"#,
+    ),
     // The start of a session and of a turn.
     case("session_start_unclosed_json", CCQ, Point::SessionStart, r#"{"hookSpecificOutput": CASE-BROKEN-JSON"#),
     case("session_start_plain_text", CCQ, Point::SessionStart, "CASE-SESSIONPLAIN-TEXT"),
