@@ -1,7 +1,8 @@
 //! `hook explain <event> [--tool T] [--input JSON] [--agent A]`: "why didn't my hook fire?" — every hook, matched
-//! or not, with the reason, through the pipeline's own routing test ([`Pipeline::explain`]); then what never
-//! reached the pipeline: declarations that did not load, hooks overridden or kept out by a trusted origin, the
-//! agent's own hooks (with `--agent`), and the bridge entries.
+//! or not, with the reason, through the pipeline's own routing test
+//! ([`Pipeline::explain`](hook_middleware::Pipeline::explain)); then what never reached the pipeline: declarations
+//! that did not load, hooks overridden or kept out by a trusted origin, the agent's own hooks (with `--agent`), and
+//! the bridge entries.
 
 use std::cell::RefCell;
 
