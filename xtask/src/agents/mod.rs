@@ -147,20 +147,13 @@ fn run_suite(args: &[String], root: &Path) -> Result<()> {
         }
     }
     let (mut passed, mut failed) = (0usize, 0usize);
-    // `--latest` runs on the releases installed here for this run: one agent after the other.
-    let jobs = if flags.latest { 1 } else { flags.jobs.unwrap_or_else(parallel::default_jobs).min(agents.len()) };
-    if !flags.measure_only && !flags.conformance && jobs > 1 {
-        (passed, failed) = parallel::scenarios(&agents, &flags, jobs, &suite.hook)?;
-    } else if !flags.measure_only && !flags.conformance {
-        for agent in &agents {
-            for scenario in all_scenarios().filter(|s| flags.scenario.as_deref().is_none_or(|name| name == s.name)) {
-                match suite.scenario(*agent, scenario) {
-                    Some(true) => passed += 1,
-                    Some(false) => failed += 1,
-                    None => {}
-                }
-            }
-        }
+    if !flags.measure_only && !flags.conformance {
+        // `--latest` runs on the releases installed here for this run: one agent after the other.
+        let jobs = if flags.latest { 1 } else { flags.jobs.unwrap_or_else(parallel::default_jobs).min(agents.len()) };
+        (passed, failed) = match jobs {
+            1 => suite.scenarios(&agents),
+            _ => parallel::scenarios(&agents, &flags, jobs, &suite.hook)?,
+        };
     }
     if flags.conformance {
         let conformance = suite.conformance(&agents, started);
@@ -243,6 +236,22 @@ struct Suite<'f> {
 }
 
 impl Suite<'_> {
+    /// Runs every scenario `--scenario` selects with each agent, one after the other; how many passed and failed.
+    fn scenarios(&self, agents: &[&dyn Agent]) -> (usize, usize) {
+        let (mut passed, mut failed) = (0, 0);
+        for agent in agents {
+            for scenario in all_scenarios().filter(|s| self.flags.scenario.as_deref().is_none_or(|name| name == s.name))
+            {
+                match self.scenario(*agent, scenario) {
+                    Some(true) => passed += 1,
+                    Some(false) => failed += 1,
+                    None => {}
+                }
+            }
+        }
+        (passed, failed)
+    }
+
     /// Runs one scenario with one agent in a sandbox of its own and prints its line; whether it passed, or `None`
     /// where it does not apply to the agent (a skip the agent gives a reason for is printed too).
     fn scenario(&self, agent: &dyn Agent, scenario: &scenarios::Scenario) -> Option<bool> {
