@@ -114,6 +114,9 @@ pub enum Command {
     Uninstall(crate::install::UninstallArgs),
     /// Check that each installed agent's guards are live here, and say why not and the fix; exit 1 if any is not.
     Doctor(crate::doctor::DoctorArgs),
+    /// The bridge's detached runner of `async: true` hooks (started by `hook bridge`, not by people).
+    #[command(hide = true)]
+    BackgroundRun(crate::background::RunnerArgs),
 }
 
 /// `hook import`.

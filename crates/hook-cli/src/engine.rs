@@ -29,8 +29,14 @@ pub struct EngineOptions {
     pub signals_from_start: bool,
     /// How long the process waits, when it is done, for the `async: true` hooks still running before it cancels
     /// them (their groups killed, their receipts written): `None` waits until each ends by itself (each is bounded by
-    /// its timeout), as `hook run` does; the bridge waits [`crate::bridge::ASYNC_WAIT`].
+    /// its timeout), as `hook run` and the bridge's detached runner do.
     pub async_wait: Option<std::time::Duration>,
+    /// Check the `async: true` hooks a dispatch matches but leave them to the caller to start
+    /// ([`crate::background::hand_off`]): the bridge, which exits with its answer.
+    pub hand_off_background: bool,
+    /// Keep no session state even where receipts are written: the bridge's detached runner, whose dispatch is a
+    /// second one of an event the bridge already answered (the notices it would mark as told reach nobody).
+    pub stateless: bool,
     /// The invoking agent's own cap on turn_end continuations in a row, where it has one (`hook bridge`: Claude
     /// Code's Stop-loop cap, as its environment sets it): the pipeline's cap is the lower of it and the engine's.
     pub agent_continuation_cap: Option<u32>,
@@ -249,7 +255,9 @@ fn pipeline(
     // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
     // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
     // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.
+    builder = builder.hand_off_background(options.hand_off_background);
     if options.receipts
+        && !options.stateless
         && let Some(dir) = hook_middleware::receipts::session_state_dir(&config.workspace)
     {
         builder = builder.session_state(dir);

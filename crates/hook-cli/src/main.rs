@@ -15,6 +15,7 @@
 // (src/entry.rs). (Its unit tests keep the test harness's own `main`.)
 #![cfg_attr(all(feature = "fast-start", target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
+mod background;
 mod bridge;
 mod cases;
 mod cli;
@@ -194,6 +195,7 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Install(args) => install::run(&ctx, &cli.global, args),
         Command::Uninstall(args) => install::uninstall(&ctx, args),
         Command::Doctor(args) => doctor::run(&ctx, args),
+        Command::BackgroundRun(args) => background::run(&cli.global, args),
     }
 }
 

@@ -64,6 +64,9 @@ fn show_tail(ctx: &Context, log: &Path, n: usize) -> Result<u8> {
             facts.push(format!("exit {code}"));
         }
         facts.push(duration(receipt.duration_ms));
+        if receipt.background {
+            facts.push("in the background".to_owned());
+        }
         if !receipt.effects.is_empty() {
             facts.push(clean_line(&receipt.effects.join(",")));
         }

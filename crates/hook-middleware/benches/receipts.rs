@@ -27,6 +27,7 @@ fn receipt() -> Receipt {
         session_id: Some("sess-1".into()),
         bound: None,
         reason: None,
+        background: false,
         prev: None,
     }
 }

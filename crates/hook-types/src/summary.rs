@@ -209,6 +209,10 @@ pub struct Receipt {
     /// every other run and for an ask without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `true` for an `async: true` hook, which ran in the background: its dispatch had answered without it, and it
+    /// decided nothing. Absent (`false`) otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub background: bool,
     /// The sha256 (hex) of the previous line of the log, filled in by the file sink; `null` elsewhere.
     pub prev: Option<String>,
 }

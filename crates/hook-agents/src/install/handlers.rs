@@ -153,11 +153,12 @@ pub(crate) fn classify(
         Ok([decl]) if decl.kind() == hook_types::HookKind::Evaluated => Found::Kept(
             "the engine does not run it: a model evaluates it, which the agent has and the bridge has not".into(),
         ),
-        // The agent runs it in the background for as long as it takes; the bridge, which the agent waits for,
-        // would give it a short bound only (docs/observability.md).
-        Ok([decl]) if decl.run_async => Found::Kept(
-            "the engine does not run it: the agent runs it in the background, and the bridge the agent waits for \
-             would stop it after a short bound"
+        // The agent runs it in the background itself, with what only the agent can do on its end (Claude Code's
+        // `asyncRewake`, which implies `async`, wakes the model on its exit 2); the engine's own async hooks run
+        // after the bridge's answer, in its detached runner (docs/observability.md).
+        Ok([decl]) if decl.run_async || handler.value.get("asyncRewake") == Some(&Value::Bool(true)) => Found::Kept(
+            "the agent runs it in the background itself, as it was written to run (with what only the agent does \
+             when it ends, such as Claude Code's `asyncRewake`)"
                 .into(),
         ),
         // A handler that cannot run here (an `mcp_tool` call, a PowerShell command) loads as the gate it closes;

@@ -44,6 +44,7 @@ use hook_config::IssueSeverity;
 use hook_types::Event;
 use hook_types::Protocol;
 
+use crate::background;
 use crate::cli::{Cli, Command};
 use crate::context::Context;
 use crate::engine::{Engine, EngineOptions};
@@ -189,7 +190,7 @@ fn bridge(args: &[OsString], dog: &Watchdog) -> Answer {
         Nesting::Inherited { depth } if depth >= MAX_BRIDGE_DEPTH => return too_deep(&read, depth),
         _ => {}
     }
-    match dispatch(&cli, &read) {
+    match dispatch(&cli, &read, &stdin) {
         Ok(answer) => answer,
         Err(err) => failure(Some(agent), Some(&read.event_name), &one_line(&format!("{err:#}"))),
     }
@@ -207,7 +208,7 @@ fn agent_continuation_cap(agent: &hook_types::Agent) -> Option<u32> {
     cap.effective(value.as_deref())
 }
 
-fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
+fn dispatch(cli: &Cli, read: &AgentInput, stdin: &[u8]) -> anyhow::Result<Answer> {
     let mut global = cli.global.clone();
     if global.workspace.is_none() {
         let workspace = read.workspace(|name| std::env::var_os(name));
@@ -226,7 +227,9 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
         trust_workspace: false,
         receipts: true,
         signals_from_start: true,
-        async_wait: Some(ASYNC_WAIT),
+        async_wait: None,
+        hand_off_background: true,
+        stateless: false,
         agent_continuation_cap: agent_continuation_cap(read.agent.agent()),
     };
     // The bridge entries themselves never load as hooks (hook_config lists them as excluded); what the agent runs
@@ -258,15 +261,32 @@ fn dispatch(cli: &Cli, read: &AgentInput) -> anyhow::Result<Answer> {
             ));
         }
     }
-    // The agent waits for this process: its async hooks get a short while more, then are stopped (their receipts
-    // say so), and its spans are sent; the process ends with this answer.
+    // The agent waits for this process: its async hooks run in a detached runner, and the answer goes now.
+    if !result.background.is_empty() {
+        let hand = background::HandOff {
+            global: &global,
+            workspace: &engine.config.workspace,
+            protocol: read.agent,
+            event: cli_event(cli),
+            input: stdin,
+            hooks: &result.background,
+        };
+        if let Err(why) = background::hand_off(&hand) {
+            let ids = result.background.join(", ");
+            result.diagnostics.push(format!("async hook(s) {ids} did not run: {why}"));
+        }
+    }
     engine.end();
     Ok(answer(read, &result))
 }
 
-/// How long the bridge waits, after the dispatch, for the `async: true` hooks it started before it stops them: the
-/// agent waits for the bridge to exit, so this is short (docs/observability.md).
-pub const ASYNC_WAIT: std::time::Duration = std::time::Duration::from_millis(1_500);
+/// The bridge's `--event`, as given.
+fn cli_event(cli: &Cli) -> Option<&str> {
+    match &cli.command {
+        Command::Bridge(args) => args.event.as_deref(),
+        _ => None,
+    }
+}
 
 /// The agent's hook input. A terminal on stdin means nobody piped an input: waiting for one would hang the agent.
 fn read_stdin() -> Result<Vec<u8>, String> {

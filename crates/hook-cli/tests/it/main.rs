@@ -7,6 +7,7 @@ mod import_support;
 
 mod agent_answers;
 mod async_evaluated;
+mod async_runner;
 mod backtrace_env;
 mod bridge_entries;
 mod bridge_failures;

@@ -87,7 +87,8 @@ impl Background {
             drop(span);
             let time = hook_types::format_rfc3339_millis(unix_ms(SystemTime::now()));
             let tool = if event.is_tool_event() { input.tool_name.as_deref() } else { None };
-            let receipt = record.receipt(&time, tool, input.session_id.as_deref());
+            let receipt =
+                hook_types::Receipt { background: true, ..record.receipt(&time, tool, input.session_id.as_deref()) };
             for diagnostic in sinks.record_all_off_task(vec![receipt]).await {
                 tracing::warn!(target: spans::SPAN_TARGET, hook_id = %record.meta.hook_id, "async hook: {diagnostic}");
             }

@@ -596,6 +596,7 @@ impl Dispatch<'_> {
             return Some(Record::not_run(user_meta(hook), event, RunStatus::Skipped, why));
         }
         match command::prepare_user(&cx, &hook.hook, spec) {
+            Ok(_) if self.inner.hand_off_background => None,
             Ok(prepared) => {
                 self.inner.background.launch(Launch {
                     meta: user_meta(hook),

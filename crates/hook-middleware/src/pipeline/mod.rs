@@ -183,6 +183,8 @@ pub(crate) struct Inner {
     exporter: Option<Arc<dyn DispatchExporter>>,
     /// The `async: true` hooks still running.
     background: Background,
+    /// [`PipelineBuilder::hand_off_background`].
+    hand_off_background: bool,
 }
 
 impl Inner {
@@ -306,6 +308,7 @@ pub struct PipelineBuilder {
     env_policy: EnvPolicy,
     concurrency: Option<Concurrency>,
     session_state: Option<PathBuf>,
+    hand_off_background: bool,
     evaluator: Option<Arc<dyn HostEvaluator>>,
     exporter: Option<Arc<dyn DispatchExporter>>,
 }
@@ -336,6 +339,23 @@ impl PipelineBuilder {
     /// ```
     pub fn session_state(mut self, dir: impl Into<PathBuf>) -> Self {
         self.session_state = Some(dir.into());
+        self
+    }
+
+    /// Check the `async: true` hooks a dispatch matches and list them in its result's
+    /// [`background`](crate::DispatchResult::background), but leave starting them to the host (default: off, the
+    /// pipeline starts them itself). For a process that must exit right after its answer, while its observers may
+    /// take longer: `hook bridge` hands them to a detached runner that dispatches them again, where each is bounded
+    /// and its receipt written. A hook the checks refuse is recorded in the dispatch as usual.
+    ///
+    /// ```
+    /// use hook_middleware::Pipeline;
+    /// let workspace = tempfile::tempdir().unwrap();
+    /// let pipeline = Pipeline::builder().workspace(workspace.path()).hand_off_background(true).build().unwrap();
+    /// assert_eq!(pipeline.background_running(), 0);
+    /// ```
+    pub fn hand_off_background(mut self, hand_off: bool) -> Self {
+        self.hand_off_background = hand_off;
         self
     }
 
@@ -474,6 +494,7 @@ impl PipelineBuilder {
                 evaluator: self.evaluator,
                 exporter: self.exporter,
                 background: Background::default(),
+                hand_off_background: self.hand_off_background,
             }),
         })
     }

@@ -158,6 +158,7 @@ impl Record {
                 Decision::Ask { reason } => reason.clone(),
                 _ => None,
             },
+            background: false,
             prev: None,
         }
     }

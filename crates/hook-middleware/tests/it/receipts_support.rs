@@ -44,6 +44,7 @@ pub fn receipt(n: u64) -> Receipt {
         session_id: Some("sess-1".into()),
         bound: None,
         reason: None,
+        background: false,
         prev: None,
     }
 }

@@ -272,6 +272,7 @@ fn receipt_snapshot() {
         session_id: Some("sess-1".into()),
         bound: None,
         reason: None,
+        background: false,
         prev: Some("0".repeat(64)),
     };
     insta::assert_yaml_snapshot!(receipt);
