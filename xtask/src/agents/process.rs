@@ -324,10 +324,16 @@ pub fn kill_left_behind() -> usize {
     let Ok(list) = std::fs::read_to_string(format!("/proc/self/task/{me}/children")) else { return 0 };
     let pids: Vec<rustix::process::Pid> =
         list.split_whitespace().filter_map(|p| p.parse().ok()).filter_map(rustix::process::Pid::from_raw).collect();
+    let mut running = 0;
     for &pid in &pids {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        // One that already ended (the engine's detached runner of async hooks, re-parented here) is only reaped.
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero())).unwrap_or_default();
+        if !stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')) {
+            running += 1;
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        }
         let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
     }
-    pids.len()
+    running
 }

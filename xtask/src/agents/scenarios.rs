@@ -41,6 +41,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "continuation", agents: &[], run: continuation },
     Scenario { name: "continuation_cap", agents: &[], run: continuation_cap },
     Scenario { name: "post_tool_note", agents: &[], run: post_tool_note },
+    Scenario { name: "async_observer", agents: &["claude", "codex"], run: async_observer },
     Scenario { name: "migrate", agents: &[], run: migrate },
     // Qwen Code 0.24.4 shows a hook's `systemMessage` in neither of its headless outputs (text, stream-json): the
     // suite cannot see what it shows its user, so these two run for the agents that print it.
@@ -298,6 +299,65 @@ fn post_tool_note(ctx: &Ctx<'_>) -> Result<Checks> {
         format!("it missing ({})", session.summary())
     });
     Ok(checks)
+}
+
+/// A native `async: true` observer that sleeps 2 s runs to its end after the bridge answered the agent: its receipt
+/// says it completed in the background (the bridge used to stop it at 1.5 s, `cancelled`), and no runner is left.
+fn async_observer(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(
+        "  - id: slow-observer\n    on: post_tool\n    kind: command\n    async: true\n    timeout_ms: 20000\n    \
+         shell: \"cat >/dev/null; sleep 2; echo ASYNC-5521 > \\\"$HOOK_PROJECT_DIR/observer.out\\\"\"\n",
+    )?;
+    ctx.install(false)?;
+    ctx.trust_all()?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    checks.tool_ran(ctx, &session);
+    let out = ctx.sandbox.ws.join("observer.out");
+    let started = std::time::Instant::now();
+    let receipt = loop {
+        let text = ctx.sandbox.hook_ok(&["--json", "receipts", "tail", "-n", "200"])?;
+        let json: serde_json::Value = serde_json::from_str(&text)?;
+        let found =
+            json["receipts"].as_array().into_iter().flatten().find(|r| r["hook_id"] == "slow-observer").cloned();
+        if found.is_some() || started.elapsed() > std::time::Duration::from_secs(30) {
+            break found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let receipt = receipt.unwrap_or_default();
+    checks.expect(
+        receipt["outcome"] == "command_ok" && receipt["background"] == true,
+        "the observer's receipt: command_ok, in the background",
+        || format!("{receipt}"),
+    );
+    checks
+        .expect(receipt["duration_ms"].as_u64().unwrap_or(0) >= 2_000, "it ran its full 2 s", || format!("{receipt}"));
+    let written = std::fs::read_to_string(&out).unwrap_or_default();
+    checks.expect(written.contains("ASYNC-5521"), "the observer wrote its file", || "nothing written".into());
+    let started = std::time::Instant::now();
+    while !runners(&ctx.sandbox.ws).is_empty() && started.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let left = runners(&ctx.sandbox.ws);
+    checks.expect(left.is_empty(), "no runner left once its hook ended", || format!("runners {left:?}"));
+    Ok(checks)
+}
+
+/// The live processes whose command line is a `hook background-run` for `ws`.
+fn runners(ws: &std::path::Path) -> Vec<u32> {
+    let ws = ws.as_os_str().as_encoded_bytes();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let zombie = stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z'));
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let words: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+            !zombie && words.contains(&b"background-run".as_slice()) && words.contains(&ws)
+        })
+        .collect()
 }
 
 /// The agent's own deny hook, migrated by `hook install`, still denies; `hook uninstall` restores the agent's
