@@ -10,6 +10,7 @@ mod commits;
 mod dist;
 mod elf;
 mod inspect;
+mod release;
 
 const TASKS: &str = "\
 cargo xtask <task>
@@ -28,6 +29,10 @@ tasks:
   dist     the release `hook` binary to install, in <target dir>/dist/hook: on Linux with glibc a static
            position-independent executable (no dynamic loader at each start; docs/performance.md) [--out DIR]
            [--fixed-address: the image at a fixed address, nothing relocated at start]
+  release  every install route, from the `dist` binary of each target this machine builds: the release archives
+           (cargo binstall), the npm packages, the wheels, SHA256SUMS, in <target dir>/release-artifacts; then
+           each installed offline (npm, pip) and `hook --version` and `hook install --agent claude` run through it
+           [--out DIR] [--target TRIPLE]... [--binary PATH: package this binary, not a dist build] [--no-check]
   bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
            medians; the build of `cargo xtask dist`), then criterion's figures from target/criterion (BENCHMARKS.md)
            [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-clio") => bench::clio(&args[1..], &workspace_root()),
         Some("dist") => dist::run(&args[1..], &workspace_root()),
+        Some("release") => release::run(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {
