@@ -10,6 +10,7 @@ mod commits;
 mod dist;
 mod elf;
 mod inspect;
+mod plugins;
 mod release;
 
 const TASKS: &str = "\
@@ -33,6 +34,8 @@ tasks:
            (cargo binstall), the npm packages, the wheels, SHA256SUMS, in <target dir>/release-artifacts; then
            each installed offline (npm, pip) and `hook --version` and `hook install --agent claude` run through it
            [--out DIR] [--target TRIPLE]... [--binary PATH: package this binary, not a dist build] [--no-check]
+  plugins  write the agents' plugin packages of the bridge (plugins/: Claude Code, Gemini CLI, Codex) and their
+           marketplace files, from the agent table and what `hook install` writes [--check: fail if they differ]
   bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
            medians; the build of `cargo xtask dist`), then criterion's figures from target/criterion (BENCHMARKS.md)
            [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Some("bench-clio") => bench::clio(&args[1..], &workspace_root()),
         Some("dist") => dist::run(&args[1..], &workspace_root()),
         Some("release") => release::run(&args[1..], &workspace_root()),
+        Some("plugins") => plugins::run(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {
