@@ -133,11 +133,11 @@ fn build_into(root: &Path, out: &Path, image: Image, libc: Libc) -> Result<PathB
     }
 }
 
-/// Builds the static position-independent musl binary for `target` (the host's arch, or another one a cross C
-/// compiler on PATH can build ring for: [`cross_compiler`]), copies it to `<out>/hook`, checks its image and, where
-/// it can run here (natively or under `qemu-<arch>`), that it answers `--version`. Returns its path.
-pub fn build_release(root: &Path, out: &Path, target: &str) -> Result<PathBuf> {
-    build_static(root, out, target, Image::Pie, Libc::Musl)
+/// Builds the static musl binary for `target` (the host's arch, or another one a cross C compiler on PATH can build
+/// ring for: [`cross_compiler`]) as `image`, copies it to `<out>/hook`, checks its image and, where it can run here
+/// (natively or under `qemu-<arch>`), that it answers `--version`. Returns its path.
+pub fn build_release(root: &Path, out: &Path, target: &str, image: Image) -> Result<PathBuf> {
+    build_static(root, out, target, image, Libc::Musl)
 }
 
 fn build_static(root: &Path, out: &Path, target: &str, image: Image, libc: Libc) -> Result<PathBuf> {

@@ -18,9 +18,11 @@ use clap::CommandFactory;
 use crate::cli::{Cli, CompletionsArgs, ManArgs};
 use crate::exit;
 
-/// The command tree as `hook --help` shows it: with the events and effect kinds after the long help.
-fn command() -> clap::Command {
-    let mut command = Cli::command().after_long_help(crate::cli::vocabulary_help());
+/// The command tree as `hook --help` shows it: with the events and effect kinds after the long help. The man pages
+/// leave out clap's `help` subcommand (`hook help run` is the page of `hook run` again).
+fn command(help_subcommand: bool) -> clap::Command {
+    let mut command =
+        Cli::command().after_long_help(crate::cli::vocabulary_help()).disable_help_subcommand(!help_subcommand);
     command.build();
     command
 }
@@ -28,13 +30,13 @@ fn command() -> clap::Command {
 /// Prints the completion script for the shell asked for.
 pub fn completions(args: &CompletionsArgs) -> Result<u8> {
     let mut out = Vec::new();
-    clap_complete::generate(args.shell, &mut command(), "hook", &mut out);
+    clap_complete::generate(args.shell, &mut command(true), "hook", &mut out);
     write_out(&out)
 }
 
 /// Prints the man page of `hook`, or of one of its subcommands (`hook-<command>(1)`, which the page of `hook` lists).
 pub fn man(args: &ManArgs) -> Result<u8> {
-    let command = command();
+    let command = command(false);
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create the directory {}", dir.display()))?;
         clap_mangen::generate_to(command, dir)

@@ -40,7 +40,7 @@ pub fn all(project: &Project, built: &[Built], out: &Path) -> Result<()> {
 fn checks(project: &Project, built: &[Built], out: &Path, scratch: &Path) -> Result<()> {
     for one in built {
         if one.dist {
-            crate::dist::check_image(&Elf::read(&one.binary)?, crate::dist::Image::Pie)
+            crate::dist::check_image(&Elf::read(&one.binary)?, one.platform.image)
                 .with_context(|| one.binary.display().to_string())?;
         }
         archive(project, one, out, scratch)?;

@@ -33,6 +33,8 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 use sha2::{Digest, Sha256};
 
+use crate::dist::Image;
+
 const USAGE: &str = "cargo xtask release [--out DIR] [--target TRIPLE]... [--binary PATH] [--no-check]: the \
                      static binaries, the npm packages, the wheels, the archives and their SHA-256 sums, checked by \
                      installing them offline";
@@ -48,6 +50,10 @@ pub struct Platform {
     pub node_cpu: &'static str,
     /// The machine in wheel platform tags.
     pub wheel_arch: &'static str,
+    /// How `dist` links it: position-independent where rustc's target can link a static PIE (its spec's
+    /// `static-position-independent-executables`); at a fixed address where it cannot (aarch64 musl in Rust 1.95:
+    /// `-static` with `-no-pie`), which `dist --fixed-address` also builds and checks.
+    pub image: Image,
 }
 
 impl Platform {
@@ -59,8 +65,20 @@ impl Platform {
 
 /// Every platform a release can carry, in the order the packages list them.
 pub const PLATFORMS: [Platform; 2] = [
-    Platform { target: "x86_64-unknown-linux-musl", node_os: "linux", node_cpu: "x64", wheel_arch: "x86_64" },
-    Platform { target: "aarch64-unknown-linux-musl", node_os: "linux", node_cpu: "arm64", wheel_arch: "aarch64" },
+    Platform {
+        target: "x86_64-unknown-linux-musl",
+        node_os: "linux",
+        node_cpu: "x64",
+        wheel_arch: "x86_64",
+        image: Image::Pie,
+    },
+    Platform {
+        target: "aarch64-unknown-linux-musl",
+        node_os: "linux",
+        node_cpu: "arm64",
+        wheel_arch: "aarch64",
+        image: Image::Fixed,
+    },
 ];
 
 /// The npm main package, the scope of the platform packages, and the PyPI distribution.
@@ -180,7 +198,7 @@ fn build(root: &Path, out: &Path, options: &Options) -> Result<Vec<Built>> {
     let mut built = Vec::new();
     for platform in targets(&options.targets)? {
         let dir = out.join("bin").join(platform.target);
-        let binary = crate::dist::build_release(root, &dir, platform.target)?;
+        let binary = crate::dist::build_release(root, &dir, platform.target, platform.image)?;
         built.push(Built { platform, binary, dist: true });
     }
     Ok(built)

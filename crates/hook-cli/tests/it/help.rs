@@ -87,4 +87,5 @@ fn completions_and_man_pages_cover_every_command() {
     for page in ["hook.1", "hook-run.1", "hook-install.1", "hook-receipts-tail.1"] {
         assert!(dir.join(page).is_file(), "`hook man --out` wrote no {page}");
     }
+    assert!(!dir.join("hook-help.1").exists(), "no page of clap's `help` subcommand");
 }
