@@ -345,6 +345,25 @@ mod tests {
         assert!(err.contains("crates/hook-cli/Cargo.toml has no `license`"), "{err}");
     }
 
+    /// A published crate names the versions of the members it depends on: each must be the workspace's version, or
+    /// `cargo publish` would pin the crates of one release to those of another.
+    #[test]
+    fn every_member_dependency_names_the_workspace_version() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let manifest: toml::Value = toml::from_str(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
+        let version = manifest["workspace"]["package"]["version"].as_str().unwrap();
+        let members = manifest["workspace"]["dependencies"].as_table().unwrap();
+        let mut named = 0;
+        for (name, dep) in members.iter().filter(|(_, dep)| dep.get("path").is_some()) {
+            match dep.get("version").and_then(toml::Value::as_str) {
+                Some(v) => assert_eq!(v, version, "workspace.dependencies.{name}"),
+                None => assert_eq!(name, "hook-testkit", "{name} has no version: `cargo publish` would refuse it"),
+            }
+            named += 1;
+        }
+        assert!(named >= 7, "{named} members");
+    }
+
     #[test]
     fn each_platform_names_its_npm_package_and_a_static_target() {
         assert_eq!(PLATFORMS[0].npm_package(), "@hook-engine/linux-x64");
