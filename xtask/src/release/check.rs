@@ -4,8 +4,8 @@
 //! - Every packaged binary is byte for byte the one built, and a built one is the `dist` image (static,
 //!   position-independent, with its frame index: [`crate::dist::check_image`]).
 //! - npm: the main tarball and this platform's installed with `npm install -g --offline` into a temporary prefix;
-//!   `<prefix>/bin/hook` (npm's link to the shim) answers `--version`, the binary it runs is the packaged one, the
-//!   man page is in `<prefix>/share/man/man1`.
+//!   `<prefix>/bin/hook` (npm's link to the launcher) answers `--version`, also with no Node.js on PATH (the shell
+//!   found the binary itself), the binary it runs is the packaged one, the man page is in `<prefix>/share/man/man1`.
 //! - pip: the wheel installed with `pip install --no-index` into a fresh virtual environment; `<venv>/bin/hook` is
 //!   the packaged binary and answers `--version`; the man page and completions are under `<venv>/share`.
 //! - Through each: `hook install --agent claude` in an empty workspace writes the bridge into
@@ -93,9 +93,13 @@ fn npm(project: &Project, built: &Built, out: &Path, scratch: &Path) -> Result<(
         .env("npm_config_cache", scratch.join("npm-cache"))
         .env("npm_config_update_notifier", "false");
     capture(&mut install)?;
-    let shim = prefix.join("bin/hook");
-    let version = capture(Command::new(&shim).arg("--version"))?;
-    expect_version(&version, project, "npm's bin shim")?;
+    let launcher = prefix.join("bin/hook");
+    let version = capture(Command::new(&launcher).arg("--version"))?;
+    expect_version(&version, project, "npm's bin launcher")?;
+    // The launcher's fast path: the binary found and exec'd by the shell alone, no Node.js on PATH to fall back to.
+    let direct =
+        capture(Command::new(&launcher).env_clear().env("PATH", scratch.join("no-such-dir")).arg("--version"))?;
+    expect_version(&direct, project, "npm's bin launcher without Node.js")?;
     let installed = prefix.join("lib/node_modules").join(built.platform.npm_package()).join("bin/hook");
     same_binary(&installed, built, "npm")?;
     if !prefix.join("share/man/man1/hook.1").is_file() {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The `hook` command of the npm package: finds the binary of this platform's package (an optional dependency that
-// npm installs only where its `os` and `cpu` match) and runs it with this process's arguments and standard streams,
-// then ends as it ended: with its exit status, or killed by the same signal. Nothing is downloaded and no install
-// script runs. Written by `cargo xtask release` (xtask/src/release/hook.js).
+// The npm package's `hook`, where its shell launcher (bin/hook) did not find the platform package where npm puts it:
+// finds the binary of this platform's package (an optional dependency that npm installs only where its `os` and
+// `cpu` match) with Node's module resolution and runs it with this process's arguments and standard streams, then
+// ends as it ended: with its exit status, or killed by the same signal. Nothing is downloaded and no install script
+// runs. Written by `cargo xtask release` (xtask/src/release/hook.js).
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -24,8 +25,9 @@ try {
   process.exit(1);
 }
 
-// `hook install` compares `hook` on PATH with the binary that runs: this file is how npm puts it on PATH.
-const env = { ...process.env, HOOK_LAUNCHER: __filename };
+// `hook install` compares `hook` on PATH with the binary that runs: the launcher that started this is how npm puts
+// it on PATH.
+const env = { ...process.env, HOOK_LAUNCHER: process.env.HOOK_LAUNCHER || process.argv[1] };
 const child = spawn(binary, process.argv.slice(2), { stdio: 'inherit', env });
 
 // A signal sent to this process alone (an agent ending its hook) reaches the binary too.

@@ -7,7 +7,7 @@
 //!
 //! - `archives/hook-<target>-v<version>.tar.gz`: the binary, the licenses, README, CHANGELOG, shell completions and
 //!   man pages; what cargo-binstall downloads (`[package.metadata.binstall]` of hook-cli names these files);
-//! - `npm/`: the main package `hook-engine` (a `hook` bin shim in plain JavaScript, the man pages) and one package per
+//! - `npm/`: the main package `hook-engine` (a `hook` bin that `exec`s the binary, the man pages) and one package per
 //!   platform (`@hook-engine/linux-x64`, …) with `os` and `cpu`, its optional dependencies: esbuild's pattern, no
 //!   install script ([`npm`]);
 //! - `pypi/`: one wheel per platform with the binary in `<name>.data/scripts/`, as maturin's `bin` bindings make
@@ -16,7 +16,7 @@
 //!
 //! Then it checks what it made ([`check`]): each packaged binary is byte for byte the `dist` one (a static
 //! position-independent image); the npm tarballs install offline into a temporary prefix and `hook --version` and
-//! `hook install --agent claude` run through npm's bin shim; the wheel installs with `pip install --no-index` into a
+//! `hook install --agent claude` run through npm's bin; the wheel installs with `pip install --no-index` into a
 //! fresh virtual environment and runs the same; the archive holds the binary where binstall's `bin-dir` says.
 //!
 //! `--binary PATH` packages a binary already built instead of building (CI packages its test build this way, which

@@ -1,7 +1,14 @@
-//! The npm packages, in esbuild's and biome's pattern: a main package, `hook-engine`, whose `hook` bin is a small
-//! JavaScript shim ([`SHIM`]), and one package per platform (`@hook-engine/linux-x64`, …) holding the binary, with
-//! `os` and `cpu` fields, listed as the main package's `optionalDependencies`: npm installs the one that matches the
-//! machine and skips the others. No install script runs and nothing is downloaded but the packages themselves.
+//! The npm packages, in esbuild's and biome's pattern: a main package, `hook-engine`, and one package per platform
+//! (`@hook-engine/linux-x64`, …) holding the binary, with `os` and `cpu` fields, listed as the main package's
+//! `optionalDependencies`: npm installs the one that matches the machine and skips the others. No install script
+//! runs and nothing is downloaded but the packages themselves.
+//!
+//! The main package's `hook` bin is a POSIX shell launcher ([`LAUNCHER`]) that finds the platform package where npm
+//! puts it and `exec`s its binary, falling back to a JavaScript shim ([`SHIM`]) that finds it with Node's module
+//! resolution and runs it as a child, passing its exit status or signal on. A Node.js start costs about 70 ms of CPU
+//! on every call of the bridge, where the binary itself takes 2.3 ms (BENCHMARKS.md#the-npm-launcher), and an agent
+//! calls it on every event: the shell launcher brings that back to the binary's own cost plus a shell's start
+//! (about 1.5 ms).
 //!
 //! The man pages ride in the main package's `man` field, which npm links into `<prefix>/share/man` on a global
 //! install; npm has no place for shell completions (`hook completions <shell>` prints them).
@@ -16,8 +23,17 @@ use serde_json::{Map, Value, json};
 
 use super::{Built, Docs, NPM_MAIN, Project, capture, files_in};
 
-/// The main package's `bin/hook.js`.
+/// The main package's `bin/hook.js`: the fallback of [`LAUNCHER`].
 pub const SHIM: &str = include_str!("hook.js");
+
+/// The main package's `bin/hook`, with `@PLATFORMS@` to be replaced by the platform packages' names.
+pub const LAUNCHER: &str = include_str!("hook.sh");
+
+/// The launcher with the platforms the release carries.
+pub fn launcher(built: &[Built]) -> String {
+    let names: Vec<String> = built.iter().map(|b| format!("{}-{}", b.platform.node_os, b.platform.node_cpu)).collect();
+    LAUNCHER.replace("@PLATFORMS@", &names.join(" "))
+}
 
 /// Stages and packs every package; returns the tarballs, the main package's first.
 pub fn write(project: &Project, built: &[Built], docs: &Docs, dir: &Path) -> Result<Vec<PathBuf>> {
@@ -45,7 +61,7 @@ pub fn main_manifest(project: &Project, built: &[Built], man_pages: &[String]) -
         "repository": {"type": "git", "url": format!("git+{}.git", project.repository)},
         "homepage": project.repository,
         "keywords": ["hooks", "coding-agents", "claude-code", "codex", "gemini-cli"],
-        "bin": {"hook": "bin/hook.js"},
+        "bin": {"hook": "bin/hook"},
         "man": man_pages.iter().map(|p| format!("man/{p}")).collect::<Vec<_>>(),
         "files": ["bin/", "man/", "README.md", "LICENSE-MIT", "LICENSE-APACHE"],
         "optionalDependencies": optional,
@@ -87,6 +103,9 @@ fn stage_main(project: &Project, built: &[Built], docs: &Docs, main: &Path) -> R
     let shim = main.join("bin/hook.js");
     std::fs::write(&shim, SHIM)?;
     executable(&shim)?;
+    let launcher_file = main.join("bin/hook");
+    std::fs::write(&launcher_file, launcher(built))?;
+    executable(&launcher_file)?;
     copy_common(project, main, true)
 }
 
@@ -163,7 +182,7 @@ mod tests {
         let built: Vec<Built> =
             PLATFORMS.iter().map(|p| Built { platform: *p, binary: PathBuf::from("/b"), dist: true }).collect();
         let main = main_manifest(&project(), &built, &["hook.1".to_owned()]);
-        assert_eq!(main["bin"]["hook"], "bin/hook.js");
+        assert_eq!(main["bin"]["hook"], "bin/hook");
         assert_eq!(main["optionalDependencies"]["@hook-engine/linux-x64"], "0.4.0");
         assert_eq!(main["optionalDependencies"]["@hook-engine/linux-arm64"], "0.4.0");
         assert_eq!(main["man"][0], "man/hook.1");
@@ -172,6 +191,17 @@ mod tests {
         assert_eq!(platform["os"][0], "linux");
         assert_eq!(platform["cpu"][0], "arm64");
         assert!(platform.get("scripts").is_none(), "{platform:#}");
+    }
+
+    #[test]
+    fn the_launcher_execs_the_platform_binary_and_falls_back_to_node() {
+        let built: Vec<Built> =
+            PLATFORMS.iter().map(|p| Built { platform: *p, binary: PathBuf::from("/b"), dist: true }).collect();
+        let text = launcher(&built);
+        assert!(text.starts_with("#!/bin/sh\n"));
+        assert!(text.contains("for platform in linux-x64 linux-arm64; do"), "{text}");
+        assert!(text.contains("exec \"$binary\" \"$@\""));
+        assert!(text.contains("HOOK_LAUNCHER=$0 exec node \"${self%/*}/hook.js\" \"$@\""));
     }
 
     #[test]
