@@ -141,7 +141,7 @@ fn record(entries: &[Entry], record_path: &str) -> String {
     text
 }
 
-/// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5), as RECORD's hashes are written.
+/// Base64 with the URL-safe alphabet and no padding (RFC 4648, section 5), as the hashes of RECORD are written.
 fn urlsafe_base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut out = String::new();
