@@ -105,7 +105,7 @@ fn ci() -> Result<()> {
     let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
     let (binary, out) = (format!("{target}/debug/hook"), format!("{target}/release-check"));
     run(&root, "cargo", &["xtask", "release", "--binary", &binary, "--out", &out], &[])?;
-    run(&root, "cargo", &["publish", "--workspace", "--dry-run", "--no-verify", "--allow-dirty"], &[])?;
+    run(&root, "cargo", &["publish", "--workspace", "--dry-run", "--allow-dirty"], &[])?;
     // The fuzz targets (fuzz/, a workspace of its own) are built so that they keep compiling against the crates, into
     // the workspace's target directory, where most of what they link is built already.
     run(&root, "cargo", &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target-dir", &target], &[])?;

@@ -158,7 +158,7 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
     let options = parse(args)?;
     let project = project(root)?;
     let out = match &options.out {
-        Some(out) => out.clone(),
+        Some(out) => std::path::absolute(out).context("cannot resolve --out")?,
         None => crate::dist::target_dir(root)?.join("release-artifacts"),
     };
     if out.exists() {
