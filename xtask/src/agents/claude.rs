@@ -125,6 +125,10 @@ impl Agent for Claude {
         "Bash"
     }
 
+    fn install_plugin(&self, installed: &Installed, sandbox: &Sandbox) -> Option<anyhow::Result<()>> {
+        Some(install_plugin(installed, sandbox))
+    }
+
     fn settings_file(&self) -> &'static str {
         ".claude/settings.json"
     }
@@ -203,10 +207,10 @@ fn offline(installed: &Installed, sandbox: &Sandbox) -> Command {
     command
 }
 
-/// Installs the repository's Claude Code plugin as its README tells a user to, in the sandbox's Claude Code
+/// Installs the repository's Claude Code plugin as the install page tells a user to, in the sandbox's Claude Code
 /// configuration: `claude plugin marketplace add <repository>` (its `.claude-plugin/marketplace.json`), then
 /// `claude plugin install <plugin>@<marketplace>` (`cargo xtask plugins` writes both).
-pub fn install_plugin(installed: &Installed, sandbox: &Sandbox) -> anyhow::Result<()> {
+fn install_plugin(installed: &Installed, sandbox: &Sandbox) -> anyhow::Result<()> {
     let repository = crate::workspace_root();
     let plugin = format!("{}@{}", crate::plugins::PLUGIN, crate::plugins::MARKETPLACE);
     let steps: [Vec<std::ffi::OsString>; 2] = [

@@ -30,7 +30,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "baseline", agents: &[], run: baseline },
     Scenario { name: "deny", agents: &[], run: deny },
     // The bridge as the agent's own plugin, installed from this repository's marketplace instead of `hook install`.
-    Scenario { name: "plugin", agents: &["claude"], run: plugin },
+    Scenario { name: "plugin", agents: &["claude", "gemini"], run: plugin },
     Scenario { name: "pass", agents: &[], run: pass },
     Scenario { name: "ask_user", agents: &[], run: ask_user },
     Scenario { name: "ask_user_print", agents: &["claude"], run: ask_user_print },
@@ -105,13 +105,16 @@ fn deny(ctx: &Ctx<'_>) -> Result<Checks> {
     Ok(checks)
 }
 
-/// The plugin (plugins/claude, listed by .claude-plugin/marketplace.json) installed with the agent's own plugin
-/// commands and no `hook install`: the agent runs its fail-closed bridge, and a native `tools: [shell]` gate denies
-/// through it.
+/// The agent's plugin of the bridge (plugins/, Claude Code's from this repository's marketplace) installed with the
+/// agent's own commands and no `hook install`: the agent runs its fail-closed bridge, and a native `tools: [shell]`
+/// gate denies through it.
 fn plugin(ctx: &Ctx<'_>) -> Result<Checks> {
     ctx.native_hooks(SHELL_GATE)?;
     ctx.trust_all()?;
-    super::claude::install_plugin(ctx.installed, &ctx.sandbox)?;
+    let Some(installed) = ctx.agent.install_plugin(ctx.installed, &ctx.sandbox) else {
+        anyhow::bail!("the suite installs no plugin into {}", ctx.agent.name());
+    };
+    installed?;
     let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
     let mut checks = Checks::default();
     let settings = ctx.sandbox.exists(ctx.agent.settings_file());
