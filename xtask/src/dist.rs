@@ -34,7 +34,7 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
-use crate::elf::{ET_DYN, ET_EXEC, Elf, PT_GNU_EH_FRAME, PT_INTERP};
+use crate::elf::{EM_AARCH64, EM_X86_64, ET_DYN, ET_EXEC, Elf, PT_GNU_EH_FRAME, PT_INTERP};
 
 const USAGE: &str = "cargo xtask dist [--out DIR] [--fixed-address] [--libc musl|gnu]: the release `hook` binary, \
                      a static position-independent executable on Linux, linked with musl unless `--libc gnu`";
@@ -122,47 +122,138 @@ fn built_binary(target_dir: &Path, target: Option<&str>) -> PathBuf {
 
 fn build_into(root: &Path, out: &Path, image: Image, libc: Libc) -> Result<PathBuf> {
     let host = host_triple()?;
-    let target = static_target(&host, libc);
-    if let Some(target) = &target {
-        // As cargo splits RUSTFLAGS, then ours, passed one per field so that no path is split at a space.
-        let mut flags: Vec<String> =
-            std::env::var("RUSTFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect();
-        // Static and `--eh-frame-hdr` are musl's and rustc's own defaults; named so that the image never depends on
-        // them.
-        flags.extend(["-C", "target-feature=+crt-static", "-C", "link-arg=-Wl,--eh-frame-hdr"].map(str::to_owned));
-        if image == Image::Fixed {
-            flags.extend(["-C", "relocation-model=static"].map(str::to_owned));
+    match static_target(&host, libc) {
+        Some(target) => build_static(root, out, &target, image, libc),
+        None => {
+            crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli"], &[])?;
+            let dest = install_binary(&built_binary(&target_dir(root)?, None), out)?;
+            check_answers(&dest, None)?;
+            Ok(dest)
         }
-        let encoded = flags.join("\u{1f}");
-        let mut env = vec![("CARGO_ENCODED_RUSTFLAGS".to_owned(), encoded), ("RUSTFLAGS".to_owned(), String::new())];
-        if libc == Libc::Musl {
-            require_target(target)?;
+    }
+}
+
+/// Builds the static musl binary for `target` (the host's arch, or another one a cross C compiler on PATH can build
+/// ring for: [`cross_compiler`]) as `image`, copies it to `<out>/hook`, checks its image and, where it can run here
+/// (natively or under `qemu-<arch>`), that it answers `--version`. Returns its path.
+pub fn build_release(root: &Path, out: &Path, target: &str, image: Image) -> Result<PathBuf> {
+    build_static(root, out, target, image, Libc::Musl)
+}
+
+fn build_static(root: &Path, out: &Path, target: &str, image: Image, libc: Libc) -> Result<PathBuf> {
+    // As cargo splits RUSTFLAGS, then ours, passed one per field so that no path is split at a space.
+    let mut flags: Vec<String> =
+        std::env::var("RUSTFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect();
+    // Static and `--eh-frame-hdr` are musl's and rustc's own defaults; named so that the image never depends on
+    // them.
+    flags.extend(["-C", "target-feature=+crt-static", "-C", "link-arg=-Wl,--eh-frame-hdr"].map(str::to_owned));
+    if image == Image::Fixed {
+        flags.extend(["-C", "relocation-model=static"].map(str::to_owned));
+    }
+    let encoded = flags.join("\u{1f}");
+    let mut env = vec![("CARGO_ENCODED_RUSTFLAGS".to_owned(), encoded), ("RUSTFLAGS".to_owned(), String::new())];
+    let arch = target_arch(target);
+    let native = arch == std::env::consts::ARCH;
+    if libc == Libc::Musl {
+        require_target(target)?;
+        if native {
             env.extend(c_compiler(target));
+        } else {
+            env.extend(cross_compiler(target)?);
         }
-        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli", "--target", target], &env)?;
-    } else {
-        crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli"], &[])?;
     }
-    let built = built_binary(&target_dir(root)?, target.as_deref());
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let dest = out.join("hook");
-    // A new file, not a write into the old one: a running `hook` keeps its pages.
-    let staged = out.join(".hook.new");
-    std::fs::copy(&built, &staged).with_context(|| format!("cannot copy {}", built.display()))?;
-    std::fs::rename(&staged, &dest).with_context(|| format!("cannot move the binary to {}", dest.display()))?;
-    let version = Command::new(&dest).arg("--version").output().context("the built binary does not start")?;
-    if !version.status.success() || !version.stdout.starts_with(b"hook ") {
-        bail!("`{} --version` did not answer as expected: {:?}", dest.display(), version);
-    }
-    if target.is_some() {
-        check_image(&Elf::read(&dest)?, image).with_context(|| dest.display().to_string())?;
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    crate::run(root, "cargo", &["build", "--release", "-p", "hook-cli", "--target", target], &env)?;
+    let dest = install_binary(&built_binary(&target_dir(root)?, Some(target)), out)?;
+    let elf = Elf::read(&dest)?;
+    check_image(&elf, image).with_context(|| dest.display().to_string())?;
+    check_machine(&elf, arch).with_context(|| dest.display().to_string())?;
+    let runner = if native { None } else { Some(format!("qemu-{arch}")) };
+    match runner {
+        Some(qemu) if !on_path(&qemu) => {
+            eprintln!("xtask: {} is for {arch} and `{qemu}` is not on PATH: not started here", dest.display())
+        }
+        runner => check_answers(&dest, runner.as_deref())?,
     }
     Ok(dest)
 }
 
+/// Copies the built binary to `<out>/hook` through a new file: a running `hook` keeps its pages.
+fn install_binary(built: &Path, out: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let dest = out.join("hook");
+    let staged = out.join(".hook.new");
+    std::fs::copy(built, &staged).with_context(|| format!("cannot copy {}", built.display()))?;
+    std::fs::rename(&staged, &dest).with_context(|| format!("cannot move the binary to {}", dest.display()))?;
+    Ok(dest)
+}
+
+/// Fails unless `hook --version` (under `runner` when one is named) answers `hook <version>`.
+fn check_answers(binary: &Path, runner: Option<&str>) -> Result<()> {
+    let mut command = match runner {
+        Some(runner) => {
+            let mut command = Command::new(runner);
+            command.arg(binary);
+            command
+        }
+        None => Command::new(binary),
+    };
+    let version = command.arg("--version").output().context("the built binary does not start")?;
+    if !version.status.success() || !version.stdout.starts_with(b"hook ") {
+        bail!("`{} --version` did not answer as expected: {:?}", binary.display(), version);
+    }
+    Ok(())
+}
+
+/// The arch of a target triple, as `std::env::consts::ARCH` names it.
+fn target_arch(target: &str) -> &str {
+    target.split('-').next().unwrap_or_default()
+}
+
+/// Fails unless the image is for `arch`.
+fn check_machine(elf: &Elf, arch: &str) -> Result<()> {
+    let wanted = match arch {
+        "x86_64" => EM_X86_64,
+        "aarch64" => EM_AARCH64,
+        _ => return Ok(()),
+    };
+    if elf.machine()? != wanted {
+        bail!("is not an {arch} image (ELF machine {})", elf.machine()?);
+    }
+    Ok(())
+}
+
+/// The C compiler and linker for a musl `target` of another arch than the host's: `<arch>-linux-musl-gcc`, else
+/// `<arch>-linux-gnu-gcc` (Debian's `gcc-<arch>-linux-gnu`; ring's C needs no libc headers, and rustc links musl's
+/// own start files and libc, which it ships with the target), unless the environment names them.
+pub fn cross_compiler(target: &str) -> Result<Vec<(String, String)>> {
+    let arch = target_arch(target);
+    let cc_var = format!("CC_{}", target.replace('-', "_"));
+    let linker_var = format!("CARGO_TARGET_{}_LINKER", target.replace('-', "_").to_uppercase());
+    let candidates = [format!("{arch}-linux-musl-gcc"), format!("{arch}-linux-gnu-gcc")];
+    let Some(gcc) = candidates.iter().find(|name| on_path(name)) else {
+        bail!(
+            "no C compiler for {target} on PATH ({}): install Debian's `gcc-{}-linux-gnu` (ring's C and assembly \
+             are built for the target, and the binary is linked with it)",
+            candidates.join(", "),
+            arch.replace('_', "-")
+        );
+    };
+    let mut env = Vec::new();
+    for var in [cc_var, linker_var] {
+        if std::env::var_os(&var).is_none() {
+            env.push((var, gcc.clone()));
+        }
+    }
+    Ok(env)
+}
+
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
+}
+
 /// Fails unless the image is static and of the kind asked for, with its frame index.
-fn check_image(elf: &Elf, image: Image) -> Result<()> {
+pub fn check_image(elf: &Elf, image: Image) -> Result<()> {
     if elf.has_segment(PT_INTERP)? {
         bail!("still names a dynamic loader: the static link did not take");
     }
@@ -180,7 +271,7 @@ fn check_image(elf: &Elf, image: Image) -> Result<()> {
 }
 
 /// The target a static Linux binary is built for on `host` with `libc`; `None` off Linux.
-fn static_target(host: &str, libc: Libc) -> Option<String> {
+pub fn static_target(host: &str, libc: Libc) -> Option<String> {
     let arch = host.strip_suffix("-unknown-linux-gnu").or_else(|| host.strip_suffix("-unknown-linux-musl"))?;
     Some(match libc {
         Libc::Musl => format!("{arch}-unknown-linux-musl"),
@@ -189,7 +280,7 @@ fn static_target(host: &str, libc: Libc) -> Option<String> {
 }
 
 /// Fails with the fix unless rustup has the target's standard library.
-fn require_target(target: &str) -> Result<()> {
+pub fn require_target(target: &str) -> Result<()> {
     let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output().context("cannot run `rustc`")?;
     let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
     if !sysroot.join("lib/rustlib").join(target).join("lib").is_dir() {
@@ -208,9 +299,6 @@ fn c_compiler(target: &str) -> Option<(String, String)> {
     if std::env::var_os(&var).is_some() || std::env::var_os("CC").is_some() {
         return None;
     }
-    let on_path = |name: &str| {
-        std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
-    };
     let named = format!("{}-linux-musl-gcc", target.split('-').next().unwrap_or_default());
     if on_path(&named) {
         return None;
@@ -219,7 +307,7 @@ fn c_compiler(target: &str) -> Option<(String, String)> {
 }
 
 /// The host's target triple, from `rustc -vV`.
-fn host_triple() -> Result<String> {
+pub fn host_triple() -> Result<String> {
     let output = Command::new("rustc").arg("-vV").output().context("cannot run `rustc -vV`")?;
     let text = String::from_utf8_lossy(&output.stdout);
     text.lines()

@@ -9,6 +9,10 @@ use anyhow::{Context, Result, bail};
 pub const ET_EXEC: u64 = 2;
 /// `e_type` of a position-independent executable (and of a shared library).
 pub const ET_DYN: u64 = 3;
+/// `e_machine` of x86-64.
+pub const EM_X86_64: u64 = 62;
+/// `e_machine` of 64-bit Arm.
+pub const EM_AARCH64: u64 = 183;
 /// `p_type` of the program header that names a dynamic loader.
 pub const PT_INTERP: u64 = 3;
 /// `p_type` of `.eh_frame_hdr`, the sorted table through which an unwinder finds a frame's description.
@@ -47,6 +51,11 @@ impl Elf {
     /// `e_type`: [`ET_EXEC`], [`ET_DYN`], ….
     pub fn kind(&self) -> Result<u64> {
         self.word(16, 2)
+    }
+
+    /// `e_machine`: [`EM_X86_64`], [`EM_AARCH64`], ….
+    pub fn machine(&self) -> Result<u64> {
+        self.word(18, 2)
     }
 
     /// Whether it has a program header of type `p_type` ([`PT_INTERP`], [`PT_GNU_EH_FRAME`], …).

@@ -10,6 +10,8 @@ mod commits;
 mod dist;
 mod elf;
 mod inspect;
+mod plugins;
+mod release;
 
 const TASKS: &str = "\
 cargo xtask <task>
@@ -28,6 +30,12 @@ tasks:
   dist     the release `hook` binary to install, in <target dir>/dist/hook: on Linux with glibc a static
            position-independent executable (no dynamic loader at each start; docs/performance.md) [--out DIR]
            [--fixed-address: the image at a fixed address, nothing relocated at start]
+  release  every install route, from the `dist` binary of each target this machine builds: the release archives
+           (cargo binstall), the npm packages, the wheels, SHA256SUMS, in <target dir>/release-artifacts; then
+           each installed offline (npm, pip) and `hook --version` and `hook install --agent claude` run through it
+           [--out DIR] [--target TRIPLE]... [--binary PATH: package this binary, not a dist build] [--no-check]
+  plugins  write the agents' plugin packages of the bridge (plugins/: Claude Code, Gemini CLI, Codex) and their
+           marketplace files, from the agent table and what `hook install` writes [--check: fail if they differ]
   bench    the `hook` binary's whole-process figures, each with its baseline from the same run (interleaved
            medians; the build of `cargo xtask dist`), then criterion's figures from target/criterion (BENCHMARKS.md)
            [--runs N] [--sizes 1000,10000,100000] [--load-runs N] [--hook PATH] [--criterion: run the benches first]
@@ -50,6 +58,8 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..], &workspace_root()),
         Some("bench-clio") => bench::clio(&args[1..], &workspace_root()),
         Some("dist") => dist::run(&args[1..], &workspace_root()),
+        Some("release") => release::run(&args[1..], &workspace_root()),
+        Some("plugins") => plugins::run(&args[1..], &workspace_root()),
         Some(other) => Err(anyhow::anyhow!("unknown task `{other}`\n\n{TASKS}")),
     };
     match result {
@@ -61,7 +71,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn workspace_root() -> std::path::PathBuf {
+pub(crate) fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives one level below the workspace root")
@@ -91,9 +101,13 @@ fn ci() -> Result<()> {
         &[("MIRIFLAGS", "-Zmiri-disable-isolation")],
     )?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
+    // Every install route's packages from the test build's `hook`, installed offline; the crates packaged.
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
+    let (binary, out) = (format!("{target}/debug/hook"), format!("{target}/release-check"));
+    run(&root, "cargo", &["xtask", "release", "--binary", &binary, "--out", &out], &[])?;
+    run(&root, "cargo", &["publish", "--workspace", "--dry-run", "--allow-dirty"], &[])?;
     // The fuzz targets (fuzz/, a workspace of its own) are built so that they keep compiling against the crates, into
     // the workspace's target directory, where most of what they link is built already.
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
     run(&root, "cargo", &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target-dir", &target], &[])?;
     run(&root, "cargo", &["xtask", "agents", "--no-measure"], &[])?;
     Ok(())

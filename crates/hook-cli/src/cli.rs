@@ -12,7 +12,7 @@ use hook_types::{Event, ParsedEvent};
 ///
 /// Exit codes: 0 success (and the verdicts allow, pass, none), 2 deny, 3 ask, 1 any error.
 #[derive(Debug, Parser)]
-#[command(name = "hook", version, max_term_width = 100, disable_help_subcommand = true)]
+#[command(name = "hook", version, max_term_width = 100)]
 pub struct Cli {
     /// Flags every subcommand takes, before or after its name.
     #[command(flatten)]
@@ -114,9 +114,33 @@ pub enum Command {
     Uninstall(crate::install::UninstallArgs),
     /// Check that each installed agent's guards are live here, and say why not and the fix; exit 1 if any is not.
     Doctor(crate::doctor::DoctorArgs),
+    /// Print the completion script of `hook` for a shell (`hook completions bash > …`).
+    Completions(CompletionsArgs),
+    /// Print the man page of `hook`, or of one command (`hook man run`), as roff (`hook man > hook.1`); `--out DIR`
+    /// writes them all.
+    Man(ManArgs),
     /// The bridge's detached runner of `async: true` hooks (started by `hook bridge`, not by people).
     #[command(hide = true)]
     BackgroundRun(crate::background::RunnerArgs),
+}
+
+/// `hook completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell the script is for.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// `hook man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (`hook-<command>(1)`); the page of `hook` itself when omitted.
+    #[arg(value_name = "COMMAND", conflicts_with = "out")]
+    pub command: Option<String>,
+    /// Write every page (`hook.1`, `hook-<command>.1`, …) into this directory instead, one file each.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// `hook import`.

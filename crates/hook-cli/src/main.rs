@@ -30,6 +30,7 @@ mod import;
 mod input;
 mod inspect;
 mod install;
+mod manual;
 mod preview;
 mod receipts;
 mod render;
@@ -175,9 +176,12 @@ fn parse_args() -> Result<Cli, clap::Error> {
 }
 
 fn dispatch(cli: &Cli) -> Result<u8> {
-    // Schemas need no workspace.
-    if let Command::Schema(args) = &cli.command {
-        return schema::run(args);
+    // Schemas, completions and man pages need no workspace.
+    match &cli.command {
+        Command::Schema(args) => return schema::run(args),
+        Command::Completions(args) => return manual::completions(args),
+        Command::Man(args) => return manual::man(args),
+        _ => {}
     }
     let ctx = Context::new(&cli.global)?;
     match &cli.command {
@@ -190,6 +194,8 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Test(args) => cases::run(&ctx, args),
         Command::Receipts(args) => receipts::run(&ctx, args),
         Command::Schema(args) => schema::run(args),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man(args) => manual::man(args),
         Command::Import(args) => import::run(&ctx, args),
         Command::Bridge(_) => Ok(bridge::run_parsed()),
         Command::Install(args) => install::run(&ctx, &cli.global, args),

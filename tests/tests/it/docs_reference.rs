@@ -239,3 +239,18 @@ fn the_effect_table_is_the_closed_set() {
     }
     check_generated("effects.md", "effects", &out);
 }
+
+/// The docs index links every page under `docs/`, so that none is found only by chance.
+#[test]
+fn the_docs_index_lists_every_page() {
+    let index = std::fs::read_to_string(docs().join("README.md")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(docs()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") && name != "README.md" && !index.contains(&format!("]({name})")) {
+            missing.push(name);
+        }
+    }
+    missing.sort();
+    assert!(missing.is_empty(), "docs/README.md does not link {missing:?}");
+}

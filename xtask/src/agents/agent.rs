@@ -213,6 +213,13 @@ pub trait Agent: Sync {
     fn trust_project_hooks(&self, _sandbox: &Sandbox) -> Result<()> {
         Ok(())
     }
+
+    /// Installs the bridge's plugin for this agent (plugins/, `cargo xtask plugins`) with the agent's own commands,
+    /// in the sandbox's agent configuration, as the install page tells a user to. `None` for an agent the suite
+    /// does not install a plugin into.
+    fn install_plugin(&self, _installed: &Installed, _sandbox: &Sandbox) -> Option<Result<()>> {
+        None
+    }
 }
 
 /// Writes the agent's own project hooks: `(point, matcher, command)` each one group with one handler.

@@ -13,6 +13,7 @@
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
+use anyhow::Context;
 use serde_json::{Value, json};
 
 use super::agent::{Agent, Approver, Conversation, Point, Run};
@@ -46,14 +47,10 @@ impl Agent for Claude {
     }
 
     fn command(&self, installed: &Installed, sandbox: &Sandbox, port: u16, prompt: &str, run: Run) -> Command {
-        let mut command = sandbox.command(&installed.claude);
+        let mut command = offline(installed, sandbox);
         command
             .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
             .env("ANTHROPIC_API_KEY", "sk-ant-offline")
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .env("DISABLE_TELEMETRY", "1")
-            .env("CLAUDE_CONFIG_DIR", sandbox.home.join(".claude"))
             .args(["--output-format", "stream-json", "--verbose"]);
         if run.ui {
             // Print mode shows no hook's message; the hook events are what an SDK host shows its user.
@@ -128,6 +125,10 @@ impl Agent for Claude {
         "Bash"
     }
 
+    fn install_plugin(&self, installed: &Installed, sandbox: &Sandbox) -> Option<anyhow::Result<()>> {
+        Some(install_plugin(installed, sandbox))
+    }
+
     fn settings_file(&self) -> &'static str {
         ".claude/settings.json"
     }
@@ -193,6 +194,46 @@ impl Agent for Claude {
         }
         lines
     }
+}
+
+/// Claude Code in the sandbox, with its configuration there and no traffic of its own.
+fn offline(installed: &Installed, sandbox: &Sandbox) -> Command {
+    let mut command = sandbox.command(&installed.claude);
+    command
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_CONFIG_DIR", sandbox.home.join(".claude"));
+    command
+}
+
+/// Installs the repository's Claude Code plugin as the install page tells a user to, in the sandbox's Claude Code
+/// configuration: `claude plugin marketplace add <repository>` (its `.claude-plugin/marketplace.json`), then
+/// `claude plugin install <plugin>@<marketplace>` (`cargo xtask plugins` writes both).
+fn install_plugin(installed: &Installed, sandbox: &Sandbox) -> anyhow::Result<()> {
+    let repository = crate::workspace_root();
+    let plugin = format!("{}@{}", crate::plugins::PLUGIN, crate::plugins::MARKETPLACE);
+    let steps: [Vec<std::ffi::OsString>; 2] = [
+        vec!["plugin".into(), "marketplace".into(), "add".into(), repository.into()],
+        vec!["plugin".into(), "install".into(), plugin.into()],
+    ];
+    for args in steps {
+        let output = offline(installed, sandbox)
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .context("cannot run claude")?;
+        if !output.status.success() {
+            anyhow::bail!(
+                "`claude {}` exited {}: {}{}",
+                args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "),
+                output.status,
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Every JSON line of the session transcripts under `projects`.

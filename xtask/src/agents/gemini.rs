@@ -17,6 +17,26 @@ use super::server::{Reply, Route, Step, Wire};
 /// Gemini CLI.
 pub struct Gemini;
 
+/// Runs `command` with `answer` on its stdin; fails with its output unless it exits 0.
+fn run_answering(mut command: Command, answer: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(answer)?;
+    }
+    let output = child.wait_with_output()?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "{command:?} exited {}: {}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok(())
+}
+
 /// The model asked for: any name does offline; naming one skips the routing classifier.
 const MODEL: &str = "gemini-2.5-flash";
 
@@ -70,6 +90,14 @@ impl Agent for Gemini {
 
     fn shell_matcher(&self) -> &'static str {
         "run_shell_command"
+    }
+
+    /// `gemini extensions install <repository>/plugins/gemini --consent`, answering its folder-trust question yes.
+    fn install_plugin(&self, installed: &Installed, sandbox: &Sandbox) -> Option<anyhow::Result<()>> {
+        let extension = crate::workspace_root().join("plugins/gemini");
+        let mut command = sandbox.command("node");
+        command.arg(&installed.gemini).args(["extensions", "install"]).arg(extension).arg("--consent");
+        Some(run_answering(command, b"y\n"))
     }
 
     fn settings_file(&self) -> &'static str {

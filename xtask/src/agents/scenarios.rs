@@ -29,6 +29,8 @@ pub struct Scenario {
 pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "baseline", agents: &[], run: baseline },
     Scenario { name: "deny", agents: &[], run: deny },
+    // The bridge as the agent's own plugin, installed from this repository's marketplace instead of `hook install`.
+    Scenario { name: "plugin", agents: &["claude", "gemini"], run: plugin },
     Scenario { name: "pass", agents: &[], run: pass },
     Scenario { name: "ask_user", agents: &[], run: ask_user },
     Scenario { name: "ask_user_print", agents: &["claude"], run: ask_user_print },
@@ -87,16 +89,37 @@ fn baseline(ctx: &Ctx<'_>) -> Result<Checks> {
     Ok(checks)
 }
 
+/// A native `tools: [shell]` gate that denies, and marks that it ran.
+const SHELL_GATE: &str = "  - id: gate-shell\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    \
+                          shell: \"touch GATE-RAN; echo 'DENY-5120 no shell commands here' >&2; exit 2\"\n";
+
 /// A native `tools: [shell]` gate denies through the bridge.
 fn deny(ctx: &Ctx<'_>) -> Result<Checks> {
-    ctx.native_hooks(
-        "  - id: gate-shell\n    on: pre_tool\n    tools: [shell]\n    kind: command\n    \
-         shell: \"touch GATE-RAN; echo 'DENY-5120 no shell commands here' >&2; exit 2\"\n",
-    )?;
+    ctx.native_hooks(SHELL_GATE)?;
     ctx.install(false)?;
     ctx.trust_all()?;
     let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
     let mut checks = Checks::default();
+    checks.expect(ctx.sandbox.exists("GATE-RAN"), "the native gate to run", || "it did not".into());
+    checks.tool_blocked(ctx, &session);
+    checks.model_saw(&session, "DENY-5120", "the deny reason");
+    Ok(checks)
+}
+
+/// The agent's plugin of the bridge (plugins/, Claude Code's from this repository's marketplace) installed with the
+/// agent's own commands and no `hook install`: the agent runs its fail-closed bridge, and a native `tools: [shell]`
+/// gate denies through it.
+fn plugin(ctx: &Ctx<'_>) -> Result<Checks> {
+    ctx.native_hooks(SHELL_GATE)?;
+    ctx.trust_all()?;
+    let Some(installed) = ctx.agent.install_plugin(ctx.installed, &ctx.sandbox) else {
+        anyhow::bail!("the suite installs no plugin into {}", ctx.agent.name());
+    };
+    installed?;
+    let session = ctx.run(tool_then_done(), Approver::Preapproved)?;
+    let mut checks = Checks::default();
+    let settings = ctx.sandbox.exists(ctx.agent.settings_file());
+    checks.expect(!settings, "no project settings file: the hooks are the plugin's", || "there is one".into());
     checks.expect(ctx.sandbox.exists("GATE-RAN"), "the native gate to run", || "it did not".into());
     checks.tool_blocked(ctx, &session);
     checks.model_saw(&session, "DENY-5120", "the deny reason");

@@ -342,6 +342,14 @@ fn event_commands(scratch: &Scratch, ws: &Path, policy_ws: &Path, binary: &Path)
 
 /// A copy of `binary` in `dir`, made now.
 fn fresh_copy(binary: &Path, dir: &Path) -> Result<PathBuf> {
+    // A launcher script (the npm package's `hook`, JavaScript that finds the binary in the package installed beside
+    // it) runs where it is installed: a copy would lose its package. It is measured as `npm install` leaves it.
+    let mut magic = [0u8; 4];
+    let elf = fs::File::open(binary).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic)).is_ok()
+        && &magic == b"\x7fELF";
+    if !elf {
+        return Ok(binary.to_path_buf());
+    }
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let name = binary.file_name().context("a binary path names a file")?;
     let copy = dir.join(name);

@@ -121,8 +121,10 @@ fn warn_portable(exe: &Path, workspace: &Path, config_home: Option<&Path>, manag
     let on_path = std::env::var_os("PATH").and_then(|path| {
         std::env::split_paths(&path).map(|dir| dir.join("hook")).find(|candidate| candidate.is_file())
     });
+    // A launcher that runs this binary (the npm package's shim) names itself in HOOK_LAUNCHER.
+    let launcher = std::env::var_os("HOOK_LAUNCHER").map(|p| std::fs::canonicalize(&p).unwrap_or_else(|_| p.into()));
     match on_path.as_deref().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())) {
-        Some(found) if found == exe => {}
+        Some(found) if found == exe || launcher.as_ref() == Some(&found) => {}
         Some(found) => eprintln!(
             "hook: warning: the committed file runs `hook` from PATH, which here is `{}`, not this `{}`",
             clean_line(&found.display().to_string()),

@@ -1,5 +1,6 @@
-//! The README's first command is the engine's main job: run it as written (with the built binary in place of
-//! `cargo run`) from the repository root and check that it shows a denied call with its trace.
+//! The README's "Try it from a checkout" command is the engine's main job: run it as written (with the built binary
+//! in place of `cargo run`) from the repository root and check that it shows a denied call with its trace. It shows
+//! cargo's build progress (no `-q`): on a cold machine the build takes minutes, and a silent one looks hung.
 
 use crate::common;
 
@@ -7,10 +8,12 @@ use std::process::Command;
 
 use common::{HOOK, repo_root};
 
-/// The commands of the README's first ```sh block, comments and blank lines left out.
+/// The commands of the first ```sh block of the README's "Try it from a checkout", comments and blank lines left
+/// out.
 fn first_sh_block_commands() -> Vec<String> {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    let block = readme.split("```sh\n").nth(1).expect("the README has a ```sh block");
+    let section = readme.split("\n## Try it from a checkout\n").nth(1).expect("the README has a section to try it");
+    let block = section.split("```sh\n").nth(1).expect("the section has a ```sh block");
     let block = block.split("```").next().unwrap();
     block
         .lines()
@@ -25,7 +28,7 @@ fn the_readme_main_command_shows_a_denied_call_with_its_trace() {
     let commands = first_sh_block_commands();
     assert_eq!(commands.get(1).map(String::as_str), Some("cargo test --workspace"), "{commands:#?}");
     let main = &commands[0];
-    let rest = main.strip_prefix("cargo run -q -p hook-cli --").expect("the first command runs the hook CLI");
+    let rest = main.strip_prefix("cargo run -p hook-cli --").expect("the first command runs the hook CLI, not quietly");
     assert!(rest.contains("--workspace examples/demo"), "{main}");
     assert!(rest.contains("--trust-workspace"), "trust is explicit: {main}");
 
