@@ -17,7 +17,7 @@ use std::os::fd::OwnedFd;
 use std::process::ExitStatus;
 
 use rustix::io::Errno;
-use rustix::process::{Pid, PidfdFlags, Signal, WaitId, WaitIdOptions};
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 use tokio::task::JoinHandle;
@@ -245,14 +245,22 @@ fn reap_in_background(mut child: Child) {
     drop(spawned);
 }
 
+#[cfg(target_os = "linux")]
 fn open_pidfd(pid: Pid) -> Option<AsyncFd<OwnedFd>> {
-    let fd = rustix::process::pidfd_open(pid, PidfdFlags::NONBLOCK).ok()?;
+    let fd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::NONBLOCK).ok()?;
     register_readable(fd).ok()
+}
+
+/// Pidfds are Linux's: elsewhere (macOS, the BSDs) the leader is always watched through `waitid(WNOWAIT)`.
+#[cfg(not(target_os = "linux"))]
+fn open_pidfd(_pid: Pid) -> Option<AsyncFd<OwnedFd>> {
+    None
 }
 
 /// `unsafe` because Tokio's safe `AsyncFd` constructors are deprecated (they cannot check a generic `AsRawFd` for I/O
 /// safety) in favour of this one; the crate's other `unsafe` is the leader's and the watchdog's start on Linux
 /// (`vfork.rs`, `watchdog.rs`) and the orphan sweep's `waitid` (`live.rs`), listed in the crate's documentation.
+#[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn register_readable(fd: OwnedFd) -> io::Result<AsyncFd<OwnedFd>> {
     // SAFETY: the contract is that `as_raw_fd()` returns the same open descriptor for the AsyncFd's whole life.
