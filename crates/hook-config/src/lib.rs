@@ -80,7 +80,7 @@ mod model;
 mod normalize;
 mod parse;
 mod permission_rule;
-mod platform;
+pub mod platform;
 mod policy;
 mod realpath;
 mod remote;

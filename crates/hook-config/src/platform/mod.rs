@@ -1,17 +1,31 @@
-//! What differs between the operating systems for the configuration's files: opening without blocking or following
-//! a link, files and directories only their owner reads, `flock` against `LockFileEx`, and a file's identity (the
-//! inode on Unix, the volume serial and file index on Windows). Each platform's half lives in its own file; the rest
-//! of the crate calls only these functions.
+//! What differs between the operating systems for the engine's own files: opening without blocking or following
+//! a link, files and directories only their owner reads, `flock` against `LockFileEx`, a file's identity (the
+//! inode on Unix, the volume serial number and file index on Windows), and reads and writes at an offset. Each
+//! platform's half lives in its own file; the engine's crates call only these functions, so none of them names a
+//! platform.
+//!
+//! ```
+//! use std::fs::OpenOptions;
+//! use hook_config::platform;
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("state");
+//! let file = platform::open_no_follow(OpenOptions::new().read(true).write(true).create(true), &path).unwrap();
+//! platform::write_all_at(&file, b"hello", 0).unwrap();
+//! let mut back = [0u8; 5];
+//! platform::read_exact_at(&file, &mut back, 0).unwrap();
+//! assert_eq!(&back, b"hello");
+//! assert!(platform::same_file(&file, &path));
+//! ```
 
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub(crate) use unix::*;
+pub use unix::*;
 
 #[cfg(windows)]
 mod windows;
 #[cfg(windows)]
-pub(crate) use windows::*;
+pub use windows::*;
 
 /// A file's size, modification time and status-change time (ns since the epoch), and identity on its volume: what
 /// the trust fingerprint compares before it hashes again.

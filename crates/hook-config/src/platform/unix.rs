@@ -44,7 +44,7 @@ pub(crate) fn create_new_private(path: &Path) -> io::Result<File> {
 }
 
 /// Creates `dir` and its parents, the new ones readable by their owner only (0700).
-pub(crate) fn create_private_dir_all(dir: &Path) -> io::Result<()> {
+pub fn create_private_dir_all(dir: &Path) -> io::Result<()> {
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
 }
 
@@ -102,4 +102,41 @@ pub(crate) fn special_kind(meta: &Metadata) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Opens `path` with `options`, never through a symlink at its last component (an error saying so), never waiting
+/// on a FIFO there, and creating a file readable by its owner only (0600). Anything but a regular file is the
+/// caller's to refuse.
+pub fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    let opened = options.mode(0o600).custom_flags((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32).open(path);
+    opened.map_err(|e| {
+        if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
+            io::Error::new(e.kind(), "it is a symlink, which is not followed")
+        } else {
+            e
+        }
+    })
+}
+
+/// Whether the open `file` is still the file at `path` (not removed or replaced meanwhile): same device and inode.
+pub fn same_file(file: &File, path: &Path) -> bool {
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(open), Ok(there)) => open.dev() == there.dev() && open.ino() == there.ino(),
+        _ => false,
+    }
+}
+
+/// Reads at `offset` without moving the file's cursor (`pread`).
+pub fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+/// Fills `buf` from `offset` (`pread` until full); EOF first is an error.
+pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Writes all of `buf` at `offset` (`pwrite`).
+pub fn write_all_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
 }

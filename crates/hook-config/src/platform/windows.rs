@@ -54,7 +54,7 @@ pub(crate) fn create_new_private(path: &Path) -> io::Result<File> {
 }
 
 /// Creates `dir` and its parents (with the ACL their parent passes on).
-pub(crate) fn create_private_dir_all(dir: &Path) -> io::Result<()> {
+pub fn create_private_dir_all(dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)
 }
 
@@ -146,4 +146,61 @@ pub(crate) fn program_candidates(dir: &Path, name: &str) -> Vec<std::path::PathB
 /// Windows has no FIFOs, devices or sockets among a directory's files.
 pub(crate) fn special_kind(_meta: &Metadata) -> Option<&'static str> {
     None
+}
+
+/// Opens `path` with `options`, never through a symlink or junction at its last component (an error saying so).
+/// The file is created with the ACL its directory passes on (the user's own under `%LOCALAPPDATA%`).
+pub fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    let file = options.custom_flags(FILE_FLAG_OPEN_REPARSE_POINT).open(path)?;
+    if file.metadata()?.file_type().is_symlink() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "it is a symlink, which is not followed"));
+    }
+    Ok(file)
+}
+
+/// Whether the open `file` is still the file at `path` (not removed or replaced meanwhile): same volume serial
+/// number and file index.
+pub fn same_file(file: &File, path: &Path) -> bool {
+    let there = OpenOptions::new().read(true).custom_flags(FILE_FLAG_OPEN_REPARSE_POINT).open(path);
+    match (identity(file), there.ok().as_ref().and_then(identity)) {
+        (Some((_, open)), Some((_, there))) => open == there,
+        _ => false,
+    }
+}
+
+/// Reads at `offset` (`seek_read`: the file's cursor moves, which no caller relies on).
+pub fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+/// Fills `buf` from `offset`; EOF first is an error.
+pub fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match read_at(file, buf, offset) {
+            Ok(0) => return Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Writes all of `buf` at `offset`.
+pub fn write_all_at(file: &File, mut buf: &[u8], mut offset: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_write(file, buf, offset) {
+            Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero)),
+            Ok(n) => {
+                buf = &buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }

@@ -1,7 +1,6 @@
 //! Where a workspace's receipt log lives by default (docs/receipts.md).
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -18,7 +17,7 @@ use sha2::{Digest, Sha256};
 pub fn workspace_id(workspace: &Path) -> String {
     let canonical =
         hook_config::canonicalize(workspace).unwrap_or_else(|_| std::path::absolute(workspace).unwrap_or_default());
-    let digest = Sha256::digest(canonical.as_os_str().as_bytes());
+    let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
     hex::encode(&digest[..8])
 }
 
