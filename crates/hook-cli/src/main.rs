@@ -29,6 +29,7 @@ mod import;
 mod input;
 mod inspect;
 mod install;
+mod platform;
 mod preview;
 mod receipts;
 mod render;

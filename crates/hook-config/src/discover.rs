@@ -202,7 +202,8 @@ impl<'a> Listings<'a> {
     pub(crate) fn may_exist(&mut self, path: &Path) -> bool {
         let path = path.as_os_str().as_encoded_bytes();
         for (dir, listing) in &mut self.dirs {
-            let under = path.strip_prefix(dir.as_os_str().as_encoded_bytes()).and_then(|rest| rest.strip_prefix(SEPARATOR));
+            let under =
+                path.strip_prefix(dir.as_os_str().as_encoded_bytes()).and_then(|rest| rest.strip_prefix(SEPARATOR));
             let Some(rest) = under else { continue };
             let first = rest.split(|b| SEPARATOR.contains(b)).next().unwrap_or_default();
             if matches!(first, b"" | b"." | b"..") {

@@ -509,11 +509,7 @@ fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     let file = crate::platform::open_read_nonblocking(path)?;
     let meta = file.metadata()?;
     let kind = meta.file_type();
-    let what = if kind.is_dir() {
-        "a directory"
-    } else {
-        crate::platform::special_kind(&meta).unwrap_or_default()
-    };
+    let what = if kind.is_dir() { "a directory" } else { crate::platform::special_kind(&meta).unwrap_or_default() };
     if !what.is_empty() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,

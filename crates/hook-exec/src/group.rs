@@ -18,6 +18,7 @@ use std::process::ExitStatus;
 
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+#[cfg(target_os = "linux")]
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 use tokio::task::JoinHandle;
@@ -58,6 +59,7 @@ pub(crate) enum Child {
     #[cfg_attr(target_os = "linux", allow(dead_code))]
     Std(std::process::Child),
     /// Spawned by pid; reaped with `waitpid`.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     Raw(Pid),
 }
 

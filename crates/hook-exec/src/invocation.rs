@@ -179,7 +179,8 @@ impl Invocation {
             Program::Argv(argv) => argv.clone(),
             Program::Shell(line) => vec![OsString::from(SHELL), OsString::from("-c"), line.into()],
             Program::PowerShell(line) => {
-                let mut argv: Vec<OsString> = std::iter::once(POWERSHELL).chain(POWERSHELL_ARGS).map(OsString::from).collect();
+                let mut argv: Vec<OsString> =
+                    std::iter::once(POWERSHELL).chain(POWERSHELL_ARGS).map(OsString::from).collect();
                 argv.push(line.into());
                 argv
             }

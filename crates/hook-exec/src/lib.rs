@@ -100,6 +100,6 @@ pub use run::{run, run_cancellable};
 pub use text::{terminal_safe, terminal_safe_str};
 #[cfg(windows)]
 pub use windows::{
-    GroupSignal, Supervision, cgroup_in_use, live_group_count, reap_orphans, run, run_cancellable,
-    signal_live_groups, supervise,
+    GroupSignal, Supervision, cgroup_in_use, live_group_count, reap_orphans, run, run_cancellable, signal_live_groups,
+    supervise,
 };

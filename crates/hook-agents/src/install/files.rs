@@ -287,9 +287,8 @@ fn temp_file(target: &Path, text: &str) -> Result<tempfile::TempPath, InstallErr
     if let Some(permissions) = &permissions {
         builder.permissions(permissions.clone());
     }
-    let mut file = builder
-        .tempfile_in(dir)
-        .map_err(|source| io_error("cannot create a temporary file in", dir, source))?;
+    let mut file =
+        builder.tempfile_in(dir).map_err(|source| io_error("cannot create a temporary file in", dir, source))?;
     let written = file.write_all(text.as_bytes()).and_then(|()| file.as_file().sync_all());
     written.map_err(|source| io_error("cannot write", file.path(), source))?;
     // The umask narrowed the mode at creation; the file replaced had exactly these.

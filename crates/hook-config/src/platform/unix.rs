@@ -17,7 +17,8 @@ pub(crate) fn open_read_nonblocking(path: &Path) -> io::Result<File> {
 /// Opens `path` for reading without blocking and without following a symlink at its place: a symlink is an error
 /// saying so.
 pub(crate) fn open_read_no_follow(path: &Path) -> io::Result<File> {
-    let opened = OpenOptions::new().read(true).custom_flags((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32).open(path);
+    let opened =
+        OpenOptions::new().read(true).custom_flags((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32).open(path);
     opened.map_err(|e| {
         if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
             io::Error::new(e.kind(), "it is a symlink, which is not followed")

@@ -113,13 +113,14 @@ fn find_powershell(inv: &Invocation) -> Option<PathBuf> {
 /// Opens the verified program so that no one can write, rename or delete it while the handle is open, and checks
 /// its sha256 (lowercase hex) against `expected`.
 fn hold_verified(program: &OsString, expected: &str) -> Result<File, SpawnError> {
-    let mut file = std::fs::OpenOptions::new().read(true).share_mode(FILE_SHARE_READ).open(Path::new(program)).map_err(
-        |e| match e.kind() {
-            io::ErrorKind::NotFound => SpawnError::NotFound { program: program.clone() },
-            io::ErrorKind::PermissionDenied => SpawnError::NotExecutable { program: program.clone() },
-            _ => SpawnError::Io { program: program.clone(), source: OsError::from(&e) },
-        },
-    )?;
+    let mut file =
+        std::fs::OpenOptions::new().read(true).share_mode(FILE_SHARE_READ).open(Path::new(program)).map_err(
+            |e| match e.kind() {
+                io::ErrorKind::NotFound => SpawnError::NotFound { program: program.clone() },
+                io::ErrorKind::PermissionDenied => SpawnError::NotExecutable { program: program.clone() },
+                _ => SpawnError::Io { program: program.clone(), source: OsError::from(&e) },
+            },
+        )?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 16 * 1024];
     loop {

@@ -124,7 +124,8 @@ fn a_hook_that_never_reads_a_large_stdin_still_times_out() {
 fn a_grandchild_dies_with_the_run_at_the_deadline() {
     let scratch = tempfile::tempdir().expect("tempdir");
     let pid_file = scratch.path().join("grandchild");
-    let result = rt().block_on(hook_exec::run(&helper_invocation("tree", &pid_file), &deadline(Duration::from_secs(4))));
+    let result =
+        rt().block_on(hook_exec::run(&helper_invocation("tree", &pid_file), &deadline(Duration::from_secs(4))));
     assert!(result.timed_out, "{result:?}");
     let grandchild = wait_pid(&pid_file);
     assert!(eventually(Duration::from_secs(5), || is_dead(grandchild)), "grandchild {grandchild} survived the run");

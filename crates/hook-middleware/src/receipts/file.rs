@@ -365,7 +365,9 @@ impl FileSink {
 
     fn create_dir(&self) -> Result<(), SinkError> {
         match self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(dir) => platform::create_private_dir_all(dir).map_err(|e| self.io_error("creating the directory", dir, e)),
+            Some(dir) => {
+                platform::create_private_dir_all(dir).map_err(|e| self.io_error("creating the directory", dir, e))
+            }
             None => Ok(()),
         }
     }

@@ -89,7 +89,8 @@ impl SessionFile {
 /// Opens `path` for reading and writing (creating it with mode 0600 when `create`), never through a symlink at its
 /// place and never waiting on what is there: anything but a regular file (a FIFO) is an error.
 fn open_regular(path: &Path, create: bool) -> io::Result<File> {
-    let file = platform::open_no_follow(OpenOptions::new().read(true).write(true).create(create).truncate(false), path)?;
+    let file =
+        platform::open_no_follow(OpenOptions::new().read(true).write(true).create(create).truncate(false), path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "it is not a regular file"));
     }
