@@ -59,7 +59,7 @@ pub fn probe(agent: Agent, event: &'static str, command: &str, workspace: &Path,
     let mut shell = crate::platform::handler_shell(command, agent.agent().handler == HandlerShape::EventExecutables);
     shell.current_dir(workspace).env_clear().env("PATH", path);
     let own = hook_agents::doctor::agent_variables(agent.agent());
-    for name in ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR"].into_iter().chain(own) {
+    for name in crate::platform::PROBE_ENV.iter().copied().chain(own) {
         if let Some(value) = std::env::var_os(name) {
             shell.env(name, value);
         }

@@ -7,6 +7,9 @@ use std::process::{Child, Command};
 
 use anyhow::{Context, Result, bail};
 
+/// The variables the doctor's probe of a handler keeps from `hook`'s environment (it clears the rest).
+pub const PROBE_ENV: &[&str] = &["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR"];
+
 /// Opens an `--input` file without blocking (a FIFO with no writer would), refusing what is no file to read.
 pub fn open_input(path: &Path, what: &str) -> Result<std::fs::File> {
     let file = std::fs::OpenOptions::new()

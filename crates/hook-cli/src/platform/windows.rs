@@ -6,6 +6,11 @@ use std::process::{Child, Command};
 
 use anyhow::{Context, Result, bail};
 
+/// The variables the doctor's probe of a handler keeps from `hook`'s environment (it clears the rest): the
+/// profile's folders, the temporary directory, and what `cmd` needs to run at all.
+pub const PROBE_ENV: &[&str] =
+    &["USERPROFILE", "APPDATA", "LOCALAPPDATA", "TEMP", "TMP", "SystemRoot", "ComSpec", "PATHEXT"];
+
 /// Opens an `--input` file (nothing on Windows blocks an open), refusing a directory.
 pub fn open_input(path: &Path, what: &str) -> Result<std::fs::File> {
     let file = std::fs::File::open(path).with_context(|| format!("{what} cannot be read"))?;

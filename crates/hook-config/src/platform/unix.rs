@@ -9,6 +9,16 @@ use rustix::fs::{FlockOperation, OFlags, flock};
 
 use super::{Lock, Stat};
 
+/// The variable naming the user's home directory.
+pub const HOME_VAR: &str = "HOME";
+/// The variable naming the base of the config home (`<it>/hooks`): `XDG_CONFIG_HOME`, else `~/.config`.
+pub const CONFIG_HOME_VAR: &str = "XDG_CONFIG_HOME";
+/// The variable naming the state directory (receipts, session state, the load cache): `XDG_STATE_HOME`, else
+/// `~/.local/state`.
+pub const STATE_HOME_VAR: &str = "XDG_STATE_HOME";
+/// The managed policy file: never taken from the environment, which a repository can set for its agent.
+pub const MANAGED_FILE: &str = "/etc/hooks/hooks.yaml";
+
 /// Opens `path` for reading without blocking (a FIFO with no writer in its place must not hang the caller).
 pub(crate) fn open_read_nonblocking(path: &Path) -> io::Result<File> {
     OpenOptions::new().read(true).custom_flags(OFlags::NONBLOCK.bits() as i32).open(path)

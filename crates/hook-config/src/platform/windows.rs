@@ -23,6 +23,17 @@ use windows_sys::Win32::System::IO::OVERLAPPED;
 
 use super::{Lock, Stat};
 
+/// The variable naming the user's home directory (`C:\Users\<name>`), where the agents keep `.claude`, `.codex`.
+pub const HOME_VAR: &str = "USERPROFILE";
+/// The variable naming the base of the config home (`%APPDATA%\hooks`): the roaming application data.
+pub const CONFIG_HOME_VAR: &str = "APPDATA";
+/// The variable naming the state directory (receipts, session state, the load cache): the local application data,
+/// `%LOCALAPPDATA%\hooks`.
+pub const STATE_HOME_VAR: &str = "LOCALAPPDATA";
+/// The managed policy file, under `%ProgramData%` on the system drive, which only administrators can write. The
+/// path is fixed, not read from `%ProgramData%`: a repository can set environment variables for its agent.
+pub const MANAGED_FILE: &str = "C:\\ProgramData\\hooks\\hooks.yaml";
+
 /// Opens `path` for reading (nothing on Windows blocks an open the way a FIFO without a writer does).
 pub(crate) fn open_read_nonblocking(path: &Path) -> io::Result<File> {
     File::open(path)

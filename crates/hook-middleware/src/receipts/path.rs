@@ -1,5 +1,6 @@
 //! Where a workspace's receipt log lives by default (docs/receipts.md).
 
+use hook_config::platform;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -42,7 +43,7 @@ pub fn receipt_path_in(state_home: &Path, workspace: &Path) -> PathBuf {
 /// }
 /// ```
 pub fn default_receipt_path(workspace: &Path) -> Option<PathBuf> {
-    state_home(std::env::var_os("XDG_STATE_HOME"), std::env::var_os("HOME"))
+    state_home(std::env::var_os(platform::STATE_HOME_VAR), std::env::var_os(platform::HOME_VAR))
         .map(|state_home| receipt_path_in(&state_home, workspace))
 }
 
@@ -56,7 +57,7 @@ pub fn default_receipt_path(workspace: &Path) -> Option<PathBuf> {
 /// }
 /// ```
 pub fn session_state_dir(workspace: &Path) -> Option<PathBuf> {
-    state_home(std::env::var_os("XDG_STATE_HOME"), std::env::var_os("HOME"))
+    state_home(std::env::var_os(platform::STATE_HOME_VAR), std::env::var_os(platform::HOME_VAR))
         .map(|state_home| state_home.join("hooks").join("sessions").join(workspace_id(workspace)))
 }
 
