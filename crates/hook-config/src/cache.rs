@@ -57,7 +57,9 @@ pub fn default_load_cache_dir() -> Option<PathBuf> {
     let absolute = |value: std::ffi::OsString| Some(PathBuf::from(value)).filter(|p| p.is_absolute());
     std::env::var_os(crate::platform::STATE_HOME_VAR)
         .and_then(absolute)
-        .or_else(|| std::env::var_os(crate::platform::HOME_VAR).and_then(absolute).map(|home| home.join(".local").join("state")))
+        .or_else(|| {
+            std::env::var_os(crate::platform::HOME_VAR).and_then(absolute).map(|home| home.join(".local").join("state"))
+        })
         .map(|state| state.join("hooks").join("load-cache"))
 }
 
