@@ -88,7 +88,7 @@ mod schema;
 mod trust;
 mod workspace_trust;
 
-pub use bridge_program::{BridgeProgram, lone_command};
+pub use bridge_program::{BridgeProgram, ENCODED_BRIDGE_VARIABLE, lone_command};
 pub use cache::{MAX_ENTRIES as LOAD_CACHE_MAX_ENTRIES, default_load_cache_dir};
 pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::{MAX_DIR_FILES as MAX_HOOK_DIR_FILES, SourceFile};

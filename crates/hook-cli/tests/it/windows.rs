@@ -7,8 +7,9 @@
 //! to be by `HOOK_CLI_HELPER`): Wine has no `sleep` or `yes`.
 //!
 //! Where Wine differs from Windows: Wine's `cmd` is its own (the lines here use only `echo`, redirection and `exit`),
-//! it has no PowerShell, so the PowerShell shell mode is tested only as a missing shell (in hook-exec's suite), and
-//! it does not model a console's Ctrl-C, so the stop signals are not tested here.
+//! it has no PowerShell, so the PowerShell shell mode is tested only as a missing shell (in hook-exec's suite) and
+//! install's PowerShell wrapper around a gate's bridge only as written and recognised (its script is checked by
+//! hook-agents' unit tests), and it does not model a console's Ctrl-C, so the stop signals are not tested here.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -176,8 +177,13 @@ fn install_and_uninstall_give_claudes_settings_back_byte_for_byte() {
     let hooks = std::fs::read(env.ws.join(".hooks/hooks.yaml")).ok();
     let out = env.hook(&["install", "--agent", "claude", "--yes"]);
     assert_eq!(out.code, 0, "{out:#?}");
-    let written = std::fs::read_to_string(&settings).expect("settings");
-    assert!(written.contains("bridge --protocol claude"), "{written}");
+    let written: serde_json::Value = common::read_json(&settings);
+    let command =
+        |event: &str| written["hooks"][event][0]["hooks"][0]["command"].as_str().unwrap_or_default().to_owned();
+    assert!(command("Stop").ends_with("bridge --protocol claude"), "{written:#}");
+    // The gate's fail-closed wrapper in the form cmd, PowerShell and Git Bash all run (Wine has no PowerShell to run
+    // it: the uninstall below finds it as the bridge entry it is).
+    assert!(command("PreToolUse").starts_with("powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand "));
     let out = env.hook(&["uninstall", "--agent", "claude"]);
     assert_eq!(out.code, 0, "{out:#?}");
     assert_eq!(std::fs::read(&settings).expect("settings"), original, "settings.json is back as it was");

@@ -93,6 +93,11 @@ pub(crate) fn is_executable(_path: &Path, meta: &Metadata) -> bool {
     meta.is_file() && meta.permissions().mode() & 0o111 != 0
 }
 
+/// A canonical path as it is: Unix has one form.
+pub(crate) fn plain_path(path: std::path::PathBuf) -> std::path::PathBuf {
+    path
+}
+
 /// The separator of the directories in `PATH`.
 pub(crate) const PATH_LIST_SEPARATOR: char = ':';
 

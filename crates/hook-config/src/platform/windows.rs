@@ -142,6 +142,18 @@ pub(crate) fn executable_extensions() -> Vec<String> {
     pathext.split(';').filter_map(|e| e.strip_prefix('.')).filter(|e| !e.is_empty()).map(str::to_owned).collect()
 }
 
+/// A canonical path without the `\\?\` prefix Windows puts before it, when it names a drive (`C:\…`) and is short
+/// enough to be used without it: the form users type, agents write in their settings and `cmd` accepts.
+pub(crate) fn plain_path(path: std::path::PathBuf) -> std::path::PathBuf {
+    let Some(text) = path.to_str() else { return path };
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.len() < 260 && rest.as_bytes().get(1) == Some(&b':') && !rest.contains(['/', '?']) => {
+            std::path::PathBuf::from(rest)
+        }
+        _ => path,
+    }
+}
+
 /// The separator of the directories in `PATH`.
 pub(crate) const PATH_LIST_SEPARATOR: char = ';';
 
