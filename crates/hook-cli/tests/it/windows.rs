@@ -1,7 +1,7 @@
 //! The real `hook.exe` on Windows (run under Wine in CI): a gate denies; a hook that never reads its stdin still
 //! times out; a hook's grandchild dies with the run, and when `hook` itself is killed; a flood stays bounded; the
-//! bridge answers Claude Code's PreToolUse with a deny in Claude's form; `install` and `uninstall` give Claude Code's
-//! settings back byte for byte.
+//! bridge answers Claude Code's PreToolUse with a deny in Claude's form; `install` and `uninstall` give Claude Code's,
+//! Codex's, Cursor's and GitHub Copilot CLI's files back byte for byte, the gates wrapped in the Windows form.
 //!
 //! The hooks are `cmd /c` lines, or this test binary again in a helper mode (the ignored test [`helper`], told what
 //! to be by `HOOK_CLI_HELPER`): Wine has no `sleep` or `yes`.
@@ -171,23 +171,60 @@ fn the_claude_bridge_answers_a_deny_in_claudes_form() {
     assert!(answer.to_string().contains("no force pushes"), "{answer:#}");
 }
 
+/// Every file under `dir`, relative, with its bytes.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(at) = dirs.pop() {
+        for entry in std::fs::read_dir(&at).expect("read_dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                let bytes = std::fs::read(&path).expect("read");
+                files.push((path.strip_prefix(dir).expect("under dir").to_path_buf(), bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 #[test]
-fn install_and_uninstall_give_claudes_settings_back_byte_for_byte() {
-    let env = Env::new("tests/fixtures/install/claude");
-    let settings = env.ws.join(".claude/settings.json");
-    let original = std::fs::read(&settings).expect("settings");
-    let hooks = std::fs::read(env.ws.join(".hooks/hooks.yaml")).ok();
-    let out = env.hook(&["install", "--agent", "claude", "--yes"]);
-    assert_eq!(out.code, 0, "{out:#?}");
-    let written: serde_json::Value = common::read_json(&settings);
-    let command =
-        |event: &str| written["hooks"][event][0]["hooks"][0]["command"].as_str().unwrap_or_default().to_owned();
-    assert!(command("Stop").ends_with("bridge --protocol claude"), "{written:#}");
-    // The gate's fail-closed wrapper in the form cmd, PowerShell and Git Bash all run (Wine has no PowerShell to run
-    // it: the uninstall below finds it as the bridge entry it is).
-    assert!(command("PreToolUse").starts_with("powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand "));
-    let out = env.hook(&["uninstall", "--agent", "claude"]);
-    assert_eq!(out.code, 0, "{out:#?}");
-    assert_eq!(std::fs::read(&settings).expect("settings"), original, "settings.json is back as it was");
-    assert_eq!(std::fs::read(env.ws.join(".hooks/hooks.yaml")).ok(), hooks, "hooks.yaml is back as it was");
+fn install_and_uninstall_give_each_agents_files_back_byte_for_byte() {
+    for (agent, file, gate) in [
+        ("claude", ".claude/settings.json", "PreToolUse"),
+        ("codex", ".codex/hooks.json", "PreToolUse"),
+        ("cursor", ".cursor/hooks.json", "preToolUse"),
+        ("copilot", ".github/hooks/guard.json", "preToolUse"),
+    ] {
+        let env = Env::new(&format!("tests/fixtures/install/{agent}"));
+        let before = tree(&env.ws);
+        let out = env.hook(&["install", "--agent", agent, "--yes"]);
+        assert_eq!(out.code, 0, "{agent}: {out:#?}");
+        let written = tree(&env.ws);
+        let settings: Vec<&(PathBuf, Vec<u8>)> = written
+            .iter()
+            .filter(|(p, _)| {
+                String::from_utf8_lossy(&std::fs::read(env.ws.join(p)).unwrap_or_default())
+                    .contains("bridge --protocol")
+            })
+            .collect();
+        assert!(!settings.is_empty(), "{agent}: no file holds the bridge after install (expected one like {file})");
+        // The gate's fail-closed wrapper in the form cmd, PowerShell and Git Bash all run (Wine has no PowerShell to
+        // run it: the uninstall below finds it as the bridge entry it is).
+        let all: String = written.iter().map(|(_, b)| String::from_utf8_lossy(b).into_owned()).collect();
+        assert!(
+            all.contains("powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand "),
+            "{agent}: no wrapper on {gate}"
+        );
+        let out = env.hook(&["uninstall", "--agent", agent]);
+        assert_eq!(out.code, 0, "{agent}: {out:#?}");
+        let after = tree(&env.ws);
+        let names = |t: &[(PathBuf, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&after), names(&before), "{agent}: the same files are back");
+        for ((path, was), (_, is)) in before.iter().zip(&after) {
+            assert!(was == is, "{agent}: {} is not back byte for byte", path.display());
+        }
+    }
 }
