@@ -106,8 +106,6 @@ fn other_platforms(root: &std::path::Path) -> Result<()> {
     let windows = ["--target", "x86_64-pc-windows-gnu"];
     let lint = ["--", "-D", "warnings"];
     run(root, "cargo", &[&["clippy", "--workspace", "--exclude", "xtask"][..], &windows, &lint].concat(), &[])?;
-    let suites_lint = ["clippy", "-p", "hook-exec", "-p", "hook-cli", "--test", "it"];
-    run(root, "cargo", &[&suites_lint[..], &windows, &lint].concat(), &[])?;
     let runner = root.join(".ci/wine/run");
     let runner = runner.to_str().context("the repository's path is not UTF-8")?;
     let suites = ["test", "-p", "hook-exec", "-p", "hook-cli", "--test", "it"];
