@@ -1,4 +1,5 @@
-//! The guarantees on Windows, each run in a Job Object: a failed start is a spawn error (a missing PowerShell too),
+//! The guarantees on Windows, each run in a Job Object: a failed start is a spawn error (a missing PowerShell too, and
+//! a verified program whose digest changed),
 //! a hook that never reads its stdin still times out, a grandchild dies with the run (at the deadline, after the
 //! grace, and when the host itself is killed), and a flood stays bounded.
 //!
@@ -86,6 +87,8 @@ fn helper() {
             let inv = helper_invocation("tree", &file);
             rt().block_on(hook_exec::run(&inv, &deadline(Duration::from_secs(120))));
         }
+        // Passes at once.
+        "ok" => {}
         other => panic!("unknown helper mode {other}"),
     }
 }
@@ -179,4 +182,18 @@ fn a_flood_stays_bounded() {
     assert_eq!(result.exit, Some(Exit::Code(0)), "{result:?}");
     assert_eq!(result.stdout.len(), 64 * 1024);
     assert!(result.stdout_truncated);
+}
+
+#[test]
+fn a_verified_program_runs_only_with_the_digest_it_was_trusted_with() {
+    use sha2::{Digest, Sha256};
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let digest = hex::encode(Sha256::digest(std::fs::read(&exe).expect("the test binary")));
+    let inv = helper_invocation("ok", &scratch.path().join("none"));
+    let result = rt().block_on(hook_exec::run(&inv.clone().verified_program(digest), &RunOptions::default()));
+    assert_eq!(result.exit, Some(Exit::Code(0)), "{result:?}");
+    let result = rt().block_on(hook_exec::run(&inv.verified_program("0".repeat(64)), &RunOptions::default()));
+    assert!(matches!(result.spawn_error, Some(SpawnError::Changed { .. })), "{result:?}");
+    assert!(!result.success());
 }
