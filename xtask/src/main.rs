@@ -106,11 +106,38 @@ fn ci() -> Result<()> {
     let (binary, out) = (format!("{target}/debug/hook"), format!("{target}/release-check"));
     run(&root, "cargo", &["xtask", "release", "--binary", &binary, "--out", &out], &[])?;
     run(&root, "cargo", &["publish", "--workspace", "--dry-run", "--allow-dirty"], &[])?;
+    other_platforms(&root)?;
     // The fuzz targets (fuzz/, a workspace of its own) are built so that they keep compiling against the crates, into
     // the workspace's target directory, where most of what they link is built already.
     run(&root, "cargo", &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target-dir", &target], &[])?;
     run(&root, "cargo", &["xtask", "agents", "--no-measure"], &[])?;
     Ok(())
+}
+
+/// Windows: cross-built, linted, and hook-exec's and the CLI's Windows suites run under Wine (`.ci/wine/run`).
+/// macOS: compiled and linted only, ring's C through clang without an SDK (`.ci/macos-check`).
+fn other_platforms(root: &std::path::Path) -> Result<()> {
+    let windows = ["--target", "x86_64-pc-windows-gnu"];
+    let lint = ["--", "-D", "warnings"];
+    run(root, "cargo", &[&["clippy", "--workspace", "--exclude", "xtask"][..], &windows, &lint].concat(), &[])?;
+    let runner = root.join(".ci/wine/run");
+    let runner = runner.to_str().context("the repository's path is not UTF-8")?;
+    let suites = ["test", "-p", "hook-exec", "-p", "hook-cli", "--test", "it"];
+    let threads = ["--", "--test-threads", "2"];
+    run(
+        root,
+        "cargo",
+        &[&suites[..], &windows, &threads].concat(),
+        &[("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", runner)],
+    )?;
+    let include = root.join(".ci/macos-check");
+    let cflags = format!("-ffreestanding -nostdlibinc -DRING_CORE_NOSTDLIBINC=1 -I{}", include.display());
+    let macos = [
+        ("CC_x86_64_apple_darwin", "clang"),
+        ("AR_x86_64_apple_darwin", "llvm-ar"),
+        ("CFLAGS_x86_64_apple_darwin", cflags.as_str()),
+    ];
+    run(root, "cargo", &[&["clippy", "--workspace", "--target", "x86_64-apple-darwin"][..], &lint].concat(), &macos)
 }
 
 /// Makes this process a child subreaper (Linux): what a command it starts leaves running, even in a session of its

@@ -136,29 +136,9 @@ fn read_value(text: &str) -> Result<Value> {
     })
 }
 
-/// Opens an `--input` file without blocking (a FIFO with no writer would), refusing what is no file to read.
+/// Opens an `--input` file without blocking, refusing what is no file to read ([`crate::platform::open_input`]).
 fn open_input(path: &Path, what: &str) -> Result<std::fs::File> {
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
-        .open(path)
-        .with_context(|| format!("{what} cannot be read"))?;
-    let kind = file.metadata().with_context(|| format!("{what} cannot be read"))?.file_type();
-    if kind.is_dir() {
-        bail!("{what} is a directory; expected a file holding a JSON object");
-    }
-    if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
-        bail!(
-            "{what} is a device or a socket, which may never end; expected a file holding a JSON object (or @- for stdin)"
-        );
-    }
-    if kind.is_fifo() {
-        // Opened without blocking so that a FIFO with no writer reads as empty; from here on, wait for the writer.
-        rustix::fs::fcntl_setfl(&file, rustix::fs::OFlags::empty())
-            .with_context(|| format!("{what} cannot be read"))?;
-    }
-    Ok(file)
+    crate::platform::open_input(path, what)
 }
 
 /// Reads at most [`MAX_INPUT_BYTES`] as UTF-8 text; more is an error, not a reason to keep reading.

@@ -31,6 +31,7 @@ mod input;
 mod inspect;
 mod install;
 mod manual;
+mod platform;
 mod preview;
 mod receipts;
 mod render;

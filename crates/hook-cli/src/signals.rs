@@ -7,25 +7,28 @@
 //! subreaper on Linux) are killed and reaped, and `hook` exits with `128 + the signal's number`. A second signal
 //! skips the grace. Against a SIGKILL of `hook` itself, which no handler sees, the watchdog and the leaders'
 //! parent-death signal of [`hook_exec::supervise`] stand in.
+//!
+//! On Windows (`signals/windows.rs`) the stop signals are the console's Ctrl-C and Ctrl-Break, which the C runtime
+//! delivers as SIGINT and SIGBREAK on a thread of their own; each hook is in a Job Object, killed with it.
 
 use std::future::Future;
 use std::pin::pin;
-use std::sync::Arc;
 use std::time::Duration;
 
 use hook_exec::{GroupSignal, Supervision};
-use tokio::io::AsyncReadExt;
-use tokio::net::unix::pipe;
+
+#[cfg(unix)]
+mod unix;
+#[cfg(unix)]
+pub use unix::{Signals, StopReceiver, stop_signal_pipe, wait_for_signal};
+
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+pub use windows::{Signals, StopReceiver, stop_signal_pipe, wait_for_signal};
 
 /// How long the hooks have to end on a forwarded signal before they are killed.
 pub const GRACE: Duration = Duration::from_millis(500);
-
-/// The signals `hook` stops on.
-const STOP_SIGNALS: [(libc::c_int, GroupSignal); 3] = [
-    (libc::SIGINT, GroupSignal::Interrupt),
-    (libc::SIGTERM, GroupSignal::Terminate),
-    (libc::SIGHUP, GroupSignal::Hangup),
-];
 
 /// Turns on, for this process, what keeps hooks from outliving it: the child subreaper and the watchdog. A failure
 /// is a warning: the signal forwarding and the leaders' parent-death signal still hold.
@@ -35,73 +38,12 @@ pub fn supervise() {
     }
 }
 
-/// The signals `hook` stops on, listened to from the first dispatch on. Each one's handler writes its number into
-/// a pipe the dispatch reads: one byte, by a raw `write(2)`, which is all a handler may safely do. (Tokio's own
-/// signal support would do the same through a registry of every signal, built with the runtime: more than this
-/// costs for the three `hook` needs, on every event.)
-pub struct Signals {
-    arrived: pipe::Receiver,
-}
-
-impl Signals {
-    /// Installs the handlers. Must be called inside the runtime.
-    pub fn new() -> std::io::Result<Signals> {
-        Ok(Signals { arrived: pipe::Receiver::from_owned_fd(stop_signal_pipe()?)? })
-    }
-
-    /// The next of the three signals to arrive.
-    async fn next(&mut self) -> GroupSignal {
-        let mut byte = [0u8; 1];
-        loop {
-            match self.arrived.read(&mut byte).await {
-                Ok(1) => {
-                    if let Some(signal) = stop_signal(byte[0]) {
-                        return signal;
-                    }
-                }
-                // The handlers hold the write end for as long as the process lives: no end of file, and no error
-                // a read of a pipe can give. Should one come, no signal is known to have arrived.
-                _ => std::future::pending::<()>().await,
-            }
-        }
-    }
-}
-
 /// How a supervised dispatch ended.
 pub enum Outcome<T> {
     /// It finished by itself.
     Finished(T),
     /// A signal stopped it; every hook it started is dead and reaped.
     Interrupted(GroupSignal),
-}
-
-/// The read end of a new non-blocking pipe into which each of the three stop signals writes its number, one byte
-/// per arrival. Each caller gets a pipe and handlers of its own (the registry keeps every action of a signal), so a
-/// reader never takes another's byte.
-pub fn stop_signal_pipe() -> std::io::Result<std::os::fd::OwnedFd> {
-    use rustix::pipe::PipeFlags;
-    let (read, write) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
-    let write = Arc::new(write);
-    for (number, _) in STOP_SIGNALS {
-        let write = Arc::clone(&write);
-        let byte = [u8::try_from(number).map_err(std::io::Error::other)?];
-        #[allow(unsafe_code)]
-        // SAFETY: the action is async-signal-safe: one write(2) through rustix's raw system call (no allocation,
-        // no lock, no errno) to a non-blocking pipe it keeps open; a full pipe drops the byte, and a signal
-        // already waiting there stops the dispatch just the same.
-        let registered = unsafe {
-            signal_hook_registry::register(number, move || {
-                let _ = rustix::io::write(&*write, &byte);
-            })
-        };
-        registered?;
-    }
-    Ok(read)
-}
-
-/// The stop signal whose number a [`stop_signal_pipe`] byte holds.
-pub fn stop_signal(byte: u8) -> Option<GroupSignal> {
-    STOP_SIGNALS.iter().find(|(n, _)| *n == libc::c_int::from(byte)).map(|(_, signal)| *signal)
 }
 
 /// Drives `work` (a dispatch) until it finishes or a signal arrives; see the module documentation for what a signal

@@ -61,7 +61,11 @@ impl BridgeProgram {
             Program::Argv(argv) => self.words_invoke_bridge(argv),
             // Every load asks this of every shell hook: a line that neither holds `bridge` nor has a quote or a
             // backslash that could spell it cannot have it as a word, and is not split into words at all.
-            Program::Shell(line) if !line.contains("bridge") && !line.contains(['\'', '"', '\\']) => false,
+            Program::Shell(line)
+                if !line.contains("bridge") && !line.contains(['\'', '"', '\\']) && !line.contains(ENCODED) =>
+            {
+                false
+            }
             Program::Shell(line) => self.line_invokes_bridge(line, MAX_SHELL_NESTING),
         }
     }
@@ -72,6 +76,8 @@ impl BridgeProgram {
         shell_commands(line).iter().any(|words| {
             self.words_invoke_bridge(words)
                 || (depth > 0 && shell_script(words).is_some_and(|script| self.line_invokes_bridge(script, depth - 1)))
+                || (depth > 0
+                    && encoded_bridge_line(words).is_some_and(|inner| self.line_invokes_bridge(&inner, depth - 1)))
         })
     }
 
@@ -85,9 +91,13 @@ impl BridgeProgram {
             return false;
         }
         let running = self.running.as_ref().and_then(|name| name.get_or_init(running_executable_name).as_deref());
+        // A Windows program's name with or without its `.exe` (a settings file written there names `hook.exe`).
         let is_program = |word: &String| {
             let name = Path::new(word).file_name().map(|n| n.to_string_lossy());
-            name.is_some_and(|name| self.names.iter().map(String::as_str).chain(running).any(|n| *n == name))
+            name.is_some_and(|name| {
+                let bare = name.strip_suffix(".exe").or_else(|| name.strip_suffix(".EXE")).unwrap_or(&name);
+                self.names.iter().map(String::as_str).chain(running).any(|n| n == name || n == bare)
+            })
         };
         words.iter().position(is_program).is_some_and(|at| words[at + 1..].iter().any(|w| w == "bridge"))
     }
@@ -103,7 +113,56 @@ impl BridgeProgram {
 pub fn lone_command(line: &str) -> bool {
     let commands = shell_commands(line);
     commands.iter().filter(|words| !words.is_empty()).count() == 1
-        && commands.iter().all(|words| shell_script(words).is_none())
+        && commands.iter().all(|words| shell_script(words).is_none() && encoded_bridge_line(words).is_none())
+}
+
+/// The flag of PowerShell's that takes a script as base64 of its UTF-16LE text: how `hook install` writes its
+/// fail-closed wrapper on Windows, where the agent's shell may be `cmd`, PowerShell or Git Bash.
+const ENCODED: &str = "-EncodedCommand";
+
+/// The variable of that wrapper script that holds the bridge command it runs, on a line of its own:
+/// `$hook_bridge_line = '<command>'` (a `'` inside doubled, as PowerShell quotes).
+pub const ENCODED_BRIDGE_VARIABLE: &str = "$hook_bridge_line";
+
+/// The bridge command a PowerShell `-EncodedCommand` wrapper runs (`powershell … -EncodedCommand BASE64`): the value
+/// of its [`ENCODED_BRIDGE_VARIABLE`] line. `None` for any other command.
+fn encoded_bridge_line(words: &[String]) -> Option<String> {
+    let program = words.first().map(|w| Path::new(w).file_name().unwrap_or_default().to_string_lossy())?;
+    let program = program.to_ascii_lowercase();
+    if !matches!(program.as_str(), "powershell" | "powershell.exe" | "pwsh" | "pwsh.exe") {
+        return None;
+    }
+    let at = words.iter().position(|w| w.eq_ignore_ascii_case(ENCODED))?;
+    let bytes = base64_decode(words.get(at + 1)?)?;
+    let units: Vec<u16> = bytes.chunks_exact(2).map(|pair| u16::from_le_bytes([pair[0], pair[1]])).collect();
+    let script = String::from_utf16(&units).ok()?;
+    let prefix = format!("{ENCODED_BRIDGE_VARIABLE} = '");
+    let value = script.lines().find_map(|line| line.trim().strip_prefix(prefix.as_str()))?.strip_suffix('\'')?;
+    Some(value.replace("''", "'"))
+}
+
+/// Standard base64 (with or without padding); `None` on any other character.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text.trim_end_matches('=').bytes() {
+        acc = (acc << 6) | u32::from(value(c)?);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
 }
 
 /// How many `sh -c` scripts deep a command line is looked into for the bridge.

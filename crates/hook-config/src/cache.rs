@@ -23,7 +23,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use hook_types::{Effect, Event, EventFilters, Limits, OnError, Protocol, Severity};
@@ -56,9 +55,11 @@ pub const MAX_ENTRIES: usize = 512;
 /// ```
 pub fn default_load_cache_dir() -> Option<PathBuf> {
     let absolute = |value: std::ffi::OsString| Some(PathBuf::from(value)).filter(|p| p.is_absolute());
-    std::env::var_os("XDG_STATE_HOME")
+    std::env::var_os(crate::platform::STATE_HOME_VAR)
         .and_then(absolute)
-        .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|home| home.join(".local").join("state")))
+        .or_else(|| {
+            std::env::var_os(crate::platform::HOME_VAR).and_then(absolute).map(|home| home.join(".local").join("state"))
+        })
         .map(|state| state.join("hooks").join("load-cache"))
 }
 
@@ -188,10 +189,7 @@ impl LoadCache {
     pub(crate) fn new(dir: &Path) -> LoadCache {
         // The running executable's size and mtime: a rebuilt engine (same version, new code) misses.
         let exe = running_executable_metadata();
-        let exe = exe.map(|m| {
-            use std::os::unix::fs::MetadataExt;
-            format!("{}:{}.{}", m.len(), m.mtime(), m.mtime_nsec())
-        });
+        let exe = exe.map(|m| crate::platform::change_stamp(&m));
         let engine = format!(
             "{}/{CACHE_FORMAT}/{}/{}",
             env!("CARGO_PKG_VERSION"),
@@ -263,18 +261,13 @@ impl LoadCache {
         format: Format,
         cx: &FileContext<'_>,
     ) -> Option<FileLoad> {
-        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
         // Opened without blocking (a FIFO in its place must not hang the load) and read only when it is a regular
         // file of this user's (the state directory is theirs, as the trust store in the config home is) and of a size
         // an entry of this file can have.
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
-            .open(file)
-            .ok()?;
+        let file = crate::platform::open_read_nonblocking(file).ok()?;
         let meta = file.metadata().ok()?;
         let bound = (text.len() as u64).saturating_mul(MAX_ENTRY_GROWTH).saturating_add(1 << 20);
-        if !meta.is_file() || meta.uid() != rustix::process::geteuid().as_raw() || meta.len() > bound {
+        if !meta.is_file() || !crate::platform::owned_by_me(&meta) || meta.len() > bound {
             return None;
         }
         let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
@@ -369,7 +362,7 @@ impl LoadCache {
             closed_gates: &load.closed_gates,
             hooks,
         };
-        let created = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir);
+        let created = crate::platform::create_private_dir_all(&self.dir);
         if created.is_err() {
             return;
         }

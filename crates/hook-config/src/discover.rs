@@ -8,7 +8,6 @@
 //! directory is listed as the pattern itself, not found.
 
 use std::collections::HashSet;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use hook_types::Origin;
@@ -201,11 +200,12 @@ impl<'a> Listings<'a> {
     /// not hold its first name there. Compared as bytes: `Path::strip_prefix` parses both paths into components,
     /// which cost more per slot than the `statx` it saves.
     pub(crate) fn may_exist(&mut self, path: &Path) -> bool {
-        let path = path.as_os_str().as_bytes();
+        let path = path.as_os_str().as_encoded_bytes();
         for (dir, listing) in &mut self.dirs {
-            let under = path.strip_prefix(dir.as_os_str().as_bytes()).and_then(|rest| rest.strip_prefix(b"/"));
+            let under =
+                path.strip_prefix(dir.as_os_str().as_encoded_bytes()).and_then(|rest| rest.strip_prefix(SEPARATOR));
             let Some(rest) = under else { continue };
-            let first = rest.split(|&b| b == b'/').next().unwrap_or_default();
+            let first = rest.split(|b| SEPARATOR.contains(b)).next().unwrap_or_default();
             if matches!(first, b"" | b"." | b"..") {
                 return true;
             }
@@ -218,13 +218,19 @@ impl<'a> Listings<'a> {
     }
 }
 
+/// The separators of a path's components, as bytes.
+#[cfg(not(windows))]
+const SEPARATOR: &[u8] = b"/";
+#[cfg(windows)]
+const SEPARATOR: &[u8] = b"\\/";
+
 /// The names in `dir`, in ASCII lower case, or `None` when it cannot be listed, holds a name that is not ASCII or
 /// holds more than [`MAX_LISTED`].
 fn list(dir: &Path) -> Listing {
     let mut names = HashSet::new();
     for entry in std::fs::read_dir(dir).ok()? {
         let name = entry.ok()?.file_name();
-        let name = name.as_bytes();
+        let name = name.as_encoded_bytes();
         if !name.is_ascii() || names.len() >= MAX_LISTED {
             return None;
         }

@@ -506,22 +506,10 @@ fn unreadable(path: &Path, origin: Origin, position: (Option<usize>, Option<usiz
 /// block (a FIFO with no writer would), and a file larger than `max` is refused without reading the rest.
 fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let file =
-        std::fs::OpenOptions::new().read(true).custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)?;
+    let file = crate::platform::open_read_nonblocking(path)?;
     let meta = file.metadata()?;
     let kind = meta.file_type();
-    let what = if kind.is_dir() {
-        "a directory"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        ""
-    };
+    let what = if kind.is_dir() { "a directory" } else { crate::platform::special_kind(&meta).unwrap_or_default() };
     if !what.is_empty() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,

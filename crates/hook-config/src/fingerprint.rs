@@ -16,7 +16,6 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 use sha2::{Digest, Sha256};
 
@@ -97,7 +96,7 @@ pub fn recheck(fingerprint: &Fingerprint, decl: &HookDecl, workspace: &Path) -> 
 }
 
 /// Size, modification time and status-change time (ns since the epoch), and inode of a file.
-type Stat = (u64, u128, i128, u64);
+type Stat = crate::platform::Stat;
 
 /// What one load has already resolved and hashed. Files are taken to stay put for the length of a load.
 #[derive(Debug, Default)]
@@ -134,7 +133,8 @@ impl FingerprintCache {
                 fs::metadata(candidate).ok().filter(fs::Metadata::is_file)?;
                 let path = crate::canonicalize(candidate).ok()?;
                 let meta = fs::metadata(&path).ok().filter(fs::Metadata::is_file)?;
-                Some((path, stat(&meta)))
+                let stat = stat(&path, &meta);
+                Some((path, stat))
             })
             .clone()
     }
@@ -248,15 +248,15 @@ fn named_files(
 /// it (and verifies it), so a program a repository reaches through the hook's own PATH is pinned by trust like
 /// `./scripts/lint` is.
 pub fn program_on_hook_path(spec: &CommandSpec) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     let Program::Argv(argv) = &spec.program else { return None };
-    let name = argv.first().filter(|name| !name.is_empty() && !name.contains('/'))?;
+    let name = argv.first().filter(|name| !name.is_empty() && !name.contains(['/', std::path::MAIN_SEPARATOR]))?;
     let path = spec.env.get("PATH")?;
-    path.split(':').find_map(|dir| {
+    path.split(crate::platform::PATH_LIST_SEPARATOR).find_map(|dir| {
         let dir = if dir.is_empty() { Path::new(".") } else { Path::new(dir) };
-        let candidate = spec.resolved_cwd.join(dir).join(name);
-        let meta = fs::metadata(&candidate).ok()?;
-        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then(|| crate::canonicalize(&candidate).ok())?
+        crate::platform::program_candidates(&spec.resolved_cwd.join(dir), name).into_iter().find_map(|candidate| {
+            let meta = fs::metadata(&candidate).ok()?;
+            crate::platform::is_executable(&candidate, &meta).then(|| crate::canonicalize(&candidate).ok())?
+        })
     })
 }
 
@@ -276,11 +276,8 @@ fn hash_file(path: PathBuf, (size, mtime_ns, ctime_ns, inode): Stat) -> Fingerpr
     FingerprintFile { path, sha256, size, mtime_ns, ctime_ns, inode }
 }
 
-fn stat(meta: &fs::Metadata) -> Stat {
-    use std::os::unix::fs::MetadataExt;
-    let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
-    let ctime_ns = i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec());
-    (meta.len(), mtime_ns, ctime_ns, meta.ino())
+fn stat(path: &Path, meta: &fs::Metadata) -> Stat {
+    crate::platform::stat(path, meta)
 }
 
 fn sha256_file(path: &Path) -> io::Result<String> {

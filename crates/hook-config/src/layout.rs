@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 /// The app directory name a host uses unless it renames it.
 pub const DEFAULT_APP_DIR: &str = "hooks";
 
-/// The managed (policy) file unless the host points elsewhere.
-pub const DEFAULT_MANAGED_FILE: &str = "/etc/hooks/hooks.yaml";
+/// The managed (policy) file unless the host points elsewhere: `/etc/hooks/hooks.yaml`; on Windows
+/// `C:\ProgramData\hooks\hooks.yaml`.
+pub const DEFAULT_MANAGED_FILE: &str = crate::platform::MANAGED_FILE;
 
 /// The file name of the trust store inside the config home.
 pub const TRUST_STORE_FILE: &str = "trusted.json";
@@ -49,12 +50,12 @@ pub struct Layout {
 
 impl Layout {
     /// A layout with the defaults of docs/trust.md#origins: app dir `hooks`; config home `$XDG_CONFIG_HOME/hooks` when that
-    /// variable is an absolute path, else `~/.config/hooks`; home from the platform's home directory; no extension
+    /// variable is an absolute path (on Windows `%APPDATA%\hooks`), else `~/.config/hooks`; home from the platform's home directory; no extension
     /// roots; managed file `/etc/hooks/hooks.yaml`.
     ///
     /// The environment is read here, once, so a `Layout` means the same thing for as long as it lives.
     pub fn new(workspace: impl Into<PathBuf>) -> Layout {
-        Layout::from_env(workspace.into(), std::env::var_os("XDG_CONFIG_HOME"), std::env::home_dir())
+        Layout::from_env(workspace.into(), std::env::var_os(crate::platform::CONFIG_HOME_VAR), std::env::home_dir())
     }
 
     /// [`Layout::new`] with the two environment inputs given: the only ones that move anything.

@@ -54,7 +54,10 @@
 //! A build without one still reads a declaration of that kind, and never skips it in silence: an error-level issue
 //! on its `kind` ([`unsupported_kind`]), and the gate it was on is closed ([`ClosedGate`]). [`supports_kind`] tells
 //! which kinds this build accepts. hook-middleware's features of the same names turn these on.
-#![forbid(unsafe_code)]
+//!
+//! No `unsafe` but the Windows calls (`LockFileEx`, `GetFileInformationByHandle`) in `platform/windows.rs`.
+#![cfg_attr(not(windows), forbid(unsafe_code))]
+#![cfg_attr(windows, deny(unsafe_code))]
 
 mod bridge_program;
 mod cache;
@@ -77,6 +80,7 @@ mod model;
 mod normalize;
 mod parse;
 mod permission_rule;
+pub mod platform;
 mod policy;
 mod realpath;
 mod remote;
@@ -84,7 +88,7 @@ mod schema;
 mod trust;
 mod workspace_trust;
 
-pub use bridge_program::{BridgeProgram, lone_command};
+pub use bridge_program::{BridgeProgram, ENCODED_BRIDGE_VARIABLE, lone_command};
 pub use cache::{MAX_ENTRIES as LOAD_CACHE_MAX_ENTRIES, default_load_cache_dir};
 pub use closed_gate::{ClosedGate, GATES, is_gate};
 pub use discover::{MAX_DIR_FILES as MAX_HOOK_DIR_FILES, SourceFile};

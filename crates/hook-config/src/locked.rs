@@ -27,14 +27,11 @@
 //! assert_eq!(std::fs::read_to_string(&path).unwrap(), "3");
 //! ```
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-use rustix::fs::{FlockOperation, flock};
 
 /// How long a command (`hook trust`, `hook install`, `hook receipts verify`) waits by default for another
 /// process's lock: long enough for any honest writer (they hold it for a read and a rename, milliseconds, even with
@@ -99,17 +96,15 @@ pub fn held(error: &io::Error) -> Option<&Held> {
 /// plus 5 ms. A lock not had in time is an [`io::ErrorKind::TimedOut`] error holding a [`Held`]; an `flock` that
 /// fails otherwise (a file system without locks) is that error.
 pub fn flock_within(file: &File, path: &Path, kind: LockKind, wait: Duration) -> io::Result<()> {
-    let operation = match kind {
-        LockKind::Exclusive => FlockOperation::NonBlockingLockExclusive,
-        LockKind::Shared => FlockOperation::NonBlockingLockShared,
+    let kind = match kind {
+        LockKind::Exclusive => crate::platform::Lock::Exclusive,
+        LockKind::Shared => crate::platform::Lock::Shared,
     };
     let deadline = Instant::now() + wait;
     let mut pause = Duration::from_micros(20);
     loop {
-        match flock(file, operation) {
-            Ok(()) => return Ok(()),
-            Err(e) if e == rustix::io::Errno::WOULDBLOCK || e == rustix::io::Errno::INTR => {}
-            Err(e) => return Err(e.into()),
+        if crate::platform::try_lock(file, kind)? {
+            return Ok(());
         }
         let now = Instant::now();
         if now >= deadline {
@@ -156,15 +151,7 @@ pub fn lock_path(path: &Path) -> PathBuf {
 /// ([`flock_within`]): a lock another process keeps longer is an error [`held`] recognises.
 pub fn lock(path: &Path, wait: Duration) -> io::Result<FileLock> {
     let lock_path = lock_path(path);
-    let open = || {
-        OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .mode(0o600)
-            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-            .open(&lock_path)
-    };
+    let open = || crate::platform::open_lock_file(&lock_path);
     let file = match open() {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -181,16 +168,9 @@ pub fn lock(path: &Path, wait: Duration) -> io::Result<FileLock> {
 
 /// Reads `path` without following a symlink at its place: `Ok(None)` when it does not exist.
 pub fn read_no_follow(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    let mut file = match OpenOptions::new()
-        .read(true)
-        .custom_flags((rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32)
-        .open(path)
-    {
+    let mut file = match crate::platform::open_read_no_follow(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
-            return Err(io::Error::new(e.kind(), "it is a symlink, which is not followed"));
-        }
         Err(e) => return Err(e),
     };
     if !file.metadata()?.is_file() {
@@ -209,7 +189,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::create_dir_all(dir)?;
     let temp = temp_path(path);
     let result = (|| {
-        let mut file = OpenOptions::new().write(true).create_new(true).mode(0o600).open(&temp)?;
+        let mut file = crate::platform::create_new_private(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         fs::rename(&temp, path)

@@ -50,7 +50,7 @@ pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
             return Ok(real);
         }
     }
-    std::fs::canonicalize(path)
+    std::fs::canonicalize(path).map(crate::platform::plain_path)
 }
 
 /// How many links [`through_links`] follows, and how many components it reads, before it leaves the path to the

@@ -5,16 +5,23 @@
 
 use std::io;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+#[cfg(unix)]
 use tokio::net::unix::pipe;
 
 /// The read buffer starts small (most hooks print little) and doubles while reads fill it, up to `MAX_CHUNK`.
 const FIRST_CHUNK: usize = 4 * 1024;
 const MAX_CHUNK: usize = 64 * 1024;
 
+/// The parent's end of an output pipe on Unix; on Windows Tokio's reader of a child's stdout or stderr.
+#[cfg(unix)]
+pub(crate) type OutputPipe = pipe::Receiver;
+#[cfg(windows)]
+pub(crate) type OutputPipe = tokio::process::ChildStdout;
+
 /// One output pipe being drained into a bounded buffer.
-pub(crate) struct Capture {
-    rx: Option<pipe::Receiver>,
+pub(crate) struct Capture<R = OutputPipe> {
+    rx: Option<R>,
     scratch: Vec<u8>,
     limit: usize,
     pub(crate) bytes: Vec<u8>,
@@ -23,8 +30,8 @@ pub(crate) struct Capture {
     pub(crate) error: Option<io::Error>,
 }
 
-impl Capture {
-    pub(crate) fn new(rx: Option<pipe::Receiver>, limit: usize) -> Self {
+impl<R: AsyncRead + Unpin> Capture<R> {
+    pub(crate) fn new(rx: Option<R>, limit: usize) -> Self {
         Capture { rx, scratch: Vec::new(), limit, bytes: Vec::new(), truncated: false, error: None }
     }
 
@@ -72,6 +79,14 @@ impl Capture {
         }
     }
 
+    /// Stops reading, closing our end.
+    pub(crate) fn abandon(&mut self) {
+        self.close(Ok(()));
+    }
+}
+
+#[cfg(unix)]
+impl Capture<pipe::Receiver> {
     /// Reads what is already in the pipe without waiting, stopping at the first would-block.
     pub(crate) fn drain_available(&mut self) {
         if self.rx.is_none() {
@@ -92,18 +107,13 @@ impl Capture {
             }
         }
     }
-
-    /// Stops reading, closing our end.
-    pub(crate) fn abandon(&mut self) {
-        self.close(Ok(()));
-    }
 }
 
 /// Writes the whole payload, then closes the pipe so the child sees EOF.
 ///
 /// A child that exits or closes stdin without reading everything is legitimate (a hook may decide from its arguments
 /// alone), so a broken pipe is `Ok`; only other failures are reported.
-pub(crate) async fn write_stdin(tx: Option<pipe::Sender>, payload: &[u8]) -> io::Result<()> {
+pub(crate) async fn write_stdin<W: AsyncWrite + Unpin>(tx: Option<W>, payload: &[u8]) -> io::Result<()> {
     let Some(mut tx) = tx else { return Ok(()) };
     match tx.write_all(payload).await {
         Ok(()) => Ok(()),

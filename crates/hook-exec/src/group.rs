@@ -17,7 +17,8 @@ use std::os::fd::OwnedFd;
 use std::process::ExitStatus;
 
 use rustix::io::Errno;
-use rustix::process::{Pid, PidfdFlags, Signal, WaitId, WaitIdOptions};
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+#[cfg(target_os = "linux")]
 use tokio::io::Interest;
 use tokio::io::unix::AsyncFd;
 use tokio::task::JoinHandle;
@@ -58,6 +59,7 @@ pub(crate) enum Child {
     #[cfg_attr(target_os = "linux", allow(dead_code))]
     Std(std::process::Child),
     /// Spawned by pid; reaped with `waitpid`.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     Raw(Pid),
 }
 
@@ -245,14 +247,22 @@ fn reap_in_background(mut child: Child) {
     drop(spawned);
 }
 
+#[cfg(target_os = "linux")]
 fn open_pidfd(pid: Pid) -> Option<AsyncFd<OwnedFd>> {
-    let fd = rustix::process::pidfd_open(pid, PidfdFlags::NONBLOCK).ok()?;
+    let fd = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::NONBLOCK).ok()?;
     register_readable(fd).ok()
+}
+
+/// Pidfds are Linux's: elsewhere (macOS, the BSDs) the leader is always watched through `waitid(WNOWAIT)`.
+#[cfg(not(target_os = "linux"))]
+fn open_pidfd(_pid: Pid) -> Option<AsyncFd<OwnedFd>> {
+    None
 }
 
 /// `unsafe` because Tokio's safe `AsyncFd` constructors are deprecated (they cannot check a generic `AsRawFd` for I/O
 /// safety) in favour of this one; the crate's other `unsafe` is the leader's and the watchdog's start on Linux
 /// (`vfork.rs`, `watchdog.rs`) and the orphan sweep's `waitid` (`live.rs`), listed in the crate's documentation.
+#[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn register_readable(fd: OwnedFd) -> io::Result<AsyncFd<OwnedFd>> {
     // SAFETY: the contract is that `as_raw_fd()` returns the same open descriptor for the AsyncFd's whole life.

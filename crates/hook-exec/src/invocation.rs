@@ -14,8 +14,13 @@ pub enum Program {
     /// An argument vector: the first element is the program (looked up in `PATH` unless it contains a `/`), the rest
     /// are its arguments, passed verbatim. No shell is involved, so `$(…)`, quotes and globs stay literal.
     Argv(Vec<OsString>),
-    /// A shell command line, run as `/bin/sh -c <string>`.
+    /// A shell command line, run as `/bin/sh -c <string>`; on Windows as `cmd.exe /d /s /c "<string>"` (the
+    /// `cmd` of `%ComSpec%`), the line passed as it is, without the quoting an argument gets.
     Shell(String),
+    /// A PowerShell command line, run as `pwsh -NoLogo -NoProfile -NonInteractive -Command <string>`; on Windows,
+    /// where PowerShell 7 (`pwsh`) is often missing, Windows PowerShell (`powershell`) when `PATH` has no `pwsh`.
+    /// Neither found is a [`SpawnError::NotFound`](crate::SpawnError::NotFound), never a run that passed.
+    PowerShell(String),
 }
 
 /// Which of the host's environment variables the child sees.
@@ -163,25 +168,33 @@ impl Invocation {
         match &self.program {
             Program::Argv(argv) => argv.first().cloned().unwrap_or_default(),
             Program::Shell(_) => OsString::from(SHELL),
+            Program::PowerShell(_) => OsString::from(POWERSHELL),
+        }
+    }
+
+    /// The argument vector that runs the program: the declared one, or the shell's with the line.
+    #[cfg(unix)]
+    pub(crate) fn full_argv(&self) -> Vec<OsString> {
+        match &self.program {
+            Program::Argv(argv) => argv.clone(),
+            Program::Shell(line) => vec![OsString::from(SHELL), OsString::from("-c"), line.into()],
+            Program::PowerShell(line) => {
+                let mut argv: Vec<OsString> =
+                    std::iter::once(POWERSHELL).chain(POWERSHELL_ARGS).map(OsString::from).collect();
+                argv.push(line.into());
+                argv
+            }
         }
     }
 
     /// Builds the `std` command: program, arguments, cwd and environment (stdio and process group are the runner's).
+    #[cfg(unix)]
     #[cfg_attr(target_os = "linux", allow(dead_code))]
     pub(crate) fn command(&self) -> Option<Command> {
-        let mut cmd = match &self.program {
-            Program::Argv(argv) => {
-                let (program, args) = argv.split_first()?;
-                let mut cmd = Command::new(program);
-                cmd.args(args);
-                cmd
-            }
-            Program::Shell(line) => {
-                let mut cmd = Command::new(SHELL);
-                cmd.arg("-c").arg(line);
-                cmd
-            }
-        };
+        let argv = self.full_argv();
+        let (program, args) = argv.split_first()?;
+        let mut cmd = Command::new(program);
+        cmd.args(args);
         if let Some(dir) = &self.cwd {
             cmd.current_dir(dir);
         }
@@ -191,7 +204,7 @@ impl Invocation {
 
     /// Filters the host environment through the policy, then adds [`Invocation::env_add`].
     #[cfg_attr(target_os = "linux", allow(dead_code))]
-    fn apply_env(&self, cmd: &mut Command) {
+    pub(crate) fn apply_env(&self, cmd: &mut Command) {
         match &self.env {
             EnvPolicy::InheritAll => {}
             EnvPolicy::Clear => {
@@ -219,8 +232,16 @@ impl Invocation {
     }
 }
 
-/// The shell behind [`Program::Shell`]; an absolute path so that a cleared `PATH` cannot lose it.
+/// The shell behind [`Program::Shell`]; an absolute path so that a cleared `PATH` cannot lose it. On Windows the
+/// name only: the path comes from `%ComSpec%`.
+#[cfg(unix)]
 pub(crate) const SHELL: &str = "/bin/sh";
+#[cfg(windows)]
+pub(crate) const SHELL: &str = "cmd.exe";
+
+/// The PowerShell behind [`Program::PowerShell`], found in `PATH`, and its arguments before the command line.
+pub(crate) const POWERSHELL: &str = "pwsh";
+pub(crate) const POWERSHELL_ARGS: [&str; 4] = ["-NoLogo", "-NoProfile", "-NonInteractive", "-Command"];
 
 #[cfg(test)]
 mod tests {

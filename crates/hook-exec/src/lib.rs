@@ -26,9 +26,11 @@
 //! It never knows what a hook, an event or an effect is, never interprets the output, and adds no environment
 //! variable of its own: the caller decides all of that.
 //!
-//! Platforms: Linux first (a pidfd tells that the leader exited without reaping it); other Unix through
-//! `waitid(WNOWAIT)` on a blocking thread. Windows is out of scope for now (no process groups or pidfds there; the
-//! crate does not build for it). A descendant that left the group with `setsid` cannot be killed through the
+//! Platforms: Linux first (a pidfd tells that the leader exited without reaping it); other Unix (macOS) through
+//! `waitid(WNOWAIT)` on a blocking thread. Windows has neither process groups nor signals: there each run is a Job
+//! Object, with the same guarantees (see the `windows` module: the job is killed at the deadline, at the end of the
+//! run, when the run is dropped, and by Windows itself when the host dies, since the host holds the job's only
+//! handle). A descendant that left the group with `setsid` cannot be killed through the
 //! group; the run stops reading its pipe after the grace and says so in [`RunResult::warnings`]. A host that sets
 //! `SIGCHLD` to `SIG_IGN` loses exit statuses (the kernel reaps children itself).
 //!
@@ -58,28 +60,46 @@
 //! assert!(!result.success() && !result.timed_out && result.spawn_error.is_none());
 //! ```
 #![deny(unsafe_code)]
-#![cfg(unix)]
+#![cfg(any(unix, windows))]
 
 mod capture;
 #[cfg(target_os = "linux")]
 mod cgroup;
+#[cfg(unix)]
 mod group;
 mod invocation;
+#[cfg(unix)]
 mod live;
+mod options;
+#[cfg(unix)]
 mod procfs;
 mod result;
+#[cfg(unix)]
 mod run;
+#[cfg(unix)]
 mod spawn;
 mod text;
+#[cfg(unix)]
 mod verified;
 #[cfg(target_os = "linux")]
 mod vfork;
+#[cfg(unix)]
 mod watchdog;
+#[cfg(windows)]
+mod windows;
 
 pub use invocation::{EnvPolicy, Invocation, Program};
+#[cfg(unix)]
 pub use live::{
     GroupSignal, Supervision, cgroup_in_use, live_group_count, reap_orphans, signal_live_groups, supervise,
 };
+pub use options::RunOptions;
 pub use result::{Exit, OsError, RunResult, SpawnError};
-pub use run::{RunOptions, run, run_cancellable};
+#[cfg(unix)]
+pub use run::{run, run_cancellable};
 pub use text::{terminal_safe, terminal_safe_str};
+#[cfg(windows)]
+pub use windows::{
+    GroupSignal, Supervision, cgroup_in_use, live_group_count, reap_orphans, run, run_cancellable, signal_live_groups,
+    supervise,
+};

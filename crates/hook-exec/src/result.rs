@@ -16,9 +16,16 @@ pub enum Exit {
 }
 
 impl Exit {
+    #[cfg(unix)]
     pub(crate) fn from_status(status: std::process::ExitStatus) -> Option<Exit> {
         use std::os::unix::process::ExitStatusExt;
         status.code().map(Exit::Code).or_else(|| status.signal().map(Exit::Signal))
+    }
+
+    /// Windows has no signals: every process ends with a code (a killed one with the code its killer chose).
+    #[cfg(windows)]
+    pub(crate) fn from_status(status: std::process::ExitStatus) -> Option<Exit> {
+        status.code().map(Exit::Code)
     }
 }
 

@@ -52,10 +52,7 @@ fn spawn_checked(
         source: OsError::from(&io::Error::new(io::ErrorKind::InvalidInput, what.to_owned())),
     };
     let io_error = |e: io::Error| SpawnError::Io { program: program.clone(), source: OsError::from(&e) };
-    let argv_os: Vec<OsString> = match &inv.program {
-        Program::Argv(argv) => argv.clone(),
-        Program::Shell(line) => vec![OsString::from(crate::invocation::SHELL), OsString::from("-c"), line.into()],
-    };
+    let argv_os: Vec<OsString> = inv.full_argv();
     let Some(first) = argv_os.first() else { return Err(invalid("empty argv")) };
     let argv = verified::c_args(&argv_os).ok_or_else(|| invalid("an argument holds a NUL byte"))?;
     let envp = verified::final_env(inv);

@@ -8,20 +8,26 @@
 //! environment (the hook engine sets `HOOK_PROJECT_DIR`), not through `$0`. Elsewhere the program is hashed
 //! through the descriptor and executed by path, which leaves the short window between the two.
 
-use std::ffi::{CString, OsString};
+#[cfg(target_os = "linux")]
+use std::ffi::CString;
+use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
+#[cfg(target_os = "linux")]
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
+#[cfg(target_os = "linux")]
 use crate::invocation::Invocation;
 use crate::result::{OsError, SpawnError};
 
 /// A program checked against its expected digest, as a sealed copy ready to be executed.
 pub(crate) struct Frozen {
+    /// Executed through `fexecve` on Linux; elsewhere only held until the exec by path.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     pub(crate) fd: OwnedFd,
 }
 
@@ -90,6 +96,7 @@ fn copy_hashing(from: &mut impl Read, to: &mut impl Write) -> io::Result<String>
 
 /// The environment the child gets, as `KEY=value` strings: what [`Invocation::apply_env`] gives a `Command`, built
 /// here because the child's `fexecve` needs it ready before the fork.
+#[cfg(target_os = "linux")]
 pub(crate) fn final_env(inv: &Invocation) -> Vec<CString> {
     let mut vars: Vec<(OsString, OsString)> = std::env::vars_os().filter(|(key, _)| inv.env.passes(key)).collect();
     for (key, value) in &inv.env_add {
@@ -107,6 +114,7 @@ pub(crate) fn final_env(inv: &Invocation) -> Vec<CString> {
 }
 
 /// The argument vector as C strings; `None` when one holds a NUL byte (which no exec can pass).
+#[cfg(target_os = "linux")]
 pub(crate) fn c_args(args: &[OsString]) -> Option<Vec<CString>> {
     args.iter().map(|arg| CString::new(arg.as_bytes()).ok()).collect()
 }

@@ -15,6 +15,7 @@
 
 mod arena;
 mod metered;
+#[cfg(unix)]
 pub mod process;
 
 pub use arena::{Arena, LARGEST};

@@ -30,6 +30,10 @@ pub mod alone;
 #[cfg(feature = "hook-server")]
 pub mod hook_server;
 pub mod paths;
+#[cfg(unix)]
+pub mod process;
+#[cfg(windows)]
+#[path = "process_windows.rs"]
 pub mod process;
 pub mod reader;
 pub mod runaway_policies;

@@ -1,6 +1,5 @@
 //! The throwaway repository the example agent works in: its `.hooks/hooks.yaml` and the hook scripts it names.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The repository's hooks. Everything here comes from the project origin, so the command hooks and the hooks that
@@ -90,7 +89,9 @@ pub fn create(dir: &Path) -> std::io::Result<()> {
     for (name, text) in [("no-force-push.sh", NO_FORCE_PUSH), ("pip-user.sh", PIP_USER), ("upload.sh", UPLOAD)] {
         let path = dir.join("scripts").join(name);
         std::fs::write(&path, text)?;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+        // The scripts are sh scripts, run by their `#!` line: the run bits are Unix's (Windows has none to set).
+        #[cfg(unix)]
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))?;
     }
     Ok(())
 }

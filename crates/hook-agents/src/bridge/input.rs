@@ -195,7 +195,7 @@ impl AgentInput {
     /// assert_eq!(read.workspace(|v| (v == "CLAUDE_PROJECT_DIR").then(|| "/ws".into())), Some("/ws".into()));
     /// ```
     pub fn workspace(&self, env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-        let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+        let home = env(hook_config::platform::HOME_VAR).filter(|h| !h.is_empty()).map(PathBuf::from);
         self.agent
             .agent()
             .project_env

@@ -127,6 +127,11 @@ impl AgentInstall for Protocol {
             HandlerShape::Flat | HandlerShape::NotInstallable | HandlerShape::EventExecutables => {
                 json!({"command": command, "timeout": timeout})
             }
+            // `bash` runs on Linux and macOS only; on Windows the cross-platform `command` (whose line, as install
+            // writes it there, runs the same in PowerShell and cmd).
+            HandlerShape::Shells if cfg!(windows) => {
+                json!({"type": "command", "command": command, "timeoutSec": timeout})
+            }
             HandlerShape::Shells => json!({"type": "command", "bash": command, "timeoutSec": timeout}),
         }
     }

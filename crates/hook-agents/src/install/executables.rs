@@ -22,7 +22,6 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -357,16 +356,11 @@ impl ExecutablesPlan {
             change.moved.push(m.clone());
         }
         for (path, text) in &self.bridges {
-            let mut file = fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o755)
-                .open(path)
-                .map_err(io("cannot create", path))?;
+            let mut file = super::platform::create_script(path).map_err(io("cannot create", path))?;
             change.bridges.push(WrittenFile { path: path.clone(), sha256: digest(text.as_bytes()) });
             file.write_all(text.as_bytes()).and_then(|()| file.sync_all()).map_err(io("cannot write", path))?;
             // The umask narrowed the mode at creation: the agent needs no run bit, a reader of the directory expects it.
-            fs::set_permissions(path, fs::Permissions::from_mode(0o755)).map_err(io("cannot set the mode of", path))?;
+            super::platform::make_runnable(path).map_err(io("cannot set the mode of", path))?;
         }
         Ok(())
     }

@@ -30,6 +30,12 @@
 //! The wrapper holds the bridge command as a simple command of its own (inside the `sh -c` script where there is
 //! one), so every host still recognises it as a bridge entry ([`hook_config::BridgeProgram`]) and uninstall still
 //! finds it.
+//!
+//! On Windows the wrapper is a PowerShell script passed as `-EncodedCommand` (`fallback/powershell.rs`): one line
+//! that `cmd`, PowerShell and Git Bash all run alike, with the same timer, statuses and answers; the bridge command
+//! sits on a line of its own in the script, where the recognition finds it after decoding.
+
+mod powershell;
 
 use hook_types::{EventClass, Limits};
 
@@ -99,6 +105,15 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
          reinstall with: {program} install --agent {agent}"
     );
     let answer = crate::bridge::failure(Some(agent), Some(event), &message);
+    if cfg!(windows) {
+        let reasons = powershell::Reasons {
+            timer: why.timer,
+            missing: format!("{program} was not found on the PATH the agent gives its hooks"),
+            status: format!("{program} exited with a status hook bridge never uses: "),
+            start: format!("{program} could not be started: "),
+        };
+        return powershell::wrapper(command, timer, &reasons, &answer);
+    }
     let mut line = format!(
         "sleep {timer} </dev/null >/dev/null 2>&1 & {S}=$!; {{ {{ trap '{F}=1; kill -9 ${P} 2>/dev/null' TERM; {command} \
          <&3 3<&- & {P}=$!; {{ wait ${P}; }} 2>/dev/null; {C}=$?; [ -n \"${F}\" ] && {{ wait ${P}; exit {TIMED_OUT}; }}; \

@@ -20,10 +20,9 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path, PathBuf};
 
-use rustix::fs::{CWD, RenameFlags, renameat_with};
+use super::platform;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -203,33 +202,33 @@ pub(crate) fn replace(
         let temp = temp_file(real, text)?;
         let changed = || InstallError::Changed { path: shown.to_path_buf() };
         match expected {
-            None => match renameat_with(CWD, &*temp, CWD, real, RenameFlags::NOREPLACE) {
+            None => match platform::rename_no_replace(&temp, real) {
                 // The temporary name is free again: nothing is left to remove.
                 Ok(()) => drop(temp.keep()),
-                Err(rustix::io::Errno::EXIST) => return Err(changed()),
-                Err(errno) if unsupported(errno) => match fs::hard_link(&*temp, real) {
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists => return Err(changed()),
+                Err(err) if err.kind() == io::ErrorKind::Unsupported => match fs::hard_link(&*temp, real) {
                     Ok(()) => {}
                     Err(err) if err.kind() == io::ErrorKind::AlreadyExists => return Err(changed()),
                     Err(source) => return Err(io_error("cannot create", real, source)),
                 },
-                Err(errno) => return Err(io_error("cannot create", real, errno.into())),
+                Err(source) => return Err(io_error("cannot create", real, source)),
             },
-            Some(expected) => match renameat_with(CWD, &*temp, CWD, real, RenameFlags::EXCHANGE) {
+            Some(expected) => match platform::exchange(&temp, real) {
                 Ok(()) => {
                     // `temp` now names what was at the file's place: it must be what install read.
                     if !holds(&temp, expected) {
-                        let _ = renameat_with(CWD, &*temp, CWD, real, RenameFlags::EXCHANGE);
+                        let _ = platform::exchange(&temp, real);
                         return Err(changed());
                     }
                 }
-                Err(rustix::io::Errno::NOENT) => return Err(changed()),
-                Err(errno) if unsupported(errno) => {
+                Err(err) if err.kind() == io::ErrorKind::NotFound => return Err(changed()),
+                Err(err) if err.kind() == io::ErrorKind::Unsupported => {
                     if !holds(real, expected) {
                         return Err(changed());
                     }
                     fs::rename(&*temp, real).map_err(|source| io_error("cannot replace", real, source))?;
                 }
-                Err(errno) => return Err(io_error("cannot replace", real, errno.into())),
+                Err(source) => return Err(io_error("cannot replace", real, source)),
             },
         }
         // Whatever `temp` names now (the old file, or nothing) goes when it drops.
@@ -256,9 +255,12 @@ pub(crate) fn remove(shown: &Path, real: &Path, expected: &str) -> Result<(), In
         // Dropping `aside` removes what was moved there.
         return Ok(());
     }
-    if renameat_with(CWD, &*aside, CWD, real, RenameFlags::NOREPLACE).is_ok() {
+    match platform::rename_no_replace(&aside, real) {
         // The name is empty again: nothing of ours is left to remove.
-        let _ = aside.keep();
+        Ok(()) => drop(aside.keep()),
+        // A link at the old name keeps the file; the aside name goes when `aside` drops.
+        Err(err) if err.kind() == io::ErrorKind::Unsupported => drop(fs::hard_link(&*aside, real)),
+        Err(_) => {}
     }
     Err(InstallError::Changed { path: shown.to_path_buf() })
 }
@@ -278,19 +280,19 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<Vec<PathBuf>, Inst
 /// not exist): created exclusively under a random name, synced; removed when dropped.
 fn temp_file(target: &Path, text: &str) -> Result<tempfile::TempPath, InstallError> {
     let dir = parent(target);
-    let permissions =
-        fs::metadata(target).map(|m| m.permissions()).unwrap_or_else(|_| fs::Permissions::from_mode(0o666));
-    let mut file = tempfile::Builder::new()
-        .prefix(&format!(".{}.", file_name(target)))
-        .suffix(".hook-install")
-        .rand_bytes(12)
-        .permissions(permissions.clone())
-        .tempfile_in(dir)
-        .map_err(|source| io_error("cannot create a temporary file in", dir, source))?;
+    let permissions = fs::metadata(target).map(|m| m.permissions()).ok().or_else(platform::new_file_permissions);
+    let mut builder = tempfile::Builder::new();
+    let prefix = format!(".{}.", file_name(target));
+    builder.prefix(&prefix).suffix(".hook-install").rand_bytes(12);
+    if let Some(permissions) = &permissions {
+        builder.permissions(permissions.clone());
+    }
+    let mut file =
+        builder.tempfile_in(dir).map_err(|source| io_error("cannot create a temporary file in", dir, source))?;
     let written = file.write_all(text.as_bytes()).and_then(|()| file.as_file().sync_all());
     written.map_err(|source| io_error("cannot write", file.path(), source))?;
     // The umask narrowed the mode at creation; the file replaced had exactly these.
-    if fs::metadata(target).is_ok() {
+    if let Some(permissions) = permissions.filter(|_| fs::metadata(target).is_ok()) {
         fs::set_permissions(file.path(), permissions)
             .map_err(|source| io_error("cannot set the permissions of", file.path(), source))?;
     }
@@ -300,12 +302,6 @@ fn temp_file(target: &Path, text: &str) -> Result<tempfile::TempPath, InstallErr
 /// Whether the regular file at `path` (not followed if a symlink) holds exactly `expected`.
 fn holds(path: &Path, expected: &str) -> bool {
     matches!(hook_config::locked::read_no_follow(path), Ok(Some(bytes)) if bytes == expected.as_bytes())
-}
-
-/// Whether the filesystem (or kernel) lacks the `renameat2` flag asked for.
-fn unsupported(errno: rustix::io::Errno) -> bool {
-    use rustix::io::Errno;
-    errno == Errno::INVAL || errno == Errno::NOSYS || errno == Errno::OPNOTSUPP
 }
 
 fn parent(path: &Path) -> &Path {
@@ -542,7 +538,9 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn a_replace_keeps_the_permissions_and_a_new_file_gets_the_usual_ones() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("settings.json");
         fs::write(&file, "{}").unwrap();

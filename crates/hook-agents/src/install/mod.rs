@@ -60,6 +60,7 @@ mod files;
 mod handlers;
 mod native;
 mod plan;
+mod platform;
 mod record;
 mod undo;
 

@@ -215,7 +215,8 @@ fn dispatch(cli: &Cli, read: &AgentInput, stdin: &[u8]) -> anyhow::Result<Answer
         global.workspace = Some(match workspace {
             Some(dir) => dir,
             None => {
-                let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+                let home =
+                    std::env::var_os(hook_config::platform::HOME_VAR).filter(|h| !h.is_empty()).map(PathBuf::from);
                 project_root(read.agent, &std::env::current_dir()?, home.as_deref())
             }
         });

@@ -19,7 +19,6 @@
 //! little later, and answers for it (`hook_agents::install::guarded_command`): that one holds even when this
 //! process cannot run at all.
 
-use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -114,7 +113,7 @@ impl Watchdog {
 }
 
 /// The watchdog's loop: wait for the deadline, or for a stop signal and then its grace; answer if nobody has.
-fn watch(shared: &Shared, deadline: Instant, signals: Option<OwnedFd>) {
+fn watch(shared: &Shared, deadline: Instant, signals: Option<signals::StopReceiver>) {
     let mut deadline = deadline;
     let mut stopped_by = None;
     loop {
@@ -125,7 +124,7 @@ fn watch(shared: &Shared, deadline: Instant, signals: Option<OwnedFd>) {
         let left = deadline - now;
         match (&signals, stopped_by) {
             (Some(pipe), None) => {
-                if let Some(signal) = wait_for_signal(pipe, left) {
+                if let Some(signal) = signals::wait_for_signal(pipe, left) {
                     stopped_by = Some(signal);
                     deadline = deadline.min(Instant::now() + signals::GRACE + SIGNAL_MARGIN);
                 }
@@ -164,33 +163,13 @@ fn answer_and_exit(shared: &Shared, message: &str) {
     std::process::exit(i32::from(answer.exit_code));
 }
 
-/// The answer written to descriptors 1 and 2 directly, past std's locks, which the stuck side may hold.
-fn write_raw(answer: &Answer) {
-    for (fd, text) in [(rustix::stdio::stdout(), &answer.stdout), (rustix::stdio::stderr(), &answer.stderr)] {
-        let mut bytes = text.as_bytes();
-        while !bytes.is_empty() {
-            match rustix::io::write(fd, bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => bytes = &bytes[n..],
-            }
-        }
-    }
-}
-
-/// Waits up to `left` for a byte on the signal pipe: the signal it names, if one came.
-fn wait_for_signal(pipe: &OwnedFd, left: Duration) -> Option<GroupSignal> {
-    use rustix::event::{PollFd, PollFlags, poll};
-    let timeout = rustix::event::Timespec::try_from(left).ok();
-    let mut fds = [PollFd::new(pipe, PollFlags::IN)];
-    if poll(&mut fds, timeout.as_ref()).ok()? == 0 {
-        return None;
-    }
-    let mut byte = [0u8; 1];
-    match rustix::io::read(pipe.as_fd(), &mut byte) {
-        Ok(1) => signals::stop_signal(byte[0]),
-        _ => None,
-    }
-}
+#[cfg(unix)]
+#[path = "watchdog/unix.rs"]
+mod platform;
+#[cfg(windows)]
+#[path = "watchdog/windows.rs"]
+mod platform;
+use platform::write_raw;
 
 #[cfg(test)]
 mod tests {

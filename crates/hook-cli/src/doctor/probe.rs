@@ -7,7 +7,6 @@
 //! answer the fail-closed fallback wrote instead names why the bridge could not ([`FALLBACK_ANSWERED`]).
 
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -57,15 +56,10 @@ fn probe_input(agent: Agent, workspace: &Path) -> Vec<u8> {
 
 /// Runs the installed `command` for `event` as the agent would, with `path` as its `PATH`.
 pub fn probe(agent: Agent, event: &'static str, command: &str, workspace: &Path, path: &str) -> Probe {
-    let mut shell = Command::new("sh");
-    if agent.agent().handler == HandlerShape::EventExecutables {
-        shell.arg(command);
-    } else {
-        shell.args(["-c", command]);
-    }
+    let mut shell = crate::platform::handler_shell(command, agent.agent().handler == HandlerShape::EventExecutables);
     shell.current_dir(workspace).env_clear().env("PATH", path);
     let own = hook_agents::doctor::agent_variables(agent.agent());
-    for name in ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR"].into_iter().chain(own) {
+    for name in crate::platform::PROBE_ENV.iter().copied().chain(own) {
         if let Some(value) = std::env::var_os(name) {
             shell.env(name, value);
         }
@@ -73,7 +67,7 @@ pub fn probe(agent: Agent, event: &'static str, command: &str, workspace: &Path,
     for var in agent.agent().project_env {
         shell.env(var, workspace);
     }
-    shell.process_group(0);
+    crate::platform::own_group(&mut shell);
     let deadline = Duration::from_secs(wrapper_timer_secs(&crate::engine::limits()) + 2);
     let input = probe_input(agent, workspace);
     let fail = |outcome: String| Probe { event, live: false, exit: None, outcome };
@@ -131,9 +125,7 @@ fn finish(mut child: Child, deadline: Duration) -> Option<(Option<i32>, String, 
         }
     };
     let Some(status) = status else {
-        let group = rustix::process::Pid::from_child(&child);
-        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-        let _ = child.wait();
+        crate::platform::kill_tree(&mut child);
         return None;
     };
     Some((status.code(), out.join().unwrap_or_default(), err.join().unwrap_or_default()))
@@ -150,13 +142,9 @@ fn read_all(pipe: Option<&mut impl Read>) -> String {
 /// The version the agent's executable reports (`<binary> --version`, found on `PATH`), bounded in time: `Err` says
 /// why there is none.
 pub fn installed_version(binary: &str) -> Result<String, String> {
-    let child = Command::new(binary)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn();
+    let mut version = Command::new(binary);
+    version.arg("--version").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let child = crate::platform::own_group(&mut version).spawn();
     let child = match child {
         Ok(child) => child,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err(format!("`{binary}` is not on PATH")),

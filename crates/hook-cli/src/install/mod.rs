@@ -266,7 +266,7 @@ fn user_home(scope: InstallScope) -> Result<Option<PathBuf>> {
     if scope != InstallScope::User {
         return Ok(None);
     }
-    match std::env::var_os("HOME").filter(|home| !home.is_empty()).map(PathBuf::from) {
+    match std::env::var_os(hook_config::platform::HOME_VAR).filter(|home| !home.is_empty()).map(PathBuf::from) {
         Some(home) if home.is_absolute() => Ok(Some(home)),
         Some(home) => {
             bail!("$HOME (`{}`) is not an absolute path; --scope user writes under the home directory", home.display())

@@ -2,6 +2,9 @@
 //! managed file and the state directory, and the real `hook` binary run against them. Nothing here reads or writes
 //! the real ~/.config, /etc/hooks or ~/.local/state.
 
+// Built for Windows the binary uses only part of the harness (the `windows` suite).
+#![cfg_attr(windows, allow(dead_code))]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -109,6 +112,10 @@ impl Env {
             .env("HOME", &self.home)
             .env("XDG_STATE_HOME", self.home.join("state"))
             .env("XDG_CONFIG_HOME", self.home.join("xdg-config"))
+            // The same three on Windows.
+            .env("USERPROFILE", &self.home)
+            .env("LOCALAPPDATA", self.home.join("state"))
+            .env("APPDATA", self.home.join("xdg-config"))
             .env("PATH", path_with_this_hook())
             .env_remove("NO_COLOR")
             .env_remove("RUST_BACKTRACE")
@@ -247,10 +254,12 @@ pub fn path_with_this_hook() -> std::ffi::OsString {
 
 /// Another process holding the `flock` of a file, as any process of the user can (the agent's own shell tool):
 /// util-linux `flock -x FILE cat`, whose `cat` ends when its stdin is closed, which dropping this does.
+#[cfg(unix)]
 pub struct LockHolder {
     child: std::process::Child,
 }
 
+#[cfg(unix)]
 impl LockHolder {
     /// Starts the holder and returns once it holds the lock of `path` (created if missing).
     pub fn new(path: &Path) -> LockHolder {
@@ -279,6 +288,7 @@ impl LockHolder {
     }
 }
 
+#[cfg(unix)]
 impl Drop for LockHolder {
     fn drop(&mut self) {
         drop(self.child.stdin.take());

@@ -198,9 +198,7 @@ fn interpreter(tokens: &[String]) -> Option<Vec<String>> {
 /// The file cannot be opened or read.
 pub fn event_executable_head(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let file =
-        std::fs::OpenOptions::new().read(true).custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)?;
+    let file = crate::platform::open_read_nonblocking(path)?;
     let mut bytes = Vec::new();
     file.take(HEAD_BYTES).read_to_end(&mut bytes)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())

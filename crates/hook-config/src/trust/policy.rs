@@ -9,13 +9,24 @@
 //! and the bits still tell the operator whether the policy was left open. The directory is checked the same way,
 //! since whoever can write it can replace the file.
 
+#[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::model::{Issue, IssueSeverity};
+use crate::model::Issue;
+#[cfg(unix)]
+use crate::model::IssueSeverity;
+
+/// Windows: the managed file's ACL is not read (a gap RELIABILITY.md lists), so no warning is given; `%ProgramData%`
+/// lets users create files but not change those an administrator made.
+#[cfg(windows)]
+pub(crate) fn managed_file_issue(_path: &Path) -> Option<Issue> {
+    None
+}
 
 /// A warning when the managed file, or the directory holding it, is writable by the running user; `None` when the
 /// file does not exist or is locked down.
+#[cfg(unix)]
 pub(crate) fn managed_file_issue(path: &Path) -> Option<Issue> {
     let file = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
     let uid = rustix::process::geteuid().as_raw();
@@ -49,6 +60,7 @@ pub(crate) fn managed_file_issue(path: &Path) -> Option<Issue> {
 }
 
 /// Whether the mode bits let `uid` write: owner write for the owner, or any group/other write bit.
+#[cfg(unix)]
 fn writable_by(meta: &std::fs::Metadata, uid: u32) -> bool {
     let mode = meta.mode();
     (meta.uid() == uid && mode & 0o200 != 0) || mode & 0o022 != 0

@@ -298,7 +298,11 @@ struct Paths<'a> {
 impl<'a> Paths<'a> {
     fn of(call: Call<'a>) -> Self {
         let cwd = call.cwd.map(Path::new).filter(|c| c.is_absolute());
-        Paths { cwd: cwd.or(call.workspace), project: call.workspace, home: std::env::var_os("HOME").map(Into::into) }
+        Paths {
+            cwd: cwd.or(call.workspace),
+            project: call.workspace,
+            home: std::env::var_os(hook_config::platform::HOME_VAR).map(Into::into),
+        }
     }
 
     fn context(&self) -> PathContext<'_> {

@@ -2,9 +2,10 @@
 //!
 //! The layout, the locking and the threat model are documented on [`FileSink`].
 
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs::{self, File, OpenOptions};
+
+use hook_config::platform;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -229,13 +230,13 @@ impl FileSink {
         let log = open_private(OpenOptions::new().read(true).write(true).create(true), &self.path)
             .map_err(|e| self.io_error("opening", &self.path, e))?;
         let mut last = [0u8; 1];
-        if size > 0 && log.read_at(&mut last, size - 1).is_ok_and(|n| n == 1) && last[0] != b'\n' {
+        if size > 0 && platform::read_at(&log, &mut last, size - 1).is_ok_and(|n| n == 1) && last[0] != b'\n' {
             lines.insert(0, b'\n');
         }
         // Cut only what is not ours past `size` (a writer that ignored the lock): on ext4 a `ftruncate`, even to the
         // length the file has, costs more than the `fstat` that shows it is not needed.
         let cut = log.metadata().and_then(|meta| if meta.len() == size { Ok(()) } else { log.set_len(size) });
-        if let Err(e) = cut.and_then(|()| log.write_all_at(&lines, size)) {
+        if let Err(e) = cut.and_then(|()| platform::write_all_at(&log, &lines, size)) {
             // A short write (a full disk) must not leave half a line behind: take back what was written.
             let _ = log.set_len(size);
             return Err(self.io_error("appending to", &self.path, e).into());
@@ -331,18 +332,12 @@ impl FileSink {
     /// the head's place (a symlink, a FIFO) is replaced as before: a temp file created new, then renamed.
     fn write_head(&self, head: &Head, head_path: &Path) -> Result<(), SinkError> {
         let text = head.render();
-        let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
-        let opened = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .mode(0o600)
-            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32 | nonblocking)
-            .open(head_path);
+        let opened = platform::open_no_follow(OpenOptions::new().write(true).create(true), head_path);
         let file = match opened {
             Ok(file) if file.metadata().is_ok_and(|m| m.is_file()) => file,
             _ => return self.replace_head(&text, head_path),
         };
-        let result = file.write_all_at(text.as_bytes(), 0).and_then(|()| {
+        let result = platform::write_all_at(&file, text.as_bytes(), 0).and_then(|()| {
             let len = text.len() as u64;
             match file.metadata()?.len() > len {
                 true => file.set_len(len),
@@ -370,11 +365,9 @@ impl FileSink {
 
     fn create_dir(&self) -> Result<(), SinkError> {
         match self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(dir) => DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)
-                .map_err(|e| self.io_error("creating the directory", dir, e)),
+            Some(dir) => {
+                platform::create_private_dir_all(dir).map_err(|e| self.io_error("creating the directory", dir, e))
+            }
             None => Ok(()),
         }
     }
@@ -474,7 +467,7 @@ fn last_line(path: &Path) -> io::Result<(u64, u64, Option<Vec<u8>>)> {
     loop {
         let from = size.saturating_sub(window);
         let mut bytes = vec![0; (size - from) as usize];
-        file.read_exact_at(&mut bytes, from)?;
+        platform::read_exact_at(&file, &mut bytes, from)?;
         let Some(last_newline) = bytes.iter().rposition(|&b| b == b'\n') else {
             if from == 0 {
                 return Ok((size, 0, None));
@@ -539,7 +532,7 @@ fn read_no_follow(path: &Path) -> io::Result<Option<Vec<u8>>> {
 /// Opens without following a symlink at the last component: the log, its head and its lock are files of the
 /// engine's, and a symlink planted at their place must not redirect a write (or a read) elsewhere.
 fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    options.custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32).open(path)
+    platform::open_no_follow(options, path)
 }
 
 /// `<log><suffix>`: the head, lock and temp files beside the log.
@@ -556,5 +549,5 @@ pub(crate) fn rotated_path(log: &Path, n: u32) -> PathBuf {
 
 /// Opens with mode 0600 when creating: receipts name tools and sessions, which are nobody else's business.
 fn open_private(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    open_no_follow(options.mode(0o600), path)
+    platform::open_no_follow(options, path)
 }

@@ -15,7 +15,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use hook_types::Receipt;
@@ -169,8 +168,7 @@ pub(crate) fn read(log: &Path) -> io::Result<Option<Missing>> {
 /// Opens the gap file with mode 0600, never through a symlink at its place and never waiting on what is there (a
 /// FIFO); anything but a regular file is an error.
 fn open(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
-    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-    let file = options.mode(0o600).custom_flags(flags.bits() as i32).open(path)?;
+    let file = hook_config::platform::open_no_follow(options, path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "it is not a regular file"));
     }

@@ -1,7 +1,7 @@
 //! Where a workspace's receipt log lives by default (docs/receipts.md).
 
+use hook_config::platform;
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 pub fn workspace_id(workspace: &Path) -> String {
     let canonical =
         hook_config::canonicalize(workspace).unwrap_or_else(|_| std::path::absolute(workspace).unwrap_or_default());
-    let digest = Sha256::digest(canonical.as_os_str().as_bytes());
+    let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
     hex::encode(&digest[..8])
 }
 
@@ -43,7 +43,7 @@ pub fn receipt_path_in(state_home: &Path, workspace: &Path) -> PathBuf {
 /// }
 /// ```
 pub fn default_receipt_path(workspace: &Path) -> Option<PathBuf> {
-    state_home(std::env::var_os("XDG_STATE_HOME"), std::env::var_os("HOME"))
+    state_home(std::env::var_os(platform::STATE_HOME_VAR), std::env::var_os(platform::HOME_VAR))
         .map(|state_home| receipt_path_in(&state_home, workspace))
 }
 
@@ -57,7 +57,7 @@ pub fn default_receipt_path(workspace: &Path) -> Option<PathBuf> {
 /// }
 /// ```
 pub fn session_state_dir(workspace: &Path) -> Option<PathBuf> {
-    state_home(std::env::var_os("XDG_STATE_HOME"), std::env::var_os("HOME"))
+    state_home(std::env::var_os(platform::STATE_HOME_VAR), std::env::var_os(platform::HOME_VAR))
         .map(|state_home| state_home.join("hooks").join("sessions").join(workspace_id(workspace)))
 }
 

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use hook_config::locked::{self, LockKind};
@@ -226,8 +225,7 @@ pub fn verify(log: &Path, key: Option<&[u8]>) -> Result<VerifyReport, VerifyErro
 /// waiting on what is there (a FIFO).
 fn lock_shared(log: &Path) -> Result<Option<File>, VerifyError> {
     let path = sidecar(log, ".lock");
-    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-    let file = match OpenOptions::new().read(true).custom_flags(flags.bits() as i32).open(&path) {
+    let file = match hook_config::platform::open_no_follow(OpenOptions::new().read(true), &path) {
         Ok(file) => file,
         // No lock file: nothing was ever appended under it. One that cannot be opened is read without the lock, as
         // before it existed.

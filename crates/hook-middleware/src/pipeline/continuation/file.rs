@@ -1,9 +1,9 @@
 //! A session's state file: opened without following a symlink or waiting on a FIFO, locked within a bound, read and
 //! rewritten in place; and the sweep that removes the files of sessions a day old.
 
+use hook_config::platform;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -89,18 +89,8 @@ impl SessionFile {
 /// Opens `path` for reading and writing (creating it with mode 0600 when `create`), never through a symlink at its
 /// place and never waiting on what is there: anything but a regular file (a FIFO) is an error.
 fn open_regular(path: &Path, create: bool) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(create)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags((rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32)
-        .open(path)
-        .map_err(|e| match e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
-            true => io::Error::new(e.kind(), "it is a symlink, which is not followed"),
-            false => e,
-        })?;
+    let file =
+        platform::open_no_follow(OpenOptions::new().read(true).write(true).create(create).truncate(false), path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "it is not a regular file"));
     }
@@ -109,10 +99,7 @@ fn open_regular(path: &Path, create: bool) -> io::Result<File> {
 
 /// Whether `file` is still the file at `path` (a sweep did not remove it meanwhile).
 fn still_at(file: &File, path: &Path) -> bool {
-    match (file.metadata(), fs::symlink_metadata(path)) {
-        (Ok(open), Ok(there)) => open.dev() == there.dev() && open.ino() == there.ino(),
-        _ => false,
-    }
+    platform::same_file(file, path)
 }
 
 /// How often a state directory is swept at most: once an hour.
