@@ -124,7 +124,10 @@ impl AgentInstall for Protocol {
             HandlerShape::Grouped { named: false } => {
                 json!({"type": "command", "command": command, "timeout": timeout})
             }
-            HandlerShape::Flat | HandlerShape::NotInstallable | HandlerShape::EventExecutables => {
+            HandlerShape::Flat
+            | HandlerShape::NotInstallable
+            | HandlerShape::EventExecutables
+            | HandlerShape::Plugin { .. } => {
                 json!({"command": command, "timeout": timeout})
             }
             HandlerShape::Shells => json!({"type": "command", "bash": command, "timeoutSec": timeout}),
@@ -159,7 +162,8 @@ impl AgentInstall for Protocol {
             HandlerShape::Flat
             | HandlerShape::Shells
             | HandlerShape::NotInstallable
-            | HandlerShape::EventExecutables => handler,
+            | HandlerShape::EventExecutables
+            | HandlerShape::Plugin { .. } => handler,
         }
     }
 }

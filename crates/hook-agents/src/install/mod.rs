@@ -60,6 +60,7 @@ mod files;
 mod handlers;
 mod native;
 mod plan;
+mod plugin;
 mod record;
 mod undo;
 
@@ -82,6 +83,7 @@ pub(crate) use handlers::{handlers, is_bridge};
 pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};
 pub use plan::{InstallPlan, InstallRequest, KeptHandler, MovedHook, plan_install};
+pub use plugin::{dependency_missing, is_shipped_plugin, plugin_settings, plugin_source};
 pub use record::{INSTALLS_FILE, InstallRecord, Installs, MovedRecord, TrustedRecord, installs_path};
 pub use undo::{UninstallReport, uninstall};
 

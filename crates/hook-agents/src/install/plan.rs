@@ -136,8 +136,10 @@ pub struct InstallPlan {
 /// The agent has no file for the scope; a directory is unknown (no home, no config home); a file cannot be read or
 /// is not something install can edit without losing content; the moved hooks would not load back unchanged.
 pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
-    if request.agent.agent().handler == HandlerShape::EventExecutables {
-        return super::executables::plan(request);
+    match request.agent.agent().handler {
+        HandlerShape::EventExecutables => return super::executables::plan(request),
+        HandlerShape::Plugin { .. } => return super::plugin::plan(request),
+        _ => {}
     }
     let paths = Paths::of(request)?;
     check_overrides(request, &paths)?;

@@ -133,6 +133,17 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Droid => droid::read(&root, reporter),
         Format::Cline => cline::read(&root, reporter),
         Format::Copilot => copilot::read(&root, reporter),
+        // An agent of in-process plugins (the table's `HandlerShape::Plugin`) has no hook file to read.
+        other => {
+            let message = format!(
+                "{} runs no hook file: its hooks are plugins (JavaScript), which this engine does not read; `hook \
+                 install --agent {}` writes the plugin that hands its events to the bridge",
+                other.agent().name,
+                other.agent().id
+            );
+            reporter.error(Place::default(), message);
+            None
+        }
     }
 }
 

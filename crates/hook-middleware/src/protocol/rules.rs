@@ -530,6 +530,9 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Droid => &DROID,
         Protocol::Cline => &CLINE,
         Protocol::Copilot => &COPILOT,
+        // An agent of in-process plugins (OpenCode's) runs no command hook: a hook that names its protocol follows
+        // the engine's own rules, and its bridge reads and writes Claude Code's shape.
+        _ => &NATIVE,
     }
 }
 

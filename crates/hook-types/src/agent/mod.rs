@@ -21,8 +21,10 @@ mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
+mod kilo;
 mod mecha;
 mod native;
+mod opencode;
 mod protocol;
 mod qwen;
 mod switches;
@@ -293,6 +295,15 @@ pub enum HandlerShape {
     /// extension that picks its interpreter); the agent's files per scope are those directories. The command is
     /// the file itself; install writes one small script per event that runs the bridge.
     EventExecutables,
+    /// No command hooks: in-process plugins, JavaScript modules the agent loads from a directory (OpenCode's
+    /// `.opencode/plugins/`). The agent's file per scope is the plugin install writes there, which runs the bridge
+    /// for each event it handles; the loader reads nothing of the agent's.
+    Plugin {
+        /// The package the agent installs into each of its config directories at start-up unless a lock file there
+        /// already lists it (`@opencode-ai/plugin`): install marks it present beside the plugin, so the agent does
+        /// not go to the registry before its first turn.
+        dependency: &'static str,
+    },
 }
 
 /// The shape of an agent's hook input and of the answer it reads, as the bridge reads and writes them.
@@ -532,7 +543,7 @@ const fn same_names<const N: usize>(names: [&'static str; N]) -> [(&'static str,
 
 /// Every agent, in the order foreign formats are read within an origin (native first): each entry is its agent's
 /// module.
-pub static AGENTS: [Agent; 11] = [
+pub static AGENTS: [Agent; 13] = [
     native::AGENT,
     claude::AGENT,
     codex::AGENT,
@@ -544,6 +555,8 @@ pub static AGENTS: [Agent; 11] = [
     droid::AGENT,
     cline::AGENT,
     copilot::AGENT,
+    opencode::AGENT,
+    kilo::AGENT,
 ];
 
 impl PartialEq for Agent {
