@@ -98,6 +98,10 @@ function bridgeFor(directory, config) {
   return async (payload) => interpret(await runBridge({ cwd: directory, ...payload }, config));
 }
 
+// Notices the bridge gave on a call that went ahead (a guard that did not run, a hook that failed), by call: OpenCode
+// has no channel for the user alone, so they reach the model beside the tool's output, marked as for the user.
+const untold = new Map();
+
 async function beforeTool(ask, input, output) {
   const read = await ask({
     hook_event_name: "tool.execute.before",
@@ -108,6 +112,7 @@ async function beforeTool(ask, input, output) {
   announce(read.notices);
   const stop = read.failure ?? read.deny ?? read.block ?? read.halt;
   if (stop !== undefined) throw new Error(stop);
+  if (read.notices.length > 0) untold.set(input.callID, read.notices);
   if (read.rewrite) {
     for (const key of Object.keys(output.args ?? {})) delete output.args[key];
     Object.assign(output.args, read.rewrite);
@@ -122,7 +127,9 @@ async function afterTool(ask, input, output) {
     tool_input: input.args ?? {},
     tool_response: typeof output.output === "string" ? output.output : JSON.stringify(output.output ?? null),
   });
-  const notes = [...read.context];
+  const notes = (untold.get(input.callID) ?? []).map((notice) => `${NOTICE} ${notice}`);
+  untold.delete(input.callID);
+  notes.push(...read.context);
   if (read.block !== undefined) notes.push(read.block);
   if (read.failure !== undefined) notes.push(`${NOTICE} ${read.failure}`);
   announce(read.notices);

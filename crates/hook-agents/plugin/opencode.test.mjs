@@ -93,6 +93,15 @@ test("post_tool context and a block's reason are appended to the tool's output",
   assert.deepEqual(bridge.input().tool_input, { command: "make" });
 });
 
+test("a notice on a call that goes ahead reaches the model beside the tool's output", async () => {
+  const stdout = JSON.stringify({ systemMessage: "guard `g` is not trusted: run hook trust" });
+  const hooks = await plugin(config(fakeBridge({ stdout }).command));
+  await hooks["tool.execute.before"]({ tool: "bash", callID: "c7" }, { args: {} });
+  const output = { output: "ran" };
+  await hooks["tool.execute.after"]({ tool: "bash", callID: "c7", args: {} }, output);
+  assert.equal(output.output, "ran\n\n[hook notice for the user] guard `g` is not trusted: run hook trust");
+});
+
 test("a bridge that cannot run (not on PATH) blocks the call", async () => {
   const hooks = await plugin(config("/nonexistent/hook bridge --protocol opencode"));
   await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /exit status 127/);

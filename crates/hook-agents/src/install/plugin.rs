@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use super::InstallError;
 use super::agent::{Agent, AgentInstall, BRIDGE_TIMEOUT_MARGIN_MS};
 use super::executables::{ExecutablesPlan, digest};
-use super::plan::{InstallPlan, InstallRequest, NativePlan, Paths};
+use super::plan::{InstallPlan, InstallRequest, NativePlan, Paths, plan_native};
 use hook_types::{HandlerShape, Limits};
 
 /// The plugin as shipped: `plugin/opencode.js`, whose `const CONFIG = …;` line install fills in.
@@ -206,7 +206,9 @@ pub(crate) fn plan(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallE
         }
     }
     let plan = ExecutablesPlan { dir, bridges, moves: Vec::new(), dirs, mode: 0o644 };
-    let native = NativePlan { moved: Vec::new(), original: None, new: None };
+    // Nothing moves into the native file; its plan is what the apply checks it against.
+    let native = plan_native(request, &paths, Vec::new())?;
+    let native = NativePlan { moved: Vec::new(), original: native.original, new: native.new };
     Ok(InstallPlan::of_executables(
         request,
         paths,

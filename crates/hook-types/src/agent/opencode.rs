@@ -12,11 +12,12 @@ use super::*;
 /// `output.output`; `chat.message` can add parts to the user's message or, by throwing, fail the prompt.
 /// `session.idle` cannot start another turn from a plugin's answer, so a continuation is not something it takes.
 pub(super) const EVENTS: &[AgentEvent] = &[
-    ev("session.created", Event::SessionStart),
+    // OpenCode reads nothing back from a bus event's handler: the bridge observes there and keeps no session state.
+    wired("session.created", "session.created", Some(Event::SessionStart), true, false),
     ev("chat.message", Event::TurnStart),
     ev("tool.execute.before", Event::PreTool),
     ev("tool.execute.after", Event::PostTool),
-    ev("session.idle", Event::TurnEnd),
+    wired("session.idle", "session.idle", Some(Event::TurnEnd), true, false),
     read_only("session.compacted", Event::Compaction, PLAIN, None),
     read_only("session.deleted", Event::SessionEnd, PLAIN, None),
     foreign("permission.ask"),
