@@ -5,14 +5,35 @@
 // start, dies or does not answer in time blocks a gate (`tool.execute.before`, `chat.message`) with a thrown error.
 // Plain JavaScript with no dependency, so the agent loads it as it is.
 import { spawn } from "node:child_process";
+import { constants } from "node:os";
 
-// `hook install` writes this line: the bridge's command line (run with `sh -c`), the agent's id, and how long the
-// bridge may take before a gate fails closed.
-const CONFIG = { command: "hook bridge --protocol opencode", agent: "opencode", timeoutMs: 35000 };
+// `hook install` writes this line: the bridge's command line (run with `sh -c`), its program as the reasons name it,
+// the agent's id, and how long the bridge may take before a gate fails closed.
+const CONFIG = { command: "hook bridge --protocol opencode", program: "hook", agent: "opencode", timeoutMs: 35000 };
 
 // Bus events handed to the bridge as observers (it answers nothing OpenCode reads there).
 const OBSERVED = new Set(["session.created", "session.idle"]);
 const NOTICE = "[hook notice for the user]";
+
+// What a gate says when the bridge could not decide the call: the words of the fail-closed wrapper `hook install`
+// writes for agents of command hooks.
+function couldNot(why, config) {
+  const program = config.program ?? "hook";
+  return (
+    `${why}; the call is blocked, since the hook engine could not decide it. Check with: ${program} validate; ` +
+    `reinstall with: ${program} install --agent ${config.agent}`
+  );
+}
+
+// Why the bridge gave no answer, from how its process ended.
+function ended(run, config) {
+  const program = config.program ?? "hook";
+  const signal = run.signal ? constants.signals[run.signal] : run.code > 128 ? run.code - 128 : undefined;
+  if (signal !== undefined) return `${program} was killed by signal ${signal}`;
+  if (run.code === 127) return `${program} was not found on the PATH the agent gives its hooks (exit 127)`;
+  if (run.code === 126) return `${program} is not executable (exit 126)`;
+  return `${program} exited with status ${run.code}, which hook bridge never uses`;
+}
 
 // Runs the bridge with `payload` on stdin: `{code, signal, stdout, stderr}`, or `{failure}` when it could not be
 // started or did not finish within the timeout (its process group is killed then).
@@ -34,15 +55,15 @@ function runBridge(payload, config) {
       } catch {
         // Already gone.
       }
-      settle({ failure: `hook bridge did not answer within ${config.timeoutMs} ms` });
+      settle({ failure: couldNot(`${config.program ?? "hook"} did not answer within ${config.timeoutMs} ms`, config) });
     }, config.timeoutMs);
     try {
       child = spawn("/bin/sh", ["-c", config.command], { stdio: ["pipe", "pipe", "pipe"], detached: true });
     } catch (error) {
-      settle({ failure: `hook bridge could not be started: ${error.message}` });
+      settle({ failure: couldNot(`sh could not be started: ${error.message}`, config) });
       return;
     }
-    child.on("error", (error) => settle({ failure: `hook bridge could not be started: ${error.message}` }));
+    child.on("error", (error) => settle({ failure: couldNot(`sh could not be started: ${error.message}`, config) }));
     child.stdout.on("data", (chunk) => out.push(chunk));
     child.stderr.on("data", (chunk) => err.push(chunk));
     child.on("close", (code, signal) =>
@@ -55,22 +76,20 @@ function runBridge(payload, config) {
 
 // The bridge's answer (Claude Code's shape) as what the plugin does: `deny` (a reason), `rewrite` (the new
 // arguments), `context` and `notices` (texts), or `failure` when there is no answer to read.
-function interpret(run) {
+function interpret(run, config) {
   const read = { context: [], notices: [] };
   if (run.failure) return { ...read, failure: run.failure };
-  if (run.signal) return { ...read, failure: `hook bridge was killed (${run.signal})${said(run.stderr)}` };
   if (run.code === 2) return { ...read, deny: run.stderr || "blocked by a hook" };
   if (run.code === 1) return { ...read, notices: run.stderr ? [run.stderr] : [] };
-  if (run.code !== 0) {
-    return { ...read, failure: `hook bridge failed (exit status ${run.code})${said(run.stderr)}` };
-  }
+  if (run.code !== 0) return { ...read, failure: `${couldNot(ended(run, config), config)}${said(run.stderr)}` };
   const text = run.stdout.trim();
   if (!text) return read;
   let answer;
   try {
     answer = JSON.parse(text);
   } catch {
-    return { ...read, failure: `hook bridge answered something that is not JSON: ${text.slice(0, 200)}` };
+    const why = `${config.program ?? "hook"} answered something that is not JSON: ${text.slice(0, 200)}`;
+    return { ...read, failure: couldNot(why, config) };
   }
   const specific = answer.hookSpecificOutput ?? {};
   if (specific.permissionDecision === "deny") read.deny = specific.permissionDecisionReason || "denied by a hook";
@@ -87,7 +106,7 @@ function interpret(run) {
 }
 
 function said(stderr) {
-  return stderr ? `: ${stderr}` : "";
+  return stderr ? ` (it said: ${stderr.slice(0, 500)})` : "";
 }
 
 function announce(notices) {
@@ -95,7 +114,7 @@ function announce(notices) {
 }
 
 function bridgeFor(directory, config) {
-  return async (payload) => interpret(await runBridge({ cwd: directory, ...payload }, config));
+  return async (payload) => interpret(await runBridge({ cwd: directory, ...payload }, config), config);
 }
 
 // Notices the bridge gave on a call that went ahead (a guard that did not run, a hook that failed), by call: OpenCode

@@ -34,7 +34,7 @@ function fakeBridge({ stdout = "", stderr = "", code = 0, before = "" }) {
   return { command: `exec sh ${q(script)}`, input: () => JSON.parse(readFileSync(join(dir, "input.json"), "utf8")) };
 }
 
-const config = (command, timeoutMs = 5000) => ({ command, agent: "opencode", timeoutMs });
+const config = (command, timeoutMs = 5000) => ({ command, program: "hook", agent: "opencode", timeoutMs });
 const deny = (reason) =>
   JSON.stringify({ hookSpecificOutput: { hookEventName: "tool.execute.before", permissionDecision: "deny", permissionDecisionReason: reason } });
 
@@ -104,18 +104,18 @@ test("a notice on a call that goes ahead reaches the model beside the tool's out
 
 test("a bridge that cannot run (not on PATH) blocks the call", async () => {
   const hooks = await plugin(config("/nonexistent/hook bridge --protocol opencode"));
-  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /exit status 127/);
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /Error: hook was not found on the PATH the agent gives its hooks \(exit 127\); the call is blocked, since the hook engine could not decide it\. Check with: hook validate; reinstall with: hook install --agent opencode \(it said: .*not found\)$/);
 });
 
 test("a bridge that dies blocks the call", async () => {
   const hooks = await plugin(config(fakeBridge({ before: "kill -9 $$" }).command));
-  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /killed \(SIGKILL\)/);
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /hook was killed by signal 9; the call is blocked/);
 });
 
 test("a bridge that hangs blocks the call once its time is up", async () => {
   const hooks = await plugin(config(fakeBridge({ before: "sleep 30" }).command, 300));
   const started = Date.now();
-  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /did not answer within 300 ms/);
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /hook did not answer within 300 ms; the call is blocked/);
   assert.ok(Date.now() - started < 10_000);
 });
 
@@ -128,7 +128,7 @@ test("a failed bridge after the tool ran is told beside its output, not swallowe
   const hooks = await plugin(config("/nonexistent/hook"));
   const output = { output: "done" };
   await hooks["tool.execute.after"]({ tool: "bash", args: {} }, output);
-  assert.match(output.output, /^done\n\n\[hook notice for the user\] hook bridge failed \(exit status 127\)/);
+  assert.match(output.output, /^done\n\n\[hook notice for the user\] hook was not found on the PATH .* \(exit 127\); the call is blocked/);
 });
 
 test("the user's message: context is appended, a deny fails the prompt", async () => {

@@ -48,7 +48,8 @@ const CONFIG_LINE: &str = "const CONFIG = ";
 /// ```
 pub fn plugin_source(agent: Agent, command: &str, limits: &Limits) -> String {
     let timeout = limits.dispatch_deadline_ms.saturating_add(limits.grace_ms).saturating_add(BRIDGE_TIMEOUT_MARGIN_MS);
-    let settings = json!({"command": command, "agent": agent.as_str(), "timeoutMs": timeout});
+    let program = super::fallback::program_word(command);
+    let settings = json!({"command": command, "program": program, "agent": agent.as_str(), "timeoutMs": timeout});
     let mut out = String::with_capacity(PLUGIN.len() + command.len());
     for line in PLUGIN.split_inclusive('\n') {
         if line.starts_with(CONFIG_LINE) {
