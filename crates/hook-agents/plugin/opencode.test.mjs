@@ -2,10 +2,11 @@
 // (a shell script whose answer each test picks) and, where `HOOK_BIN` names the `hook` binary, the real bridge.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { execFileSync } from "node:child_process";
 
 const SOURCE = readFileSync(new URL("./opencode.js", import.meta.url), "utf8");
 const CONFIG_LINE = /^const CONFIG = .*$/m;
@@ -154,22 +155,30 @@ test("session events reach the bridge as observers; other bus events do not", as
   assert.throws(() => other.input());
 });
 
-// The real bridge, where the Rust suite names it: a workspace whose native hook denies `rm`.
+// The real bridge, where the Rust suite names it: a workspace whose trusted native gate denies `rm`, with a home of
+// its own (trust store, receipts).
 const HOOK_BIN = process.env.HOOK_BIN;
 test("the real bridge denies through the plugin, with the hook's reason", { skip: !HOOK_BIN && "HOOK_BIN is not set" }, async () => {
   const ws = mkdtempSync(join(tmpdir(), "hook-ws-"));
+  const home = mkdtempSync(join(tmpdir(), "hook-home-"));
   mkdirSync(join(ws, ".hooks"));
   mkdirSync(join(ws, ".opencode"));
   writeFileSync(
     join(ws, ".hooks", "hooks.yaml"),
-    "- id: no-rm\n  on: pre_tool\n  tools: [shell]\n  kind: effect\n  effect: {type: deny, message: no rm in this repository}\n  if: 'Bash(rm *)'\n",
+    "- id: no-rm\n  on: pre_tool\n  tools: [shell]\n  kind: command\n" +
+      "  shell: \"grep -q 'rm -rf' && { echo 'no rm in this repository' >&2; exit 2; }; exit 0\"\n",
   );
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_STATE_HOME: join(home, ".state") };
+  execFileSync(HOOK_BIN, ["trust", "--all", "--yes"], { cwd: ws, env, stdio: "ignore" });
   const q = (t) => `'${t.replaceAll("'", "'\\''")}'`;
-  const command = `${q(HOOK_BIN)} bridge --protocol opencode --trust-workspace`;
-  assert.ok(existsSync(HOOK_BIN));
-  const hooks = await plugin(config(command, 30000), ws);
-  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash", sessionID: "s1" }, { args: { command: "rm -rf x" } }), /no rm in this repository/);
+  const vars = Object.entries(env)
+    .filter(([name]) => ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"].includes(name))
+    .map(([name, value]) => `${name}=${q(value)}`)
+    .join(" ");
+  const hooks = await plugin(config(`${vars} ${q(HOOK_BIN)} bridge --protocol opencode`, 30000), ws);
+  const denied = hooks["tool.execute.before"]({ tool: "bash", sessionID: "s1", callID: "c1" }, { args: { command: "rm -rf x" } });
+  await assert.rejects(denied, /no rm in this repository/);
   const output = { args: { command: "ls" } };
-  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s1" }, output);
+  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s1", callID: "c2" }, output);
   assert.deepEqual(output.args, { command: "ls" });
 });

@@ -21,6 +21,7 @@ mod droid;
 mod gemini;
 mod measure;
 mod npm;
+mod opencode;
 mod parallel;
 mod process;
 mod qwen;
@@ -38,7 +39,7 @@ use anyhow::{Context, Result, bail};
 use agent::Agent;
 use session::Ctx;
 
-const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline|copilot|droid] \
+const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline|copilot|droid|opencode|kilo] \
                      [--scenario NAME] [--keep] [--jobs N] [--no-measure | --measure-only] \
                      [--conformance [--case PART]] [--latest]";
 
@@ -86,13 +87,23 @@ fn parse(args: &[String]) -> Result<Flags> {
 }
 
 /// Every agent, in the order they run.
-fn agents() -> [&'static dyn Agent; 7] {
-    [&claude::Claude, &codex::Codex, &gemini::Gemini, &qwen::Qwen, &cline::Cline, &copilot::Copilot, &droid::Droid]
+fn agents() -> [&'static dyn Agent; 9] {
+    [
+        &claude::Claude,
+        &codex::Codex,
+        &gemini::Gemini,
+        &qwen::Qwen,
+        &cline::Cline,
+        &copilot::Copilot,
+        &droid::Droid,
+        &opencode::OPENCODE,
+        &opencode::KILO,
+    ]
 }
 
 /// Every scenario: the shared ones, then those of agents that have their own.
 fn all_scenarios() -> impl Iterator<Item = &'static scenarios::Scenario> {
-    scenarios::SCENARIOS.iter().chain(cline::SCENARIOS)
+    scenarios::SCENARIOS.iter().chain(cline::SCENARIOS).chain(opencode::SCENARIOS)
 }
 
 /// The bridged agents of the agent table the suite does not run, each with exactly why; their behaviour is covered by

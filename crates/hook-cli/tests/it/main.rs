@@ -37,6 +37,7 @@ mod install_integrity;
 mod install_scopes;
 mod mecha;
 mod more_agents;
+mod opencode;
 mod otel;
 mod policy;
 mod process_start;
