@@ -31,7 +31,7 @@ use super::chat::ChatCompletions;
 use super::npm::Installed;
 use super::process::Sandbox;
 use super::scenarios::{Scenario, tool_then_done};
-use super::server::Wire;
+use super::server::{Reply, Route, Step, Wire};
 use super::session::{Checks, Ctx};
 
 /// OpenCode or Kilo Code CLI: one plugin interface, two spellings of its names.
@@ -93,12 +93,12 @@ impl Agent for Plugin {
     }
 
     fn wire(&self, _approver: Approver) -> Box<dyn Wire> {
-        Box::new(ChatCompletions {
+        Box::new(Titled(ChatCompletions {
             model: MODEL,
             shell_tool: "bash",
             shell_arguments: |command| json!({"command": command, "description": "run it"}),
             side_answer: super::chat::ok,
-        })
+        }))
     }
 
     /// The plugin package marked present in the user's config directory, so that the agent does not run npm
@@ -158,6 +158,24 @@ impl Agent for Plugin {
 
     fn settings_file(&self) -> &'static str {
         self.plugin_file
+    }
+}
+
+/// The chat-completions wire, with the session's title asked for on the side: a streamed request that offers no
+/// tools is no turn of the conversation, and gets a title.
+struct Titled(ChatCompletions);
+
+impl Wire for Titled {
+    fn route(&self, method: &str, path: &str, body: &serde_json::Value) -> Route {
+        let offers_tools = body["tools"].as_array().is_some_and(|tools| !tools.is_empty());
+        if method == "POST" && path.contains("/chat/completions") && body["stream"] == true && !offers_tools {
+            return Route::Reply(self.0.turn(&Step::Text("Scripted run".into()), 0));
+        }
+        self.0.route(method, path, body)
+    }
+
+    fn turn(&self, step: &Step, turn: usize) -> Reply {
+        self.0.turn(step, turn)
     }
 }
 

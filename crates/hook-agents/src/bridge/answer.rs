@@ -101,7 +101,8 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     let out = match shape {
         WireShape::GeminiCli => gemini(read, &mut reply),
         WireShape::Cursor => cursor(read, &mut reply),
-        WireShape::ClaudeCode => {
+        // Crush reads Claude Code's `hookSpecificOutput` beside its own envelope.
+        WireShape::ClaudeCode | WireShape::Crush => {
             let mut out = claude_or_codex(read, &mut reply);
             super::carried::merge(read, result, &mut out);
             out

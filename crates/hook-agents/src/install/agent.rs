@@ -124,7 +124,7 @@ impl AgentInstall for Protocol {
             HandlerShape::Grouped { named: false } => {
                 json!({"type": "command", "command": command, "timeout": timeout})
             }
-            HandlerShape::Flat
+            HandlerShape::Flat { .. }
             | HandlerShape::NotInstallable
             | HandlerShape::EventExecutables
             | HandlerShape::Plugin { .. } => {
@@ -159,7 +159,7 @@ impl AgentInstall for Protocol {
         let handler = self.bridge_handler(command, limits);
         match self.agent().handler {
             HandlerShape::Grouped { .. } => json!({"hooks": [handler]}),
-            HandlerShape::Flat
+            HandlerShape::Flat { .. }
             | HandlerShape::Shells
             | HandlerShape::NotInstallable
             | HandlerShape::EventExecutables

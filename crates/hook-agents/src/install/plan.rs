@@ -163,7 +163,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     });
     let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
     drop_empty_lists(&mut hooks, &touched);
-    if matches!(request.agent.agent().handler, HandlerShape::Flat | HandlerShape::Shells)
+    if matches!(request.agent.agent().handler, HandlerShape::Flat { versioned: true } | HandlerShape::Shells)
         && !root.contains_key("version")
     {
         root.insert("version".into(), 1.into());

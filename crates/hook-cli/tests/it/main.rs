@@ -18,6 +18,7 @@ mod cline;
 mod codex;
 mod codex_trust;
 mod copilot;
+mod crush;
 mod cursor;
 mod doctor;
 mod errors;

@@ -63,7 +63,7 @@ pub(super) const AGENT: Agent = Agent {
     timeout_bounds_ms: None,
     failure: DefaultFailure::Open,
     timeout_unit: TimeUnit::Seconds,
-    handler: HandlerShape::Flat,
+    handler: HandlerShape::Flat { versioned: true },
     posix_shell: true,
     answers: Answers { fail_closed_key: Some("failClosed"), ..ALL_ANSWERS },
     vocabulary: Vocabulary::UNCHECKED,

@@ -18,6 +18,7 @@ mod cline;
 mod clio;
 mod codex;
 mod copilot;
+mod crush;
 mod cursor;
 mod droid;
 mod gemini;
@@ -283,8 +284,12 @@ pub enum HandlerShape {
         /// Whether a handler has a `name` the agent shows.
         named: bool,
     },
-    /// `{event: [{command, timeout, matcher}]}` (Cursor).
-    Flat,
+    /// `{event: [{command, timeout, matcher}]}` (Cursor, Crush).
+    Flat {
+        /// Whether the file carries `"version": 1` beside `hooks`, which install adds where it is missing (Cursor's
+        /// hooks file; Crush's `crush.json` has none).
+        versioned: bool,
+    },
     /// `{event: [{type: "command", bash, powershell, timeoutSec}]}`: a flat list whose handlers name a shell line per
     /// platform, and whose input does not name its event, so the bridge's command line carries it (`--event`;
     /// GitHub Copilot CLI).
@@ -324,6 +329,10 @@ pub enum WireShape {
     /// GitHub Copilot CLI's camelCase input (`sessionId`, `toolName`, `toolArgs`, `toolResult`; no event name) and
     /// top-level answer (`permissionDecision`, `behavior`, `decision: "block"`, `additionalContext`).
     Copilot,
+    /// Crush's input (`event`, `session_id`, `cwd`, `tool_name`, `tool_input`: Claude Code's with the event under
+    /// another name) and Claude Code's answer (`hookSpecificOutput`), which Crush reads beside its own envelope
+    /// (`decision`, `halt`, `reason`, `context`, `updated_input`).
+    Crush,
 }
 
 /// What an agent's answer to a hook can express.
@@ -543,7 +552,7 @@ const fn same_names<const N: usize>(names: [&'static str; N]) -> [(&'static str,
 
 /// Every agent, in the order foreign formats are read within an origin (native first): each entry is its agent's
 /// module.
-pub static AGENTS: [Agent; 13] = [
+pub static AGENTS: [Agent; 14] = [
     native::AGENT,
     claude::AGENT,
     codex::AGENT,
@@ -557,6 +566,7 @@ pub static AGENTS: [Agent; 13] = [
     copilot::AGENT,
     opencode::AGENT,
     kilo::AGENT,
+    crush::AGENT,
 ];
 
 impl PartialEq for Agent {

@@ -45,11 +45,13 @@ pub enum Protocol {
     Opencode,
     /// Kilo Code CLI, whose plugin (written by `hook install`) speaks to the bridge.
     Kilo,
+    /// Crush's hook rules.
+    Crush,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 13] = [
+    pub const ALL: [Protocol; 14] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -63,6 +65,7 @@ impl Protocol {
         Protocol::Copilot,
         Protocol::Opencode,
         Protocol::Kilo,
+        Protocol::Crush,
     ];
 
     /// The wire name (`claude`), as `--protocol` and `--agent` take it.
