@@ -232,7 +232,9 @@ fn every_agent_entry_reaches_every_consumer() {
                 HandlerShape::Flat { versioned: true } => {
                     format!(r#"{{"version":1,"hooks":{{"{event}":[{{"command":"true"}}]}}}}"#)
                 }
-                HandlerShape::Flat { versioned: false } => format!(r#"{{"hooks":{{"{event}":[{{"command":"true"}}]}}}}"#),
+                HandlerShape::Flat { versioned: false } => {
+                    format!(r#"{{"hooks":{{"{event}":[{{"command":"true"}}]}}}}"#)
+                }
                 HandlerShape::Shells => {
                     format!(r#"{{"version":1,"hooks":{{"{event}":[{{"type":"command","bash":"true"}}]}}}}"#)
                 }

@@ -52,6 +52,21 @@ fn a_native_shell_gate_denies_crushs_bash_tool_in_claude_codes_answer() {
 }
 
 #[test]
+fn an_ask_is_a_deny_saying_approval_is_required_since_crush_reads_no_ask() {
+    let env = Env::new("empty");
+    env.write(
+        ".hooks/hooks.yaml",
+        "- id: ask-push\n  on: pre_tool\n  tools: [shell]\n  kind: effect\n  \
+         effect: {kind: ask_user, message: pushing needs a human}\n",
+    );
+    trusted(&env);
+    let answer = env.bridge("crush", &pre_tool(&env, "bash", json!({"command": "git push"}))).json();
+    let specific = &answer["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "deny", "{answer}");
+    assert!(specific["permissionDecisionReason"].as_str().unwrap().contains("approval is required"), "{answer}");
+}
+
+#[test]
 fn an_unreadable_input_blocks_the_call() {
     let env = Env::new("empty");
     let out = env.bridge("crush", &json!({"session_id": "s", "tool_name": "bash"}));
