@@ -131,12 +131,11 @@ fn lock_lists(lock: &Path, dependency: &str) -> bool {
         .any(|kind| root[*kind].get(dependency).is_some())
 }
 
+/// What install writes into a config directory: files with their text, and directories.
+type Marker = (Vec<(PathBuf, String)>, Vec<PathBuf>);
+
 /// The files and directories that keep the agent from installing `dependency` into `config_dir` at start-up.
-fn dependency_marker(
-    agent: Agent,
-    config_dir: &Path,
-    dependency: &str,
-) -> Result<(Vec<(PathBuf, String)>, Vec<PathBuf>), InstallError> {
+fn dependency_marker(agent: Agent, config_dir: &Path, dependency: &str) -> Result<Marker, InstallError> {
     let modules = config_dir.join("node_modules");
     let lock = config_dir.join("package-lock.json");
     let manifest = config_dir.join("package.json");

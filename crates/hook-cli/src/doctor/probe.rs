@@ -176,29 +176,6 @@ fn version_in(text: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_version_is_the_first_dotted_number() {
-        assert_eq!(version_in("2.1.197 (Some Agent)").as_deref(), Some("2.1.197"));
-        assert_eq!(version_in("agent-cli 0.169.0\n").as_deref(), Some("0.169.0"));
-        assert_eq!(version_in("Agent CLI 1.0.102.\n").as_deref(), Some("1.0.102"));
-        assert_eq!(version_in("no version"), None);
-    }
-
-    #[test]
-    fn an_answer_of_the_fallback_is_not_the_engines() {
-        let fallback = format!("{{\"reason\": \"hook was not found on the PATH (exit 127); {FALLBACK_ANSWERED}.\"}}");
-        let probe = judge("PreToolUse", Some(2), &fallback, "");
-        assert!(!probe.live && probe.outcome.contains("hook was not found on the PATH (exit 127)"), "{probe:?}");
-        assert!(judge("PreToolUse", Some(0), "", "").live);
-        assert!(!judge("PreToolUse", Some(0), "not json", "").live);
-        assert!(!judge("PreToolUse", Some(127), "", "").live);
-    }
-}
-
 /// How long loading a plugin may take.
 const PLUGIN_LOAD_WAIT: Duration = Duration::from_secs(10);
 
@@ -233,5 +210,28 @@ pub fn plugin_loads(file: &Path, workspace: &Path, path: &str) -> Result<bool, S
             let why = stderr.lines().find(|l| l.contains("Error")).unwrap_or("it did not load").trim().to_owned();
             Err(crate::render::clean_line(&why))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_is_the_first_dotted_number() {
+        assert_eq!(version_in("2.1.197 (Some Agent)").as_deref(), Some("2.1.197"));
+        assert_eq!(version_in("agent-cli 0.169.0\n").as_deref(), Some("0.169.0"));
+        assert_eq!(version_in("Agent CLI 1.0.102.\n").as_deref(), Some("1.0.102"));
+        assert_eq!(version_in("no version"), None);
+    }
+
+    #[test]
+    fn an_answer_of_the_fallback_is_not_the_engines() {
+        let fallback = format!("{{\"reason\": \"hook was not found on the PATH (exit 127); {FALLBACK_ANSWERED}.\"}}");
+        let probe = judge("PreToolUse", Some(2), &fallback, "");
+        assert!(!probe.live && probe.outcome.contains("hook was not found on the PATH (exit 127)"), "{probe:?}");
+        assert!(judge("PreToolUse", Some(0), "", "").live);
+        assert!(!judge("PreToolUse", Some(0), "not json", "").live);
+        assert!(!judge("PreToolUse", Some(127), "", "").live);
     }
 }
