@@ -545,6 +545,10 @@ static CRUSH: Rules = Rules {
     ..NATIVE
 };
 
+/// An agent of in-process plugins (OpenCode, Kilo Code CLI): the plugin `hook install` writes reads the bridge's
+/// answer in Claude Code's shape, so a hook that names the agent's protocol is read so too.
+static PLUGIN: Rules = CLAUDE_SHAPE;
+
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
@@ -560,9 +564,8 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Cline => &CLINE,
         Protocol::Copilot => &COPILOT,
         Protocol::Crush => &CRUSH,
-        // An agent of in-process plugins (OpenCode's) runs no command hook: a hook that names its protocol follows
-        // the engine's own rules, and its bridge reads and writes Claude Code's shape.
-        _ => &NATIVE,
+        // An agent of in-process plugins (OpenCode's) runs no command hook; its plugin reads Claude Code's answer.
+        _ => &PLUGIN,
     }
 }
 
