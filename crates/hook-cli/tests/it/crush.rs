@@ -57,7 +57,7 @@ fn an_ask_is_a_deny_saying_approval_is_required_since_crush_reads_no_ask() {
     env.write(
         ".hooks/hooks.yaml",
         "- id: ask-push\n  on: pre_tool\n  tools: [shell]\n  kind: effect\n  \
-         effect: {kind: ask_user, message: pushing needs a human}\n",
+         effect: {kind: ask_user, reason: pushing needs a human}\n",
     );
     trusted(&env);
     let answer = env.bridge("crush", &pre_tool(&env, "bash", json!({"command": "git push"}))).json();
