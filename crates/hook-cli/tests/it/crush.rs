@@ -3,7 +3,8 @@
 //! model's raw arguments) and the answers it reads (`parseStdout`: its own envelope, or Claude Code's
 //! `hookSpecificOutput`): a native `tools: [shell]` gate denies its `bash` tool through `hook bridge --protocol crush`;
 //! its own hooks, moved by `hook install` into the native file, keep Crush's meaning (`halt`, `updated_input`'s
-//! shallow merge, a matcher searched for in the tool name); `hook uninstall` gives `crush.json` back byte for byte.
+//! shallow merge, a matcher searched for in the tool name, Crush's `CRUSH_*` variables); `hook uninstall` gives
+//! `crush.json` back byte for byte.
 
 use crate::common;
 
@@ -27,6 +28,7 @@ const CRUSH_JSON: &str = r#"{
     "PreToolUse": [
       {"name": "halt-push", "matcher": "^bash$", "command": "grep -q 'git push' && printf '%s' '{\"halt\":true,\"reason\":\"HALT-4410 no pushing\"}'; exit 0", "timeout": 5},
       {"name": "edits", "matcher": "edit", "command": "printf '%s' '{\"decision\":\"deny\",\"reason\":\"EDIT-7 not today\"}'"},
+      {"name": "no-haskell", "matcher": "^bash$", "command": "echo \"$CRUSH_TOOL_INPUT_COMMAND\" | grep -qE '(^| )ghc( |$)' && [ \"$AGENT/$CRUSH_TOOL_NAME/$CRUSH_EVENT\" = crush/bash/PreToolUse ] && { echo 'HASKELL-9 no Haskell' >&2; exit 2; }; exit 0"},
       {"name": "bun", "matcher": "^bash$", "command": "grep -q 'npm test' && printf '%s' '{\"updated_input\":{\"command\":\"bun test\"},\"context\":[\"REWRITE-2 bun it is\"]}'; exit 0"}
     ]
   }
@@ -90,6 +92,11 @@ fn crushs_own_hooks_keep_their_meaning_through_install_and_uninstall_restores_ev
     let halted = env.bridge("crush", &pre_tool(&env, "bash", json!({"command": "git push -f"}))).json();
     assert_eq!(halted["hookSpecificOutput"]["permissionDecision"], "deny", "{halted}");
     assert!(halted.to_string().contains("HALT-4410"), "{halted}");
+
+    // Crush's own variables reach a moved hook, as its hooks guide's first example reads them.
+    let haskell = env.bridge("crush", &pre_tool(&env, "bash", json!({"command": "ghc Main.hs"}))).json();
+    assert_eq!(haskell["hookSpecificOutput"]["permissionDecision"], "deny", "{haskell}");
+    assert!(haskell.to_string().contains("HASKELL-9"), "{haskell}");
 
     let edit = env.bridge("crush", &pre_tool(&env, "multiedit", json!({"file_path": "a.go"}))).json();
     assert_eq!(edit["hookSpecificOutput"]["permissionDecision"], "deny", "`edit` is searched for: {edit}");

@@ -62,6 +62,14 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &["CRUSH_PROJECT_DIR"],
     session_env: Some("CRUSH_SESSION_ID"),
     cwd_env: Some("CRUSH_CWD"),
+    // `BuildEnv` and `shell.CrushEnvMarkers`: the event, the tool, the command and file path of its input, and the
+    // markers every hook and the `bash` tool see. A hook moved out of `crush.json` reads them as it did in Crush.
+    tool_env: Some(ToolEnv {
+        event: "CRUSH_EVENT",
+        tool_name: "CRUSH_TOOL_NAME",
+        input_fields: &[("command", "CRUSH_TOOL_INPUT_COMMAND"), ("file_path", "CRUSH_TOOL_INPUT_FILE_PATH")],
+        markers: &[("CRUSH", "1"), ("AGENT", "crush"), ("AI_AGENT", "crush")],
+    }),
     // `lookupConfigs` (internal/config/load.go): the user's `~/.config/crush/crush.json`, then from the git root down
     // to the working directory `crush.json` and `.crush.json` (the hidden one wins a key both set). Install writes
     // `crush.json`, the file its hooks guide configures.

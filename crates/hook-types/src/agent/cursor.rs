@@ -51,6 +51,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &["CURSOR_PROJECT_DIR"],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     files: AgentFiles {
         project: Some(".cursor/hooks.json"),
         local: None,

@@ -51,6 +51,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     // Its config directories: every `.kilo` and `.kilocode` from the working directory up to the project's, and
     // `$XDG_CONFIG_HOME/kilo`; each one's `{plugin,plugins}/*.{ts,js}` is loaded.
     files: AgentFiles {

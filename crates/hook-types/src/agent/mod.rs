@@ -72,6 +72,9 @@ pub struct Agent {
     pub session_env: Option<&'static str>,
     /// The environment variable holding the agent's working directory it sets for its hooks, if any.
     pub cwd_env: Option<&'static str>,
+    /// The variables the agent sets for its hooks about the event and the tool call, where it has any beyond the
+    /// payload (Crush's `CRUSH_TOOL_INPUT_COMMAND`): a hook of its protocol gets them from this engine too.
+    pub tool_env: Option<ToolEnv>,
     /// The agent's own hook files per scope.
     pub files: AgentFiles,
     /// The timeout a command hook of this agent gets when it declares none, in milliseconds.
@@ -113,6 +116,26 @@ pub struct Agent {
     pub folder_trust: Option<FolderTrust>,
     /// The agent's executable, whose `--version` `hook doctor` shows beside [`Agent::version`].
     pub binary: Option<&'static str>,
+}
+
+/// The variables an agent sets for its hooks about the event and the call.
+///
+/// ```
+/// use hook_types::Protocol;
+/// let env = Protocol::Crush.agent().tool_env.unwrap();
+/// assert_eq!(env.input_fields[0], ("command", "CRUSH_TOOL_INPUT_COMMAND"));
+/// assert!(Protocol::Claude.agent().tool_env.is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolEnv {
+    /// The variable holding the event's name, in the agent's spelling.
+    pub event: &'static str,
+    /// The variable holding the tool's name, in the agent's spelling (set on tool events).
+    pub tool_name: &'static str,
+    /// Fields of the tool's input (a string, a number or a boolean), each with the variable that holds it when set.
+    pub input_fields: &'static [(&'static str, &'static str)],
+    /// Variables with fixed values (`AGENT=crush`).
+    pub markers: &'static [(&'static str, &'static str)],
 }
 
 /// What a hook's failure (a crash, a timeout, an unreadable answer) means for an agent whose hook does not say.

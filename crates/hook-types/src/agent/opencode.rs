@@ -69,6 +69,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     // Its config directories: every `.opencode` from the working directory up to the worktree, and
     // `$XDG_CONFIG_HOME/opencode`; each one's `{plugin,plugins}/*.{ts,js}` is loaded with no config entry. Install
     // writes a plugin of its own there. OpenCode has no hook file the engine could read.
