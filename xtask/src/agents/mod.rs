@@ -267,7 +267,12 @@ impl Suite<'_> {
     /// where it does not apply to the agent (a skip the agent gives a reason for is printed too).
     fn scenario(&self, agent: &dyn Agent, scenario: &scenarios::Scenario) -> Option<bool> {
         if let Some(why) = agent.skips(scenario.name) {
-            println!("{:<7} {:<20} skip  ({why})", agent.name(), scenario.name);
+            // Once per name for an agent of its own scenarios: another agent's list of the same name (Cline's
+            // `hook_missing`) skips in silence.
+            let others = !scenario.agents.is_empty() && !scenario.agents.contains(&agent.name());
+            if !(agent.own_scenarios_only() && others) {
+                println!("{:<7} {:<20} skip  ({why})", agent.name(), scenario.name);
+            }
             return None;
         }
         let named = scenario.agents.contains(&agent.name());

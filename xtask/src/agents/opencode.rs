@@ -11,7 +11,8 @@
 //! (`plugin_deny`); a gate that passes lets the tool run, a post_tool note reaches the model and the user's own plugin
 //! beside the bridge's still runs (`plugin_pass`); an untrusted gate is skipped and the model is told for the user
 //! (`plugin_untrusted`); install and uninstall give the config directory back byte for byte with the user's plugin
-//! kept (`plugin_install`); and the shared cases where the engine cannot answer, and doctor's verdict.
+//! kept (`plugin_install`); and the shared cases where the engine cannot answer, and doctor's verdict. Kilo runs
+//! `plugin_deny`, `plugin_pass` and `plugin_install`: the rest check the same plugin and bridge as OpenCode's runs.
 //!
 //! At start-up both install their plugin package into every config directory with npm, and wait for it, unless a
 //! lock file there lists it: [`Agent::configure`] marks it present in the sandbox's user config directory, as install
@@ -193,9 +194,10 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "plugin_pass", agents: &["opencode", "kilo"], run: pass },
     Scenario { name: "plugin_untrusted", agents: &["opencode", "kilo"], run: untrusted },
     Scenario { name: "plugin_install", agents: &["opencode", "kilo"], run: install },
-    Scenario { name: "hook_missing", agents: &["opencode", "kilo"], run: super::unanswered::hook_missing },
-    Scenario { name: "bridge_killed", agents: &["opencode", "kilo"], run: super::unanswered::bridge_killed },
-    Scenario { name: "doctor_live", agents: &["opencode", "kilo"], run: super::doctor::doctor_live },
+    // The shared cases, which Kilo skips (the shared list prints why).
+    Scenario { name: "hook_missing", agents: &["opencode"], run: super::unanswered::hook_missing },
+    Scenario { name: "bridge_killed", agents: &["opencode"], run: super::unanswered::bridge_killed },
+    Scenario { name: "doctor_live", agents: &["opencode"], run: super::doctor::doctor_live },
 ];
 
 /// A plugin of the user's own beside the bridge's: it leaves a mark in `$HOME` whenever a tool is about to run.
