@@ -162,7 +162,7 @@ fn each_agent_is_named_in_few_files_outside_its_table_entry() {
         ("clio", 6),
         ("opencode", 3),
         ("kilo", 3),
-        ("crush", 6),
+        ("crush", 7),
     ];
     let agents: Vec<&str> = BUDGET.iter().map(|(agent, _)| *agent).collect();
     let naming: Vec<(PathBuf, Vec<String>)> = files_naming(&agents)
