@@ -34,7 +34,7 @@ mod verdict;
 pub use agent::{
     AGENTS, Agent, AgentEvent, AgentFiles, AgentPath, Answers, CANONICAL_TOOLS, ContinuationCap, DefaultFailure,
     FolderTrust, HandlerShape, InstallScope, MatcherUse, McpSpelling, OffSwitch, OffWhen, Protocol, Reach, TimeUnit,
-    TrustShape, Vocabulary, WireShape, canonical_tool, static_canonical_tool, suggest_tool, tool_name_for,
+    ToolEnv, TrustShape, Vocabulary, WireShape, canonical_tool, static_canonical_tool, suggest_tool, tool_name_for,
 };
 pub use effect::{AnnotationSeverity, Effect, EffectError, HardBlock, Severity, effect_kinds};
 pub use event::{CANONICAL_EVENTS, Event, EventClass, EventFilters, ParsedEvent, Scope, UnknownEvent};

@@ -160,6 +160,9 @@ fn each_agent_is_named_in_few_files_outside_its_table_entry() {
         ("cline", 9),
         ("mecha", 2),
         ("clio", 6),
+        ("opencode", 3),
+        ("kilo", 3),
+        ("crush", 7),
     ];
     let agents: Vec<&str> = BUDGET.iter().map(|(agent, _)| *agent).collect();
     let naming: Vec<(PathBuf, Vec<String>)> = files_naming(&agents)
@@ -219,10 +222,19 @@ fn every_agent_entry_reaches_every_consumer() {
             let load = hook_config::load_file(&ws.path().join(dir), agent.protocol, &cx);
             assert_eq!(load.hooks.len(), 1, "{} reader: {:?}", agent.name, load.issues);
             assert_eq!(Some(&load.hooks[0].event), agent.event(event).unwrap().event.as_ref(), "{}", agent.name);
-        } else if let Some(file) = agent.files.project.filter(|_| agent.handler != HandlerShape::NotInstallable) {
+        } else if let Some(file) = agent
+            .files
+            .project
+            .filter(|_| !matches!(agent.handler, HandlerShape::NotInstallable | HandlerShape::Plugin { .. }))
+        {
             let event = agent.install_events().next().unwrap();
             let text = match agent.handler {
-                HandlerShape::Flat => format!(r#"{{"version":1,"hooks":{{"{event}":[{{"command":"true"}}]}}}}"#),
+                HandlerShape::Flat { versioned: true } => {
+                    format!(r#"{{"version":1,"hooks":{{"{event}":[{{"command":"true"}}]}}}}"#)
+                }
+                HandlerShape::Flat { versioned: false } => {
+                    format!(r#"{{"hooks":{{"{event}":[{{"command":"true"}}]}}}}"#)
+                }
                 HandlerShape::Shells => {
                     format!(r#"{{"version":1,"hooks":{{"{event}":[{{"type":"command","bash":"true"}}]}}}}"#)
                 }
@@ -242,6 +254,8 @@ fn every_agent_entry_reaches_every_consumer() {
             WireShape::Cline => {
                 format!(r#""hookName":"{}""#, agent.event(name).and_then(|r| r.wire_name).unwrap_or(name))
             }
+            // Crush names it `event`.
+            WireShape::Crush => format!(r#""event":"{name}""#),
             _ => format!(r#""hook_event_name":"{name}""#),
         };
         // The event as the bridge's command line names it (`--event`), for an agent whose input does not.

@@ -20,6 +20,11 @@ pub const PINNED: &[(&str, &str)] = &[
     // binary the agent table pins.
     ("@factory/cli", "0.225.1"),
     ("@factory/cli-linux-x64", "0.225.2"),
+    // OpenCode and Kilo Code CLI: each wrapper's postinstall only links the executable its platform package (an
+    // optional dependency) carries, which is run directly. Kilo 7.7.7 is its newest release whose platform packages
+    // are all published.
+    ("opencode-ai", "1.18.33"),
+    ("@kilocode/cli", "7.7.7"),
 ];
 
 /// The runnable program of each agent, once installed.
@@ -40,6 +45,10 @@ pub struct Installed {
     pub cline: PathBuf,
     /// Factory Droid's native binary from its platform package (`@factory/cli-linux-x64`; Bun compiled in).
     pub droid: PathBuf,
+    /// OpenCode's executable from its platform package (`opencode-linux-x64`; Bun compiled in).
+    pub opencode: PathBuf,
+    /// Kilo Code CLI's executable from its platform package (`@kilocode/cli-linux-x64`; Bun compiled in).
+    pub kilo: PathBuf,
 }
 
 /// Installs the pinned packages under `prefix` unless every one is there at its version, then locates them.
@@ -80,6 +89,8 @@ pub fn ensure_versions(prefix: &Path, packages: &[(&str, String)]) -> Result<Ins
         cline: modules.join("@cline/cli-linux-x64/bin/cline"),
         copilot: modules.join("@github/copilot-linux-x64/copilot"),
         droid: modules.join("@factory/cli-linux-x64/bin/droid"),
+        opencode: modules.join("opencode-linux-x64/bin/opencode"),
+        kilo: modules.join("@kilocode/cli-linux-x64/bin/kilo"),
     };
     for path in [
         &installed.claude,
@@ -89,6 +100,8 @@ pub fn ensure_versions(prefix: &Path, packages: &[(&str, String)]) -> Result<Ins
         &installed.cline,
         &installed.copilot,
         &installed.droid,
+        &installed.opencode,
+        &installed.kilo,
     ] {
         if !path.is_file() {
             bail!("{} is missing after npm install (only linux-x64 is supported)", path.display());
@@ -114,6 +127,8 @@ pub fn packages(agent: &str) -> &'static [&'static str] {
         "copilot" => &["@github/copilot-linux-x64"],
         "cline" => &["cline"],
         "droid" => &["@factory/cli", "@factory/cli-linux-x64"],
+        "opencode" => &["opencode-ai"],
+        "kilo" => &["@kilocode/cli"],
         _ => &[],
     }
 }
@@ -142,6 +157,8 @@ pub fn bundle(agent: &str, installed: &Installed) -> Vec<PathBuf> {
         "copilot" => vec![installed.copilot.clone()],
         "cline" => vec![installed.cline.clone()],
         "droid" => vec![installed.droid.clone()],
+        "opencode" => vec![installed.opencode.clone()],
+        "kilo" => vec![installed.kilo.clone()],
         _ => Vec::new(),
     }
 }

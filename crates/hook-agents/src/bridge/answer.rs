@@ -101,7 +101,8 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
     let out = match shape {
         WireShape::GeminiCli => gemini(read, &mut reply),
         WireShape::Cursor => cursor(read, &mut reply),
-        WireShape::ClaudeCode => {
+        // Crush reads Claude Code's `hookSpecificOutput` beside its own envelope.
+        WireShape::ClaudeCode | WireShape::Crush => {
             let mut out = claude_or_codex(read, &mut reply);
             super::carried::merge(read, result, &mut out);
             out
@@ -217,7 +218,8 @@ fn approves_by_itself(read: &AgentInput) -> bool {
 /// so each field is written only where Codex's schema has it.
 fn claude_or_codex(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
     let codex = read.agent == Agent::Codex;
-    let cannot_ask = codex || approves_by_itself(read);
+    // The table says which agents cannot ask (Codex; Crush and OpenCode's plugin, which read no `ask`).
+    let cannot_ask = !read.agent.agent().answers.ask || approves_by_itself(read);
     let input = &read.input;
     let mut out = Map::new();
     let mut specific = Map::new();

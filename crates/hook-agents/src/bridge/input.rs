@@ -107,8 +107,13 @@ pub fn parse_input_as(agent: Agent, event: Option<&str>, bytes: &[u8]) -> Result
     };
     let read = Fields { agent: name, fields: &fields };
     let wire = agent.agent().wire;
-    // Cline names the event in `hookName`, its own wire name (`tool_call`), not its file name (`PreToolUse`).
-    let name_field = if wire == hook_types::WireShape::Cline { "hookName" } else { "hook_event_name" };
+    // Cline names the event in `hookName`, its own wire name (`tool_call`), not its file name (`PreToolUse`); Crush
+    // in `event`.
+    let name_field = match wire {
+        hook_types::WireShape::Cline => "hookName",
+        hook_types::WireShape::Crush => "event",
+        _ => "hook_event_name",
+    };
     let event_name = match event {
         Some(event) => event.to_owned(),
         // GitHub Copilot CLI's input does not name its event: the bridge's command line does.
@@ -141,7 +146,9 @@ pub fn parse_input_as(agent: Agent, event: Option<&str>, bytes: &[u8]) -> Result
     match wire {
         hook_types::WireShape::Cursor => project_root = read.cursor(&event_name, &mut input)?,
         hook_types::WireShape::Cline => project_root = read.cline(&mut input)?,
-        hook_types::WireShape::ClaudeCode | hook_types::WireShape::GeminiCli => read.common(&mut input)?,
+        hook_types::WireShape::ClaudeCode | hook_types::WireShape::GeminiCli | hook_types::WireShape::Crush => {
+            read.common(&mut input)?
+        }
         hook_types::WireShape::Copilot => read.copilot(&mut input)?,
     }
     // An event whose answer the agent never reads (Cline's detached ones) keeps no session state: a notice given

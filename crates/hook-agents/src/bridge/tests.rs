@@ -112,7 +112,7 @@ fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_requir
             Agent::Claude | Agent::Cursor | Agent::Qwen | Agent::Droid | Agent::Copilot => {
                 assert_eq!(back.decision, Decision::Ask { reason: Some("touches prod".into()) }, "{agent}: {out:?}")
             }
-            Agent::Codex | Agent::Gemini | Agent::Cline => {
+            Agent::Codex | Agent::Gemini | Agent::Cline | Agent::Opencode | Agent::Kilo | Agent::Crush => {
                 let Decision::Deny { reason } = &back.decision else { panic!("{agent}: {out:?}") };
                 assert!(reason.contains("approval is required") && reason.contains("touches prod"), "{reason}");
             }
@@ -163,9 +163,16 @@ fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
         let dispatched = result(&Event::PreTool, Verdict::Allow, Some("read-only"), vec![]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         let expected = match agent {
-            Agent::Claude | Agent::Cursor | Agent::Qwen | Agent::Droid | Agent::Copilot => {
-                Decision::Allow { reason: Some("read-only".into()) }
-            }
+            // Crush pre-approves on `allow`; OpenCode's plugin reads it and leaves the call to the agent's own
+            // permission rules, which it cannot skip.
+            Agent::Claude
+            | Agent::Cursor
+            | Agent::Qwen
+            | Agent::Droid
+            | Agent::Copilot
+            | Agent::Crush
+            | Agent::Opencode
+            | Agent::Kilo => Decision::Allow { reason: Some("read-only".into()) },
             // Codex has no approval to skip; Gemini CLI's `allow` is no decision in its reference; Cline has no allow.
             Agent::Codex | Agent::Gemini | Agent::Cline => Decision::Pass,
             other => panic!("{other} is not an agent the bridge speaks to"),

@@ -76,6 +76,11 @@ pub fn bridge_entries(
     if table.handler == HandlerShape::EventExecutables {
         return Ok(table.install_events().map(|event| executable_entry(agent, file, event, &program, entry)).collect());
     }
+    if let HandlerShape::Plugin { .. } = table.handler {
+        let command = plugin_command(agent, file)?;
+        // The plugin fails closed itself: a bridge that cannot answer makes a gate throw.
+        return Ok(table.install_events().map(|event| entry(event, command.clone(), true, false)).collect());
+    }
     let hooks = read_hooks(agent, file)?;
     let untrusted = state_file.map(|s| untrusted_bridges(agent, s, file, &hooks, &program)).unwrap_or_default();
     let found = handlers(agent, &hooks);
@@ -93,6 +98,22 @@ pub fn bridge_entries(
         out.push(entry(event, line.map(str::to_owned), guarded, untrusted));
     }
     Ok(out)
+}
+
+/// The bridge command of the plugin `file`, `None` when there is none; `Err` for a plugin that is not the one this
+/// build ships (the agent may skip it, or run it with no guard).
+fn plugin_command(agent: Agent, file: &Path) -> Result<Option<String>, String> {
+    let Ok(text) = std::fs::read_to_string(file) else { return Ok(None) };
+    let settings = crate::install::plugin_settings(&text).filter(|_| crate::install::is_shipped_plugin(&text));
+    let Some(settings) = settings else {
+        return Err(format!(
+            "`{}` is not the plugin this hook ships (edited since install, or written by another version): {} may \
+             skip it or run it with no guard; run `hook uninstall --agent {agent}` and install again",
+            file.display(),
+            agent.agent().name
+        ));
+    };
+    Ok(settings["command"].as_str().map(str::to_owned))
 }
 
 /// The event's script in the agent's directory `dir`, if it runs the bridge.

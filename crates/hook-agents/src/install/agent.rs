@@ -124,7 +124,10 @@ impl AgentInstall for Protocol {
             HandlerShape::Grouped { named: false } => {
                 json!({"type": "command", "command": command, "timeout": timeout})
             }
-            HandlerShape::Flat | HandlerShape::NotInstallable | HandlerShape::EventExecutables => {
+            HandlerShape::Flat { .. }
+            | HandlerShape::NotInstallable
+            | HandlerShape::EventExecutables
+            | HandlerShape::Plugin { .. } => {
                 json!({"command": command, "timeout": timeout})
             }
             // `bash` runs on Linux and macOS only; on Windows the cross-platform `command` (whose line, as install
@@ -161,10 +164,11 @@ impl AgentInstall for Protocol {
         let handler = self.bridge_handler(command, limits);
         match self.agent().handler {
             HandlerShape::Grouped { .. } => json!({"hooks": [handler]}),
-            HandlerShape::Flat
+            HandlerShape::Flat { .. }
             | HandlerShape::Shells
             | HandlerShape::NotInstallable
-            | HandlerShape::EventExecutables => handler,
+            | HandlerShape::EventExecutables
+            | HandlerShape::Plugin { .. } => handler,
         }
     }
 }

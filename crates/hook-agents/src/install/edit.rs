@@ -67,7 +67,7 @@ pub(crate) fn remove_bridge(agent: Agent, hooks: &mut Map<String, Value>, events
     for event in events {
         let Some(Value::Array(list)) = hooks.get_mut(event) else { continue };
         match agent.agent().handler {
-            HandlerShape::Flat | HandlerShape::Shells => list.retain(|handler| !is_bridge(handler, program)),
+            HandlerShape::Flat { .. } | HandlerShape::Shells => list.retain(|handler| !is_bridge(handler, program)),
             _ => {
                 for entry in list.iter_mut() {
                     if let Some(Value::Array(inner)) = entry.get_mut("hooks") {
@@ -100,7 +100,7 @@ pub(crate) fn restore_handlers(
                 list
             }
         };
-        if matches!(agent.agent().handler, HandlerShape::Flat | HandlerShape::Shells) {
+        if matches!(agent.agent().handler, HandlerShape::Flat { .. } | HandlerShape::Shells) {
             let at = record.index.min(list.len());
             list.insert(at, record.handler.clone());
             continue;

@@ -107,9 +107,13 @@ pub(crate) struct ExecutablesPlan {
     pub(crate) bridges: Vec<(PathBuf, String)>,
     /// The agent's own hook files to move aside.
     pub(crate) moves: Vec<FileMove>,
+    /// Other directories to create beside `dir`, once each (a plugin's dependency directory).
+    pub(crate) dirs: Vec<PathBuf>,
+    /// The mode of the files written: 0755 for scripts the agent runs, 0644 for a module it loads.
+    pub(crate) mode: u32,
 }
 
-fn digest(bytes: &[u8]) -> String {
+pub(crate) fn digest(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
@@ -266,7 +270,7 @@ pub(crate) fn plan(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallE
         }
         bridges.push((path, bridge_script(request.agent, event, &request.command, &request.limits)));
     }
-    let plan = ExecutablesPlan { dir, bridges, moves };
+    let plan = ExecutablesPlan { dir, bridges, moves, dirs: Vec::new(), mode: 0o755 };
     let native = super::plan::NativePlan { moved: Vec::new(), original: native.original, new: native.new };
     Ok(InstallPlan::of_executables(request, paths, added, moved, kept, native, (elsewhere, narrower), plan))
 }
@@ -344,6 +348,9 @@ impl ExecutablesPlan {
 
     fn apply_into(&self, change: &mut ExecutablesChange) -> Result<(), InstallError> {
         change.created_dirs = super::files::create_dirs(&self.dir)?;
+        for dir in &self.dirs {
+            change.created_dirs.extend(super::files::create_dirs(dir)?);
+        }
         if !self.moves.is_empty() {
             let aside = self.dir.join(ASIDE_DIR);
             change.created_dirs.extend(super::files::create_dirs(&aside)?);
@@ -356,11 +363,11 @@ impl ExecutablesPlan {
             change.moved.push(m.clone());
         }
         for (path, text) in &self.bridges {
-            let mut file = super::platform::create_script(path).map_err(io("cannot create", path))?;
+            let mut file = super::platform::create_script(path, self.mode).map_err(io("cannot create", path))?;
             change.bridges.push(WrittenFile { path: path.clone(), sha256: digest(text.as_bytes()) });
             file.write_all(text.as_bytes()).and_then(|()| file.sync_all()).map_err(io("cannot write", path))?;
             // The umask narrowed the mode at creation: the agent needs no run bit, a reader of the directory expects it.
-            super::platform::make_runnable(path).map_err(io("cannot set the mode of", path))?;
+            super::platform::make_runnable(path, self.mode).map_err(io("cannot set the mode of", path))?;
         }
         Ok(())
     }

@@ -189,7 +189,7 @@ fn quote_always(text: &str) -> String {
 
 /// The program the bridge command starts, for the reasons: its first word where that word is plain (it goes into
 /// JSON and shell text as it is), else a description.
-fn program_word(command: &str) -> String {
+pub(crate) fn program_word(command: &str) -> String {
     let first = command.split(' ').next().unwrap_or_default();
     let plain = !first.is_empty() && quote(first) == first;
     if plain { first.to_owned() } else { "the hook program".to_owned() }

@@ -66,7 +66,7 @@ pub(crate) fn handlers(agent: Agent, hooks: &Map<String, Value>) -> Vec<Handler>
     for (event, items) in event_lists(agent, hooks) {
         for (position, item) in items.iter().enumerate() {
             let Value::Object(item) = item else { continue };
-            if matches!(agent.agent().handler, HandlerShape::Flat | HandlerShape::Shells) {
+            if matches!(agent.agent().handler, HandlerShape::Flat { .. } | HandlerShape::Shells) {
                 out.push(Handler {
                     event: event.clone(),
                     group: None,
@@ -108,7 +108,7 @@ pub(crate) fn check_shapes(agent: Agent, path: &Path, hooks: &Map<String, Value>
             other => super::json_kind(other).to_owned(),
         };
         let expected = match agent.agent().handler {
-            HandlerShape::Flat | HandlerShape::Shells => "a list of handlers",
+            HandlerShape::Flat { .. } | HandlerShape::Shells => "a list of handlers",
             _ => "a list of matcher groups",
         };
         return Err(InstallError::Unsupported {
@@ -195,7 +195,7 @@ fn alone(agent: Agent, root: &Map<String, Value>, handler: &Handler) -> Map<Stri
     let mut only: Map<String, Value> =
         hooks.iter().filter(|(_, v)| !is_event_list(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
     let item = match agent.agent().handler {
-        HandlerShape::Flat | HandlerShape::Shells => handler.value.clone(),
+        HandlerShape::Flat { .. } | HandlerShape::Shells => handler.value.clone(),
         _ => {
             let mut group = handler.group_keys.clone();
             group.insert("hooks".into(), Value::Array(vec![handler.value.clone()]));

@@ -61,6 +61,7 @@ mod handlers;
 mod native;
 mod plan;
 mod platform;
+mod plugin;
 mod record;
 mod undo;
 
@@ -83,6 +84,7 @@ pub(crate) use handlers::{handlers, is_bridge};
 pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};
 pub use plan::{InstallPlan, InstallRequest, KeptHandler, MovedHook, plan_install};
+pub use plugin::{dependency_missing, is_shipped_plugin, plugin_settings, plugin_source};
 pub use record::{INSTALLS_FILE, InstallRecord, Installs, MovedRecord, TrustedRecord, installs_path};
 pub use undo::{UninstallReport, uninstall};
 

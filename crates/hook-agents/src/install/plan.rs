@@ -136,8 +136,10 @@ pub struct InstallPlan {
 /// The agent has no file for the scope; a directory is unknown (no home, no config home); a file cannot be read or
 /// is not something install can edit without losing content; the moved hooks would not load back unchanged.
 pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, InstallError> {
-    if request.agent.agent().handler == HandlerShape::EventExecutables {
-        return super::executables::plan(request);
+    match request.agent.agent().handler {
+        HandlerShape::EventExecutables => return super::executables::plan(request),
+        HandlerShape::Plugin { .. } => return super::plugin::plan(request),
+        _ => {}
     }
     let paths = Paths::of(request)?;
     check_overrides(request, &paths)?;
@@ -161,7 +163,7 @@ pub fn plan_install(request: &InstallRequest<'_>) -> Result<InstallPlan, Install
     });
     let touched: Vec<&str> = moved.iter().map(|m| m.event.as_str()).collect();
     drop_empty_lists(&mut hooks, &touched);
-    if matches!(request.agent.agent().handler, HandlerShape::Flat | HandlerShape::Shells)
+    if matches!(request.agent.agent().handler, HandlerShape::Flat { versioned: true } | HandlerShape::Shells)
         && !root.contains_key("version")
     {
         root.insert("version".into(), 1.into());

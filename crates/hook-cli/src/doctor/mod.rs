@@ -195,6 +195,9 @@ fn examine(
     let blocked_agent: Vec<&'static str> = findings.iter().filter(|f| f.blocks).map(|f| f.check).collect();
     findings.extend(entry_findings(agent, &entries));
     findings.extend(path_findings(&entries, hook));
+    if probe {
+        findings.extend(plugin_findings(agent, &entries, place.workspace));
+    }
     let probes = if probe { probes(agent, &entries, place.workspace) } else { Vec::new() };
     for probe in probes.iter().filter(|p| !p.probe.live) {
         findings.push(Finding::blocker(
@@ -308,6 +311,40 @@ fn probes(agent: Agent, entries: &[BridgeEntry], workspace: &Path) -> Vec<Scoped
         .filter_map(|e| Some((e.scope, e.command.as_deref()?)))
         .map(|(scope, command)| ScopedProbe { scope, probe: probe::probe(agent, event, command, workspace, &path) })
         .collect()
+}
+
+/// For an agent of plugins, each plugin file that holds the bridge: loaded as the agent loads it (a plugin it cannot
+/// load it skips in silence), and its config directory checked for what keeps the agent from fetching its plugin
+/// package at start-up.
+fn plugin_findings(agent: Agent, entries: &[BridgeEntry], workspace: &Path) -> Vec<Finding> {
+    let hook_types::HandlerShape::Plugin { dependency } = agent.agent().handler else { return Vec::new() };
+    let path = std::env::var("PATH").unwrap_or_default();
+    let mut files: Vec<&PathBuf> = entries.iter().filter(|e| e.command.is_some()).map(|e| &e.file).collect();
+    files.dedup();
+    let mut out = Vec::new();
+    for file in files {
+        if let Err(why) = probe::plugin_loads(file, workspace, &path) {
+            out.push(Finding::blocker(
+                "plugin_load",
+                Some(file.clone()),
+                format!(
+                    "the plugin does not load ({why}): {} would skip it, and every gate in it",
+                    agent.display_name()
+                ),
+                format!("hook uninstall --agent {agent}; hook install --agent {agent}"),
+            ));
+        }
+        if let Some(missing) = hook_agents::install::dependency_missing(agent, file) {
+            let dir = file.parent().and_then(Path::parent).unwrap_or(file);
+            out.push(Finding::warning(
+                "plugin_dependency",
+                Some(file.clone()),
+                missing,
+                format!("npm install {dependency} in `{}`", dir.display()),
+            ));
+        }
+    }
+    out
 }
 
 /// One verdict per gate entry: live unless the agent never calls it, or a check of its own failed.

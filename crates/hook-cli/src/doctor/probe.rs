@@ -164,6 +164,44 @@ fn version_in(text: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// How long loading a plugin may take.
+const PLUGIN_LOAD_WAIT: Duration = Duration::from_secs(10);
+
+/// What loading the plugin does in `node`: it must export one function (the agent calls every exported function as a
+/// plugin) that returns a handler for each hook the plugin hands to the bridge.
+const PLUGIN_LOAD: &str = r#"
+const module = await import(process.argv[1]);
+const plugins = Object.values(module).filter((v) => typeof v === "function");
+if (plugins.length !== 1) throw new Error(`it exports ${plugins.length} functions, where the agent expects one plugin`);
+const hooks = await plugins[0]({ directory: process.cwd() });
+for (const name of ["tool.execute.before", "tool.execute.after", "chat.message", "event"]) {
+  if (typeof hooks?.[name] !== "function") throw new Error(`it returns no \`${name}\` handler`);
+}
+"#;
+
+/// Loads the plugin `file` as the agent does, as an ES module, with `node` from `path`: `Ok(true)` when it loads and
+/// returns its handlers, `Ok(false)` when `node` is not there to try, `Err` with what went wrong. A plugin the agent
+/// cannot load it skips without a word, and every gate it held is gone.
+pub fn plugin_loads(file: &Path, workspace: &Path, path: &str) -> Result<bool, String> {
+    let Some(node) = std::env::split_paths(path).map(|dir| dir.join("node")).find(|p| p.is_file()) else {
+        return Ok(false);
+    };
+    let url = format!("file://{}", file.display());
+    let mut command = Command::new(node);
+    command.args(["--input-type=module", "-e", PLUGIN_LOAD, &url]).current_dir(workspace);
+    crate::platform::own_group(&mut command);
+    let child = command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
+    let child = child.map_err(|err| format!("node could not be started: {err}"))?;
+    match finish(child, PLUGIN_LOAD_WAIT) {
+        None => Err(format!("loading it took more than {} s", PLUGIN_LOAD_WAIT.as_secs())),
+        Some((Some(0), _, _)) => Ok(true),
+        Some((_, _, stderr)) => {
+            let why = stderr.lines().find(|l| l.contains("Error")).unwrap_or("it did not load").trim().to_owned();
+            Err(crate::render::clean_line(&why))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,8 @@ mod codex_trust;
 #[cfg(unix)]
 mod copilot;
 #[cfg(unix)]
+mod crush;
+#[cfg(unix)]
 mod cursor;
 #[cfg(unix)]
 mod doctor;
@@ -76,6 +78,8 @@ mod install_scopes;
 mod mecha;
 #[cfg(unix)]
 mod more_agents;
+#[cfg(unix)]
+mod opencode;
 #[cfg(unix)]
 mod otel;
 #[cfg(unix)]

@@ -11,6 +11,7 @@ mod cline;
 mod clio;
 mod codex;
 mod copilot;
+mod crush;
 mod cursor;
 mod droid;
 mod gemini;
@@ -133,6 +134,18 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Droid => droid::read(&root, reporter),
         Format::Cline => cline::read(&root, reporter),
         Format::Copilot => copilot::read(&root, reporter),
+        Format::Crush => crush::read(&root, reporter),
+        // An agent of in-process plugins (the table's `HandlerShape::Plugin`) has no hook file to read.
+        other => {
+            let message = format!(
+                "{} runs no hook file: its hooks are plugins (JavaScript), which this engine does not read; `hook \
+                 install --agent {}` writes the plugin that hands its events to the bridge",
+                other.agent().name,
+                other.agent().id
+            );
+            reporter.error(Place::default(), message);
+            None
+        }
     }
 }
 

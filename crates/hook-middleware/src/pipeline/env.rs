@@ -140,8 +140,35 @@ pub(crate) fn hook_env(
     for name in agent.project_env {
         vars.push(((*name).into(), dir()));
     }
+    if let Some(tool_env) = &agent.tool_env {
+        call_env(tool_env, input, protocol, &mut vars);
+    }
     vars.push((BRIDGE_DEPTH_VAR.into(), bridge_marker(hook_depth(), payload).into()));
     vars
+}
+
+/// The agent's variables about the event and the call ([`hook_types::ToolEnv`]): the event and tool in its
+/// spelling, the input fields it lifts (a string as it is, a number or a boolean as JSON writes it), its markers.
+fn call_env(env: &hook_types::ToolEnv, input: &EventInput, protocol: Protocol, vars: &mut Vec<(OsString, OsString)>) {
+    for (name, value) in env.markers {
+        vars.push(((*name).into(), (*value).into()));
+    }
+    vars.push((env.event.into(), crate::protocol::event_name(protocol, input).as_ref().into()));
+    if let Some(tool) = input.tool_name.as_deref().filter(|_| input.event.is_tool_event()) {
+        // The tool in the agent's spelling, as the payload's `tool_name` has it.
+        let canonical = hook_types::canonical_tool(tool);
+        let spelled = canonical.as_deref().and_then(|c| hook_types::tool_name_for(protocol, c, tool));
+        vars.push((env.tool_name.into(), spelled.as_deref().unwrap_or(tool).into()));
+    }
+    let fields = input.tool_input.as_ref().and_then(serde_json::Value::as_object);
+    for (field, name) in env.input_fields {
+        let value = match fields.and_then(|f| f.get(*field)) {
+            Some(serde_json::Value::String(text)) => text.clone(),
+            Some(value @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => value.to_string(),
+            _ => continue,
+        };
+        vars.push(((*name).into(), value.into()));
+    }
 }
 
 #[cfg(test)]

@@ -67,6 +67,7 @@ mod classify;
 mod cline;
 mod codex;
 mod copilot;
+mod crush;
 mod cursor;
 mod gemini;
 mod json;

@@ -9,7 +9,7 @@ use super::builder::Builder;
 use super::classify::Failure;
 use super::codex::codex_unsupported;
 use super::wire::{HookOutput, Known};
-use super::{copilot, cursor};
+use super::{copilot, crush, cursor};
 
 /// What the top-level `decision` asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +53,11 @@ fn gemini_words(_: &Event) -> &'static [(&'static str, Verb)] {
 /// the agent stop (no decision here).
 fn copilot_words(_: &Event) -> &'static [(&'static str, Verb)] {
     &[("block", Verb::Block), ("allow", Verb::Proceed)]
+}
+
+/// Crush: `decision` allow | deny; anything else is no opinion.
+fn crush_words(_: &Event) -> &'static [(&'static str, Verb)] {
+    &[("deny", Verb::Block), ("allow", Verb::Allow)]
 }
 
 /// Cursor has no `decision`.
@@ -326,6 +331,15 @@ fn cursor_known(_: &Event) -> Known {
 /// GitHub Copilot CLI's top-level answer fields (hooks reference, "decision control" and "output" sections):
 /// `permissionDecision`, `permissionDecisionReason`, `modifiedArgs` (preToolUse); `behavior`, `message`, `interrupt`
 /// (permissionRequest); `decision`, `reason` (agentStop, subagentStop); `additionalContext`.
+/// Crush's envelope, and Claude Code's `hookSpecificOutput` fields its `parseClaudeCodeOutput` reads.
+fn crush_known(_: &Event) -> Known {
+    Known {
+        top: &["version", "decision", "halt", "reason", "context", "updated_input", "hookSpecificOutput"],
+        specific: &["permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"],
+        decision: NONE,
+    }
+}
+
 fn copilot_known(_: &Event) -> Known {
     Known {
         top: &[
@@ -516,6 +530,25 @@ static COPILOT: Rules = Rules {
     ..NATIVE
 };
 
+/// Crush at commit 37f36e9 (docs/hooks/README.md, "Output"; internal/hooks/runner.go and input.go): exit 0 reads
+/// stdout as JSON — its envelope (`crush.rs`) or Claude Code's `hookSpecificOutput` — and text that does not parse is
+/// no opinion; exit 2 blocks the call with stderr as the reason; exit 49 halts the turn with stderr; any other code,
+/// and a timeout, is a non-blocking error (the call proceeds).
+static CRUSH: Rules = Rules {
+    block_reason: ReasonFrom::Stderr,
+    other_exit: OtherExit::NonBlocking,
+    halt_exit: Some(49),
+    plain: Plain::Ignored,
+    known: crush_known,
+    decision_words: crush_words,
+    flat_answer: Some(crush::crush),
+    ..NATIVE
+};
+
+/// An agent of in-process plugins (OpenCode, Kilo Code CLI): the plugin `hook install` writes reads the bridge's
+/// answer in Claude Code's shape, so a hook that names the agent's protocol is read so too.
+static PLUGIN: Rules = CLAUDE_SHAPE;
+
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
@@ -530,6 +563,9 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Droid => &DROID,
         Protocol::Cline => &CLINE,
         Protocol::Copilot => &COPILOT,
+        Protocol::Crush => &CRUSH,
+        // An agent of in-process plugins (OpenCode's) runs no command hook; its plugin reads Claude Code's answer.
+        _ => &PLUGIN,
     }
 }
 
@@ -584,7 +620,8 @@ mod tests {
     #[test]
     fn each_row_states_only_how_it_differs_from_its_base() {
         let rows = rows_as_written();
-        assert_eq!(rows.len(), 12, "the eleven protocols and Claude Code's shape: {:?}", rows.keys());
+        // The agents of plugins (OpenCode, Kilo) read Claude Code's shape itself: no row of their own.
+        assert_eq!(rows.len(), 13, "the twelve protocols with a row and Claude Code's shape: {:?}", rows.keys());
         let native = &rows["NATIVE"];
         assert_eq!((native.0.len(), native.1), (24, None), "the native row states every field");
         for (name, (fields, base)) in &rows {

@@ -36,6 +36,8 @@ pub(crate) struct HookOutput {
     pub additional_context: Option<String>,
     /// GitHub Copilot CLI's top-level answer (`permissionDecision`, `behavior`, `additionalContext`, …).
     pub copilot: CopilotTop,
+    /// Crush's envelope beside the shared `decision` and `reason`.
+    pub crush: CrushTop,
     /// Paths of fields the dialect does not know, in the order met (`hookSpecificOutput.foo`).
     pub unknown: Vec<String>,
 }
@@ -57,6 +59,17 @@ pub(crate) struct CopilotTop {
     pub interrupt: bool,
     /// `additionalContext`, top level.
     pub additional_context: Option<String>,
+}
+
+/// Crush's envelope fields (its `decision` and `reason` are the shared ones).
+#[derive(Debug, Default)]
+pub(crate) struct CrushTop {
+    /// `halt`: end the turn.
+    pub halt: bool,
+    /// `context`: a string or a list of strings.
+    pub context: Option<Value>,
+    /// `updated_input`: a patch shallow-merged over the tool's input.
+    pub updated_input: Option<Value>,
 }
 
 /// `hookSpecificOutput`.
@@ -143,6 +156,11 @@ pub(crate) fn parse(text: &str, known: Known) -> Result<HookOutput, WireError> {
         message: top.string("message")?,
         interrupt: top.bool("interrupt")?.unwrap_or(false),
         additional_context: top.string("additionalContext")?,
+    };
+    out.crush = CrushTop {
+        halt: top.bool("halt")?.unwrap_or(false),
+        context: top.any("context"),
+        updated_input: top.any("updated_input"),
     };
     if let Some(specific) = top.object("hookSpecificOutput")? {
         out.specific = Some(read_specific(specific, known, &mut out.unknown)?);

@@ -137,6 +137,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &["CLAUDE_PROJECT_DIR"],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     files: AgentFiles {
         project: Some(".claude/settings.json"),
         local: Some(".claude/settings.local.json"),

@@ -97,6 +97,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     // `resolveHooksConfigSearchPaths` (sdk/packages/shared/src/storage/paths.ts, the same in the 0.0.86 bundle):
     // `~/Documents/Cline/Hooks`, `$CLINE_DIR/hooks` (default `~/.cline/hooks`), then the workspace's
     // `.clinerules/hooks` (its deprecated directory) and `.cline/hooks`; every one is read and every hook in them

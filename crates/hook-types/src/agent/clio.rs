@@ -27,6 +27,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     files: AgentFiles {
         project: Some(".clio-coder/hooks.yaml"),
         local: Some(".clio-coder/hooks.local.yaml"),

@@ -40,6 +40,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     files: AgentFiles {
         project: Some(".codex/hooks.json"),
         local: None,

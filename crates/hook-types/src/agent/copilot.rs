@@ -60,6 +60,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     // Hooks reference, "Hooks locations": `.github/hooks/*.json` in the repository and `*.json` in
     // `~/.copilot/hooks/`, every file combined. Install writes a file of its own there and leaves the others.
     files: AgentFiles {

@@ -51,6 +51,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &["CURSOR_PROJECT_DIR"],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     files: AgentFiles {
         project: Some(".cursor/hooks.json"),
         local: None,
@@ -63,7 +64,7 @@ pub(super) const AGENT: Agent = Agent {
     timeout_bounds_ms: None,
     failure: DefaultFailure::Open,
     timeout_unit: TimeUnit::Seconds,
-    handler: HandlerShape::Flat,
+    handler: HandlerShape::Flat { versioned: true },
     posix_shell: true,
     answers: Answers { fail_closed_key: Some("failClosed"), ..ALL_ANSWERS },
     vocabulary: Vocabulary::UNCHECKED,

@@ -47,6 +47,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     // `loadHooks` per `.factory` folder: `hooks.json` (else the legacy `hooks/hooks.json`), the event map at its
     // top level, merged over the `hooks` key of `settings.json` event by event. Install writes the settings
     // file's `hooks` key, the shape it edits, and refuses while a hooks.json would replace it.

@@ -47,6 +47,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_env: Some("GEMINI_SESSION_ID"),
     cwd_env: Some("GEMINI_CWD"),
+    tool_env: None,
     files: AgentFiles {
         project: Some(".gemini/settings.json"),
         local: None,

@@ -14,6 +14,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     // mecha and clio-coder document no user-level location of their own; `~/.mecha/config.toml` and
     // `~/.clio-coder/hooks.yaml` mirror their project files.
     files: AgentFiles {

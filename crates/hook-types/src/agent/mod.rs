@@ -18,11 +18,14 @@ mod cline;
 mod clio;
 mod codex;
 mod copilot;
+mod crush;
 mod cursor;
 mod droid;
 mod gemini;
+mod kilo;
 mod mecha;
 mod native;
+mod opencode;
 mod protocol;
 mod qwen;
 mod switches;
@@ -69,6 +72,9 @@ pub struct Agent {
     pub session_env: Option<&'static str>,
     /// The environment variable holding the agent's working directory it sets for its hooks, if any.
     pub cwd_env: Option<&'static str>,
+    /// The variables the agent sets for its hooks about the event and the tool call, where it has any beyond the
+    /// payload (Crush's `CRUSH_TOOL_INPUT_COMMAND`): a hook of its protocol gets them from this engine too.
+    pub tool_env: Option<ToolEnv>,
     /// The agent's own hook files per scope.
     pub files: AgentFiles,
     /// The timeout a command hook of this agent gets when it declares none, in milliseconds.
@@ -110,6 +116,26 @@ pub struct Agent {
     pub folder_trust: Option<FolderTrust>,
     /// The agent's executable, whose `--version` `hook doctor` shows beside [`Agent::version`].
     pub binary: Option<&'static str>,
+}
+
+/// The variables an agent sets for its hooks about the event and the call.
+///
+/// ```
+/// use hook_types::Protocol;
+/// let env = Protocol::Crush.agent().tool_env.unwrap();
+/// assert_eq!(env.input_fields[0], ("command", "CRUSH_TOOL_INPUT_COMMAND"));
+/// assert!(Protocol::Claude.agent().tool_env.is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolEnv {
+    /// The variable holding the event's name, in the agent's spelling.
+    pub event: &'static str,
+    /// The variable holding the tool's name, in the agent's spelling (set on tool events).
+    pub tool_name: &'static str,
+    /// Fields of the tool's input (a string, a number or a boolean), each with the variable that holds it when set.
+    pub input_fields: &'static [(&'static str, &'static str)],
+    /// Variables with fixed values (`AGENT=crush`).
+    pub markers: &'static [(&'static str, &'static str)],
 }
 
 /// What a hook's failure (a crash, a timeout, an unreadable answer) means for an agent whose hook does not say.
@@ -281,8 +307,12 @@ pub enum HandlerShape {
         /// Whether a handler has a `name` the agent shows.
         named: bool,
     },
-    /// `{event: [{command, timeout, matcher}]}` (Cursor).
-    Flat,
+    /// `{event: [{command, timeout, matcher}]}` (Cursor, Crush).
+    Flat {
+        /// Whether the file carries `"version": 1` beside `hooks`, which install adds where it is missing (Cursor's
+        /// hooks file; Crush's `crush.json` has none).
+        versioned: bool,
+    },
     /// `{event: [{type: "command", bash, powershell, timeoutSec}]}`: a flat list whose handlers name a shell line per
     /// platform, and whose input does not name its event, so the bridge's command line carries it (`--event`;
     /// GitHub Copilot CLI).
@@ -293,6 +323,15 @@ pub enum HandlerShape {
     /// extension that picks its interpreter); the agent's files per scope are those directories. The command is
     /// the file itself; install writes one small script per event that runs the bridge.
     EventExecutables,
+    /// No command hooks: in-process plugins, JavaScript modules the agent loads from a directory (OpenCode's
+    /// `.opencode/plugins/`). The agent's file per scope is the plugin install writes there, which runs the bridge
+    /// for each event it handles; the loader reads nothing of the agent's.
+    Plugin {
+        /// The package the agent installs into each of its config directories at start-up unless a lock file there
+        /// already lists it (`@opencode-ai/plugin`): install marks it present beside the plugin, so the agent does
+        /// not go to the registry before its first turn.
+        dependency: &'static str,
+    },
 }
 
 /// The shape of an agent's hook input and of the answer it reads, as the bridge reads and writes them.
@@ -313,6 +352,10 @@ pub enum WireShape {
     /// GitHub Copilot CLI's camelCase input (`sessionId`, `toolName`, `toolArgs`, `toolResult`; no event name) and
     /// top-level answer (`permissionDecision`, `behavior`, `decision: "block"`, `additionalContext`).
     Copilot,
+    /// Crush's input (`event`, `session_id`, `cwd`, `tool_name`, `tool_input`: Claude Code's with the event under
+    /// another name) and Claude Code's answer (`hookSpecificOutput`), which Crush reads beside its own envelope
+    /// (`decision`, `halt`, `reason`, `context`, `updated_input`).
+    Crush,
 }
 
 /// What an agent's answer to a hook can express.
@@ -532,7 +575,7 @@ const fn same_names<const N: usize>(names: [&'static str; N]) -> [(&'static str,
 
 /// Every agent, in the order foreign formats are read within an origin (native first): each entry is its agent's
 /// module.
-pub static AGENTS: [Agent; 11] = [
+pub static AGENTS: [Agent; 14] = [
     native::AGENT,
     claude::AGENT,
     codex::AGENT,
@@ -544,6 +587,9 @@ pub static AGENTS: [Agent; 11] = [
     droid::AGENT,
     cline::AGENT,
     copilot::AGENT,
+    opencode::AGENT,
+    kilo::AGENT,
+    crush::AGENT,
 ];
 
 impl PartialEq for Agent {

@@ -27,6 +27,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &[],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     files: AgentFiles { project: None, local: None, user: None, read: &[], overrides: &[], read_user: None },
     default_timeout_ms: 10_000,
     timeout_bounds_ms: None,

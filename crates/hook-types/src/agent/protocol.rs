@@ -41,11 +41,17 @@ pub enum Protocol {
     Cline,
     /// GitHub Copilot CLI's hook rules.
     Copilot,
+    /// OpenCode, whose plugin (written by `hook install`) speaks to the bridge.
+    Opencode,
+    /// Kilo Code CLI, whose plugin (written by `hook install`) speaks to the bridge.
+    Kilo,
+    /// Crush's hook rules.
+    Crush,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 11] = [
+    pub const ALL: [Protocol; 14] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -57,6 +63,9 @@ impl Protocol {
         Protocol::Droid,
         Protocol::Cline,
         Protocol::Copilot,
+        Protocol::Opencode,
+        Protocol::Kilo,
+        Protocol::Crush,
     ];
 
     /// The wire name (`claude`), as `--protocol` and `--agent` take it.

@@ -61,6 +61,7 @@ pub(super) const AGENT: Agent = Agent {
     project_env: &["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     session_env: None,
     cwd_env: None,
+    tool_env: None,
     // `SETTINGS_DIRECTORY_NAME = ".qwen"`; hooks live in the `hooks` key of its settings files.
     files: AgentFiles {
         project: Some(".qwen/settings.json"),

@@ -31,12 +31,13 @@ pub(crate) fn new_file_permissions() -> Option<fs::Permissions> {
     Some(fs::Permissions::from_mode(0o666))
 }
 
-/// Creates the bridge script at `path`, which must not exist, runnable by everyone (0755).
-pub(crate) fn create_script(path: &Path) -> io::Result<fs::File> {
-    fs::OpenOptions::new().write(true).create_new(true).mode(0o755).open(path)
+/// Creates the file install writes at `path` (a bridge script, 0755, or a module the agent loads, 0644), which must
+/// not exist.
+pub(crate) fn create_script(path: &Path, mode: u32) -> io::Result<fs::File> {
+    fs::OpenOptions::new().write(true).create_new(true).mode(mode).open(path)
 }
 
-/// Gives the script its run bits back after the umask narrowed them at creation.
-pub(crate) fn make_runnable(path: &Path) -> io::Result<()> {
-    fs::set_permissions(path, fs::Permissions::from_mode(0o755))
+/// Gives the file its mode back after the umask narrowed it at creation.
+pub(crate) fn make_runnable(path: &Path, mode: u32) -> io::Result<()> {
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
 }

@@ -23,11 +23,11 @@ pub(crate) fn new_file_permissions() -> Option<fs::Permissions> {
 }
 
 /// Creates the bridge script at `path`, which must not exist (runnable by its `.cmd` extension).
-pub(crate) fn create_script(path: &Path) -> io::Result<fs::File> {
+pub(crate) fn create_script(path: &Path, _mode: u32) -> io::Result<fs::File> {
     fs::OpenOptions::new().write(true).create_new(true).open(path)
 }
 
-/// Nothing to do: Windows runs a script by its extension.
-pub(crate) fn make_runnable(_path: &Path) -> io::Result<()> {
+/// Nothing to do: Windows has no mode bits and runs a script by its extension.
+pub(crate) fn make_runnable(_path: &Path, _mode: u32) -> io::Result<()> {
     Ok(())
 }
