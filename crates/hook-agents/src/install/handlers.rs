@@ -23,8 +23,8 @@ use hook_config::{HookDecl, IssueSeverity};
 pub(crate) struct Handler {
     /// The event key, as the agent spells it.
     pub event: String,
-    /// The matcher group's position in the event's list (Claude Code, Codex, Gemini CLI); `None` for Cursor, whose
-    /// list holds handlers directly.
+    /// The matcher group's position in the event's list, where the agent's events hold matcher groups; `None` where
+    /// an event's list holds handlers directly.
     pub group: Option<usize>,
     /// The handler's position in its group (or in the event's list, for Cursor).
     pub index: usize,
@@ -153,12 +153,12 @@ pub(crate) fn classify(
         Ok([decl]) if decl.kind() == hook_types::HookKind::Evaluated => Found::Kept(
             "the engine does not run it: a model evaluates it, which the agent has and the bridge has not".into(),
         ),
-        // The agent runs it in the background itself, with what only the agent can do on its end (Claude Code's
-        // `asyncRewake`, which implies `async`, wakes the model on its exit 2); the engine's own async hooks run
-        // after the bridge's answer, in its detached runner (docs/observability.md).
+        // The agent runs it in the background itself, with what only the agent can do on its end (an `asyncRewake`
+        // hook, which implies `async`, wakes the model on its exit 2); the engine's own async hooks run after the
+        // bridge's answer, in its detached runner (docs/observability.md).
         Ok([decl]) if decl.run_async || handler.value.get("asyncRewake") == Some(&Value::Bool(true)) => Found::Kept(
             "the agent runs it in the background itself, as it was written to run (with what only the agent does \
-             when it ends, such as Claude Code's `asyncRewake`)"
+             when it ends, such as waking its model on `asyncRewake`)"
                 .into(),
         ),
         // A handler that cannot run here (an `mcp_tool` call, a PowerShell command) loads as the gate it closes;
