@@ -167,3 +167,41 @@ fn the_gemini_cli_section_installs_answers_records_and_uninstalls() {
 fn the_cursor_section_installs_answers_records_and_uninstalls() {
     check_agent_section("Cursor", "cursor");
 }
+
+/// The ```sh blocks of docs/install.md's "Check your install without opening the agent", each one command (its
+/// continuation lines joined).
+fn install_check_snippets() -> Vec<String> {
+    let doc = std::fs::read_to_string(repo_root().join("docs/install.md")).unwrap();
+    let start = doc.find("\n## Check your install without opening the agent\n").expect("the section is there");
+    let section = &doc[start + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    let mut commands = Vec::new();
+    for block in section.split("```sh\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        commands.extend(block.replace("\\\n", " ").lines().map(|l| l.split(" #").next().unwrap().trim().to_owned()));
+    }
+    commands.retain(|c| !c.is_empty());
+    commands
+}
+
+#[test]
+fn each_agents_install_check_in_the_docs_denies_in_its_own_form() {
+    let env = Env::new("examples/demo");
+    let bin = wrapper(&env);
+    assert_eq!(sh(&env, &bin, "hook trust --all --yes").0, 0);
+    let snippets = install_check_snippets();
+    assert!(snippets.len() >= 10, "one check per bridged agent: {snippets:#?}");
+    for snippet in &snippets {
+        let (code, stdout, stderr) = sh(&env, &bin, snippet);
+        assert_eq!(code, 0, "{snippet}\n{stderr}");
+        assert!(stdout.trim_end().ends_with("exit 0"), "the bridge answers on stdout with exit 0: {snippet}\n{stdout}");
+        let answer: Value = serde_json::from_str(stdout.lines().next().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{snippet}: not JSON ({e}): {stdout}"));
+        let text = answer.to_string();
+        let denies = text.contains("\"permissionDecision\":\"deny\"")
+            || text.contains("\"decision\":\"deny\"")
+            || text.contains("\"permission\":\"deny\"")
+            || answer["cancel"] == true;
+        assert!(denies && text.contains("refusing a destructive shell command"), "{snippet}\n{answer:#}");
+    }
+}
