@@ -12,7 +12,7 @@
 //! beside the bridge's still runs (`plugin_pass`); an untrusted gate is skipped and the model is told for the user
 //! (`plugin_untrusted`); install and uninstall give the config directory back byte for byte with the user's plugin
 //! kept (`plugin_install`); and the shared cases where the engine cannot answer, and doctor's verdict. Kilo runs
-//! `plugin_deny`, `plugin_pass` and `plugin_install`: the rest check the same plugin and bridge as OpenCode's runs.
+//! every one of them too.
 //!
 //! At start-up both install their plugin package into every config directory with npm, and wait for it, unless a
 //! lock file there lists it: [`Agent::configure`] marks it present in the sandbox's user config directory, as install
@@ -77,10 +77,6 @@ const MODEL: &str = "offline-model";
 /// Why neither can be asked to continue: its `session.idle` bus event takes no answer.
 const NO_CONTINUATION: &str = "a plugin's handler of session.idle returns nothing the agent reads: it cannot keep the \
                                turn going";
-
-/// Why Kilo runs fewer scenarios than OpenCode: what they check is the plugin and the bridge, the same in both.
-const SAME_PLUGIN: &str = "Kilo loads OpenCode's plugin interface and the same plugin, whose OpenCode run covers this; \
-                           a Kilo run takes some 20 s, which the suite's time does not have for it";
 
 impl Plugin {
     fn program(&self, installed: &Installed) -> PathBuf {
@@ -153,8 +149,7 @@ impl Agent for Plugin {
         if matches!(scenario, "continuation" | "continuation_cap") {
             return Some(NO_CONTINUATION);
         }
-        let covered = matches!(scenario, "plugin_untrusted" | "hook_missing" | "bridge_killed" | "doctor_live");
-        (self.name == "kilo" && covered).then_some(SAME_PLUGIN)
+        None
     }
 
     fn event(&self, point: Point) -> Option<&'static str> {
@@ -194,10 +189,10 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "plugin_pass", agents: &["opencode", "kilo"], run: pass },
     Scenario { name: "plugin_untrusted", agents: &["opencode", "kilo"], run: untrusted },
     Scenario { name: "plugin_install", agents: &["opencode", "kilo"], run: install },
-    // The shared cases, which Kilo skips (the shared list prints why).
-    Scenario { name: "hook_missing", agents: &["opencode"], run: super::unanswered::hook_missing },
-    Scenario { name: "bridge_killed", agents: &["opencode"], run: super::unanswered::bridge_killed },
-    Scenario { name: "doctor_live", agents: &["opencode"], run: super::doctor::doctor_live },
+    // The shared cases: the engine cannot answer, and doctor proves the plugin live.
+    Scenario { name: "hook_missing", agents: &["opencode", "kilo"], run: super::unanswered::hook_missing },
+    Scenario { name: "bridge_killed", agents: &["opencode", "kilo"], run: super::unanswered::bridge_killed },
+    Scenario { name: "doctor_live", agents: &["opencode", "kilo"], run: super::doctor::doctor_live },
 ];
 
 /// A plugin of the user's own beside the bridge's: it leaves a mark in `$HOME` whenever a tool is about to run.
