@@ -1,0 +1,3 @@
+//! hook-shell's integration tests: one binary, one module per concern.
+
+mod table;
