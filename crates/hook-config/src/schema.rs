@@ -165,7 +165,8 @@ fn common_properties(hook: &mut Map<String, Value>) {
             "program": {"description": "Program names separated by `|`; `*` any run of characters.", "type": "string", "minLength": 1},
             "args": {"description": "Argument patterns matched in order against the normalised arguments.",
                      "type": "array", "items": {"type": "string"}},
-            "piped_from": {"description": "The program feeding this one in a pipeline.", "type": "string", "minLength": 1}
+            "piped_from": {"description": "The program feeding this one in a pipeline.", "type": "string", "minLength": 1},
+            "via": {"description": "A wrapper the command runs through (`xargs`, `find -exec`, `sudo`, `bash`).", "type": "string", "minLength": 1}
         }
     });
     add(

@@ -51,7 +51,7 @@ impl OnUnknown {
 pub struct CommandMatcher {
     patterns: Vec<CommandPattern>,
     on_unknown: OnUnknown,
-    /// The patterns in their canonical form (a list of `{program, args?, piped_from?}`): what is hashed, cached
+    /// The patterns in their canonical form (a list of `{args?, piped_from?, program, via?}`): what is hashed, cached
     /// and shown.
     canonical: Value,
 }
@@ -66,7 +66,7 @@ pub struct CommandMatcherError {
 }
 
 impl CommandMatcher {
-    /// Reads a `command:` value: one pattern (`{program, args?, piped_from?}`) or a list of them.
+    /// Reads a `command:` value: one pattern (`{program, args?, piped_from?, via?}`) or a list of them.
     pub fn from_value(value: &Value, on_unknown: OnUnknown) -> Result<CommandMatcher, CommandMatcherError> {
         let items: Vec<(String, &Value)> = match value {
             Value::Array(items) if !items.is_empty() => {
@@ -85,10 +85,8 @@ impl CommandMatcher {
         let mut patterns = Vec::with_capacity(items.len());
         let mut canonical = Vec::with_capacity(items.len());
         for (at, item) in items {
-            let (pattern, form) = read_pattern(item).map_err(|(message, below)| CommandMatcherError {
-                message,
-                at: format!("{at}{below}"),
-            })?;
+            let (pattern, form) = read_pattern(item)
+                .map_err(|(message, below)| CommandMatcherError { message, at: format!("{at}{below}") })?;
             patterns.push(pattern);
             canonical.push(form);
         }
@@ -122,12 +120,15 @@ impl CommandMatcher {
 /// One pattern and its canonical form; on error the message and the field below the pattern.
 fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, String)> {
     let Value::Object(map) = value else {
-        return Err(("expected a mapping with `program` (and `args`, `piped_from`)".to_owned(), String::new()));
+        return Err(("expected a mapping with `program` (and `args`, `piped_from`, `via`)".to_owned(), String::new()));
     };
-    if let Some(key) = map.keys().find(|k| !matches!(k.as_str(), "program" | "args" | "piped_from")) {
-        let hint = hook_types::did_you_mean(key, ["program", "args", "piped_from"].into_iter());
+    if let Some(key) = map.keys().find(|k| !matches!(k.as_str(), "program" | "args" | "piped_from" | "via")) {
+        let hint = hook_types::did_you_mean(key, ["program", "args", "piped_from", "via"].into_iter());
         return Err((
-            format!("unknown key `{key}`{}; expected `program`, `args`, `piped_from`", crate::issues::hint(hint)),
+            format!(
+                "unknown key `{key}`{}; expected `program`, `args`, `piped_from`, `via`",
+                crate::issues::hint(hint)
+            ),
             format!(".{key}"),
         ));
     }
@@ -151,7 +152,7 @@ fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, Strin
         Some(_) => return Err(("expected a list of argument patterns".to_owned(), ".args".to_owned())),
     };
     let mut pattern = CommandPattern::new(program, &args).map_err(|e| (e.message, String::new()))?;
-    // Keys in byte order (`args` < `piped_from` < `program`), as the canonical JSON of the hash writes them.
+    // Keys in byte order (`args` < `piped_from` < `program` < `via`), as the canonical JSON of the hash writes them.
     let mut form = Map::new();
     if !args.is_empty() {
         form.insert("args".into(), args.clone().into());
@@ -165,6 +166,14 @@ fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, Strin
         Some(_) => return Err(("expected a program name, e.g. `curl|wget`".to_owned(), ".piped_from".to_owned())),
     }
     form.insert("program".into(), program.into());
+    match map.get("via") {
+        None => {}
+        Some(Value::String(via)) => {
+            pattern = pattern.via(via).map_err(|e| (e.message, ".via".to_owned()))?;
+            form.insert("via".into(), via.as_str().into());
+        }
+        Some(_) => return Err(("expected wrapper names, e.g. `xargs|find -exec`".to_owned(), ".via".to_owned())),
+    }
     Ok((pattern, Value::Object(form)))
 }
 

@@ -1,12 +1,16 @@
 //! From a simple command's words to the program that runs: wrappers unwrapped, nested scripts read, what cannot be
 //! known statically reported.
 
-use brush_parser::ParserOptions;
+use brush_parser::{ParserOptions, Token};
 
 use crate::options::{self, Syntax};
 use crate::walk::Stdin;
 use crate::word::Word;
 use crate::{Analysis, Command, Limits, Unknown, UnknownReason};
+
+/// The most parenthesis operators (subshells, `((`, `$((`, `<(`) one script may hold; brush's parser takes time
+/// exponential in their number (12 take a few milliseconds, 36 several seconds).
+const MAX_PAREN_OPERATORS: usize = 12;
 
 /// The longest text an [`Unknown`] keeps.
 const UNKNOWN_TEXT_CHARS: usize = 200;
@@ -18,6 +22,8 @@ pub(crate) struct Reader<'l> {
     out: Analysis,
     /// How deeply compound commands nest where the walk is now.
     nesting: usize,
+    /// The text of the script being walked.
+    source: String,
 }
 
 /// Where a command sits: how deep in nested scripts, through which wrappers, after which program in a pipeline.
@@ -40,7 +46,13 @@ enum Step {
 
 impl<'l> Reader<'l> {
     pub(crate) fn new(limits: &'l Limits) -> Self {
-        Reader { limits, options: ParserOptions::default(), out: Analysis::default(), nesting: 0 }
+        Reader {
+            limits,
+            options: ParserOptions::default(),
+            out: Analysis::default(),
+            nesting: 0,
+            source: String::new(),
+        }
     }
 
     pub(crate) fn finish(self) -> Analysis {
@@ -53,16 +65,36 @@ impl<'l> Reader<'l> {
             return self.unknown(UnknownReason::TooLong, text);
         }
         let mut parsed = true;
+        let outer = std::mem::replace(&mut self.source, text.to_owned());
+        let mut too_many_parens = false;
         let read = crate::stack::with_room(text, || {
-            let mut parser = brush_parser::Parser::new(text.as_bytes(), &self.options);
-            match parser.parse_program() {
+            let Ok(tokens) = brush_parser::tokenize_str_with_options(text, &self.options.tokenizer_options()) else {
+                parsed = false;
+                return;
+            };
+            // brush's parser backtracks on parentheses (a subshell or arithmetic?), in time exponential in their
+            // number: more than a command line needs are refused before it sees them.
+            let parens = tokens.iter().filter(|t| matches!(t, Token::Operator(op, _) if op.contains('('))).count();
+            if parens > MAX_PAREN_OPERATORS {
+                too_many_parens = true;
+                return;
+            }
+            match brush_parser::parse_tokens(&tokens, &self.options) {
                 Ok(program) => self.program(&program, cx),
                 Err(_) => parsed = false,
             }
         });
-        if !read || !parsed {
+        self.source = outer;
+        if too_many_parens {
+            self.unknown(UnknownReason::TooDeep, text);
+        } else if !read || !parsed {
             self.unknown(UnknownReason::Syntax, text);
         }
+    }
+
+    /// The text of the script being walked at `span` (character positions).
+    pub(crate) fn written(&self, span: &brush_parser::SourceSpan) -> String {
+        self.source.chars().skip(span.start.index).take(span.end.index.saturating_sub(span.start.index)).collect()
     }
 
     /// A script run by the line (`bash -c`, a substitution, a here-document fed to a shell), one level deeper.
@@ -315,11 +347,19 @@ impl<'l> Reader<'l> {
             return Step::Done;
         }
         if at < texts.len() && !from_stdin {
+            if words[at].dynamic {
+                // `sh <(curl …)`, `bash "$SCRIPT"`: the script is only known at run time.
+                self.unknown(UnknownReason::DynamicProgram, &texts[start..].join(" "));
+                return Step::Done;
+            }
             return Step::Command;
         }
         self.push(&words[start..], cx);
-        if let Some(Stdin::Script(script)) = stdin {
-            self.nested(script, cx, Some(shell_via(texts, start)));
+        match stdin {
+            Some(Stdin::Script(script)) => self.nested(script, cx, Some(shell_via(texts, start))),
+            // `… | sh`: the script arrives on a pipe, known only at run time.
+            None if cx.piped_from.is_some() => self.unknown(UnknownReason::DynamicProgram, &texts[start..].join(" ")),
+            None => {}
         }
         Step::Done
     }

@@ -62,7 +62,15 @@ impl Reader<'_> {
 
     fn compound(&mut self, compound: &ast::CompoundCommand, cx: &Context) {
         match compound {
-            ast::CompoundCommand::Arithmetic(arithmetic) => self.arithmetic(&arithmetic.expr.value, cx),
+            ast::CompoundCommand::Arithmetic(arithmetic) => {
+                let written = self.written(&arithmetic.loc);
+                if written.starts_with("((") {
+                    self.arithmetic(&arithmetic.expr.value, cx);
+                } else {
+                    // `( (…) )`: two subshells, which brush reads as `((…))`.
+                    self.subshells(&written, cx);
+                }
+            }
             ast::CompoundCommand::ArithmeticForClause(clause) => {
                 for expr in [&clause.initializer, &clause.condition, &clause.updater].into_iter().flatten() {
                     self.arithmetic(&expr.value, cx);
@@ -123,10 +131,22 @@ impl Reader<'_> {
         }
     }
 
-    /// Arithmetic text: a substitution inside it runs, and brush leaves it unparsed.
-    fn arithmetic(&mut self, text: &str, _cx: &Context) {
+    /// Arithmetic text: a substitution inside it runs, and brush leaves it unparsed. Text that is not arithmetic
+    /// is what bash then reads as nested subshells, and so is it here.
+    fn arithmetic(&mut self, text: &str, cx: &Context) {
         if text.contains("$(") || text.contains('`') {
             self.unknown(UnknownReason::Syntax, text);
+        } else if brush_parser::arithmetic::parse(text).is_err() {
+            self.subshells(&format!("({text})"), cx);
+        }
+    }
+
+    /// `( (…) )` as written: the outer subshell's body read on its own, one level deeper.
+    fn subshells(&mut self, written: &str, cx: &Context) {
+        let inner = written.strip_prefix('(').and_then(|w| w.strip_suffix(')')).unwrap_or(written);
+        if self.enter() {
+            self.script(&format!("(\n{inner}\n)"), cx);
+            self.leave();
         }
     }
 

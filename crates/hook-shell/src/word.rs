@@ -63,7 +63,9 @@ fn pieces_into(pieces: &[WordPieceWithSource], raw: &str, quoted: bool, word: &m
 
 /// Whether unquoted text is a glob or a brace expansion the shell would expand.
 fn is_pattern(text: &str) -> bool {
-    text.contains(['*', '?', '['])
+    let bracket = text.find('[').is_some_and(|open| text[open + 1..].contains(']'));
+    text.contains(['*', '?'])
+        || bracket
         || (text.contains('{') && text.contains('}') && (text.contains(',') || text.contains("..")))
 }
 

@@ -47,6 +47,7 @@ mod receipts_reasons;
 mod run;
 mod schema;
 mod session_state;
+mod shell_guards;
 mod signals;
 mod test_cases;
 mod test_skipped;

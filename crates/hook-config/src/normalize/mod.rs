@@ -11,12 +11,12 @@ mod background;
 mod clio;
 mod command;
 mod condition;
-mod shell_command;
 mod evaluated;
 mod fields;
 mod http;
 mod policy;
 mod program;
+mod shell_command;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -461,7 +461,12 @@ impl Dispatch<'_> {
 
     /// A record for each of `hooks` that does not run: all of them where a guard denied on an event a deny decides,
     /// else the ones loading skipped (disabled, untrusted, modified).
-    fn decided_without_running(&self, hooks: &[&UserHook], guards: &[Record], probe: &Probe<'_>) -> Vec<Option<Record>> {
+    fn decided_without_running(
+        &self,
+        hooks: &[&UserHook],
+        guards: &[Record],
+        probe: &Probe<'_>,
+    ) -> Vec<Option<Record>> {
         let event = &self.input.event;
         let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.as_str());
         let decided = |hook: &UserHook| {

@@ -80,7 +80,7 @@ pub(super) fn user_entry(event: &Event, hook: &UserHook) -> PreviewEntry {
         protocol: decl.protocol,
         matcher: None,
         condition: decl.condition.clone(),
-                    command: decl.command.clone(),
+        command: decl.command.clone(),
         only_errors: decl.filters.only_errors,
         scope: decl.filters.scope,
     };

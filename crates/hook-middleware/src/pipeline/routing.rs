@@ -133,7 +133,16 @@ impl<'a> Probe<'a> {
     /// them as conditions instead).
     pub(crate) fn preview(event: &'a Event, value: Option<&'a str>) -> Self {
         let tool = tool_of(event, value, &[]);
-        Probe { event, value, aliases: &[], tool, is_error: None, subagent: None, call: None, shell: Default::default() }
+        Probe {
+            event,
+            value,
+            aliases: &[],
+            tool,
+            is_error: None,
+            subagent: None,
+            call: None,
+            shell: Default::default(),
+        }
     }
 
     /// The names as the input gives them: the tool name (or `source`, `trigger`) and the dispatch's aliases.

@@ -1,0 +1,48 @@
+//! The example shell guards (`examples/guards`) through the real `hook`: their own `hook test` cases pass, and every
+//! row of hook-shell's table gets the verdict the table lists, in one `hook test` run of the whole table.
+
+use crate::common::Env;
+
+const TABLE: &str = include_str!("../../../hook-shell/tests/it/table.txt");
+
+#[test]
+fn the_example_guards_pass_their_own_cases() {
+    let env = Env::new("examples/guards");
+    let out = env.hook(&["test", "cases.yaml"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(out.stdout.contains(" passed, 0 failed"), "{}", out.stdout);
+}
+
+#[test]
+fn every_row_of_the_table_gets_its_verdict_from_the_example_guards() {
+    let rows: Vec<(String, &str)> = TABLE
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|row| {
+            let columns: Vec<&str> = row.split('\t').collect();
+            assert_eq!(columns.len(), 3, "a table row has a line, its commands and a verdict: {row:?}");
+            (columns[0].replace("\\n", "\n"), columns[2])
+        })
+        .collect();
+    assert!(rows.len() >= 200, "{} rows", rows.len());
+    let cases: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|(line, verdict)| {
+            serde_json::json!({"name": line, "event": "pre_tool", "tool": "shell", "input": {"command": line},
+                               "expect": {"verdict": verdict}})
+        })
+        .collect();
+    let env = Env::new("examples/guards");
+    // JSON is YAML: the cases file is written as JSON, so no line needs quoting.
+    env.write("table.cases.yaml", &serde_json::json!({"version": 1, "cases": cases}).to_string());
+    let out = env.hook(&["--json", "test", "table.cases.yaml"]);
+    let json = out.json();
+    let failed: Vec<String> = json["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|case| case["passed"] != true)
+        .map(|case| format!("{}: got {} ({})", case["name"], case["verdict"], case["reason"]))
+        .collect();
+    assert!(failed.is_empty(), "{} of {} rows:\n{}", failed.len(), rows.len(), failed.join("\n"));
+}
