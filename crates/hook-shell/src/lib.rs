@@ -145,7 +145,7 @@ impl Analysis {
 /// in `max_bytes` times `max_depth`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// The longest line read, in bytes (Claude Code reads at most 10,000 too).
+    /// The longest line read, in bytes (the bound agents put on a shell rule's line too).
     pub max_bytes: usize,
     /// How deep scripts run by scripts are followed (`bash -c`, a command substitution, `find -exec`).
     pub max_depth: usize,

@@ -23,6 +23,7 @@ mod origin_trusted;
 mod origins;
 mod permission_rules;
 mod programs;
+mod shell_command_matchers;
 mod properties;
 mod trust;
 mod trust_store;
