@@ -40,7 +40,9 @@ fn benches(c: &mut Criterion) {
     let limits = Limits::default();
     let mut group = c.benchmark_group("per line (all table lines)");
     group.bench_function("regex guard", |b| b.iter(|| lines.iter().filter(|l| regex.is_match(black_box(l))).count()));
-    group.bench_function("parse", |b| b.iter(|| lines.iter().map(|l| parse(black_box(l), &limits).commands.len()).sum::<usize>()));
+    group.bench_function("parse", |b| {
+        b.iter(|| lines.iter().map(|l| parse(black_box(l), &limits).commands.len()).sum::<usize>())
+    });
     group.bench_function("parse + command: pattern", |b| {
         b.iter(|| lines.iter().filter(|l| pattern.test(&parse(black_box(l), &limits)) != hook_shell::Match::No).count())
     });

@@ -9,7 +9,8 @@ use hook_types::Origin;
 use serde_json::json;
 
 fn load(yaml: &str) -> hook_config::FileLoad {
-    let cx = FileContext { origin: Origin::Project, workspace: Path::new("/ws"), root: Path::new("/ws"), source_id: None };
+    let cx =
+        FileContext { origin: Origin::Project, workspace: Path::new("/ws"), root: Path::new("/ws"), source_id: None };
     parse_str(yaml, Path::new("/ws/.hooks/hooks.yaml"), Format::Native, &cx)
 }
 
@@ -31,7 +32,10 @@ fn a_command_matcher_loads_with_the_gates_fail_closed_default_and_matches_what_r
 fn the_matcher_and_on_unknown_are_part_of_the_hash() {
     let plain = load(GUARD);
     let input = canonical_hash_input(&plain.hooks[0]);
-    assert_eq!(input["command"], json!({"on_unknown": "deny", "patterns": [{"args": ["push", "--force|-f"], "program": "git"}]}));
+    assert_eq!(
+        input["command"],
+        json!({"on_unknown": "deny", "patterns": [{"args": ["push", "--force|-f"], "program": "git"}]})
+    );
     let passing = load(&GUARD.replace("    kind: effect", "    on_unknown: pass\n    kind: effect"));
     assert_ne!(plain.hooks[0].hash, passing.hooks[0].hash);
     let other = load(&GUARD.replace("--force|-f", "--force"));
@@ -54,7 +58,8 @@ fn a_command_matcher_that_cannot_be_read_names_the_hook_and_the_field() {
         ("git push", "hooks[0].command", "expected a pattern"),
     ] {
         let load = load(&GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", command));
-        let issue = load.issues.iter().find(|i| i.severity == IssueSeverity::Error).unwrap_or_else(|| panic!("{command}"));
+        let issue =
+            load.issues.iter().find(|i| i.severity == IssueSeverity::Error).unwrap_or_else(|| panic!("{command}"));
         assert_eq!(issue.field.as_deref(), Some(field), "{command}: {issue:#?}");
         assert!(issue.message.contains(says), "{command}: {}", issue.message);
         assert_eq!(issue.hook_id.as_deref(), Some("no-force-push"));
@@ -64,12 +69,16 @@ fn a_command_matcher_that_cannot_be_read_names_the_hook_and_the_field() {
 
 #[test]
 fn on_unknown_without_a_matcher_or_a_command_off_a_tool_event_is_an_error() {
-    let stray = load(&GUARD.replace("    command: {program: git, args: [push, \"--force|-f\"]}\n", "    on_unknown: deny\n"));
+    let stray =
+        load(&GUARD.replace("    command: {program: git, args: [push, \"--force|-f\"]}\n", "    on_unknown: deny\n"));
     assert!(stray.issues.iter().any(|i| i.message.contains("has no `command:`")), "{:#?}", stray.issues);
-    let off_tool = load(
-        "version: 1\nhooks:\n  - {id: t, on: turn_start, command: {program: git}, kind: prompt, message: hi}\n",
-    );
+    let off_tool =
+        load("version: 1\nhooks:\n  - {id: t, on: turn_start, command: {program: git}, kind: prompt, message: hi}\n");
     assert!(off_tool.issues.iter().any(|i| i.message.contains("applies to tool events")), "{:#?}", off_tool.issues);
-    let ask_after = load(&GUARD.replace("on: pre_tool", "on: post_tool").replace("    kind: effect", "    on_unknown: ask\n    kind: effect"));
+    let ask_after = load(
+        &GUARD
+            .replace("on: pre_tool", "on: post_tool")
+            .replace("    kind: effect", "    on_unknown: ask\n    kind: effect"),
+    );
     assert!(ask_after.issues.iter().any(|i| i.message.contains("pre_tool only")), "{:#?}", ask_after.issues);
 }
