@@ -123,7 +123,7 @@ fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, Strin
         return Err(("expected a mapping with `program` (and `args`, `piped_from`, `via`)".to_owned(), String::new()));
     };
     if let Some(key) = map.keys().find(|k| !matches!(k.as_str(), "program" | "args" | "piped_from" | "via")) {
-        let hint = hook_types::did_you_mean(key, ["program", "args", "piped_from", "via"].into_iter());
+        let hint = hook_types::did_you_mean(key, ["program", "args", "piped_from", "via"]);
         return Err((
             format!(
                 "unknown key `{key}`{}; expected `program`, `args`, `piped_from`, `via`",
