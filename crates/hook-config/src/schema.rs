@@ -163,7 +163,7 @@ fn common_properties(hook: &mut Map<String, Value>) {
         "type": "object", "additionalProperties": false, "required": ["program"],
         "properties": {
             "program": {"description": "Program names separated by `|`; `*` any run of characters.", "type": "string", "minLength": 1},
-            "args": {"description": "Argument patterns matched in order against the normalised arguments.",
+            "args": {"description": "Argument patterns, each matched by an argument of its own (normalised), in any order.",
                      "type": "array", "items": {"type": "string"}},
             "piped_from": {"description": "The program feeding this one in a pipeline.", "type": "string", "minLength": 1},
             "via": {"description": "A wrapper the command runs through (`xargs`, `find -exec`, `sudo`, `bash`).", "type": "string", "minLength": 1}

@@ -1,7 +1,10 @@
 //! The example shell guards (`examples/guards`) through the real `hook`: their own `hook test` cases pass, and every
-//! row of hook-shell's table gets the verdict the table lists, in one `hook test` run of the whole table.
+//! row of hook-shell's table gets the verdict the table lists, in one `hook test` run of the whole table; and a
+//! force push refused once and tried again as `git push -f` or inside `bash -c` is refused again through the bridge,
+//! in Claude Code's and Codex's own input and answer.
 
 use crate::common::Env;
+use hook_types::{Agent, Event};
 
 const TABLE: &str = include_str!("../../../hook-shell/tests/it/table.txt");
 
@@ -45,4 +48,26 @@ fn every_row_of_the_table_gets_its_verdict_from_the_example_guards() {
         .map(|case| format!("{}: got {} ({})", case["name"], case["verdict"], case["reason"]))
         .collect();
     assert!(failed.is_empty(), "{} of {} rows:\n{}", failed.len(), rows.len(), failed.join("\n"));
+}
+
+/// The agent's own hook input for a call of its shell tool running `line`.
+fn shell_call(agent: &Agent, ws: &std::path::Path, line: &str) -> serde_json::Value {
+    let gate = agent.install_events().find(|name| agent.read_event(name).0 == Event::PreTool).unwrap();
+    let shell = agent.tool_names("shell").next().unwrap();
+    serde_json::json!({"session_id": "s-1", "transcript_path": "/tmp/t.jsonl", "cwd": ws.display().to_string(),
+                       "hook_event_name": gate, "tool_name": shell, "tool_input": {"command": line}})
+}
+
+#[test]
+fn a_denied_force_push_tried_again_differently_is_denied_again_through_claude_code_and_codex() {
+    let env = Env::new("examples/guards");
+    for name in ["claude", "codex"] {
+        let agent = Agent::parse(name).unwrap();
+        for line in ["git push --force origin main", "git push -f", "bash -c 'git push --force'"] {
+            let out = env.bridge(name, &shell_call(agent, &env.ws, line));
+            assert!(out.denies(name), "{name}: `{line}` is refused in the agent's form: {out:#?}");
+        }
+        let plain = env.bridge(name, &shell_call(agent, &env.ws, "git push origin main"));
+        assert!(!plain.denies(name), "{name}: a plain push goes through: {plain:#?}");
+    }
 }
