@@ -73,3 +73,11 @@ fn parentheses_that_would_make_the_parser_backtrack_for_seconds_are_refused_at_o
     let python = format!("python3 -c 'print({}1{})'", "(".repeat(40), ")".repeat(40));
     assert!(parse(&python, &Limits::default()).is_known());
 }
+
+#[test]
+fn a_control_character_is_a_syntax_answer_before_the_tokenizer_sees_it() {
+    // Found by the fuzzer: brush's tokenizer took 2.6 GB on this here-document delimiter.
+    assert_eq!(reasons("cf x /<<\u{c} fiase $x in a)  "), [UnknownReason::Syntax]);
+    assert_eq!(reasons("rm\u{b}-rf /"), [UnknownReason::Syntax]);
+    assert!(reasons("ls\t-la\r\n").is_empty());
+}
