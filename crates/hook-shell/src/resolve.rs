@@ -67,7 +67,7 @@ impl<'l> Reader<'l> {
         // A control character other than a tab or a line end: brush's tokenizer grows without bound on some (a
         // here-document whose delimiter starts with a form feed took 2.6 GB under the fuzzer), and no command line
         // an agent writes needs one.
-        if text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r')) {
+        if text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || overflowing_descriptor(text) {
             return self.unknown(UnknownReason::Syntax, text);
         }
         let mut parsed = true;
@@ -385,6 +385,24 @@ fn name_of(name: &str) -> &'static str {
         "nohup" => "nohup",
         _ => "busybox",
     }
+}
+
+/// Whether a redirection names a file descriptor past `i32` (`99999999999>x`), which brush's parser unwraps into a
+/// panic (found by the fuzzer); the shell refuses such a descriptor too.
+fn overflowing_descriptor(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    for &b in bytes {
+        if b.is_ascii_digit() {
+            run += 1;
+        } else {
+            if run >= 10 && matches!(b, b'<' | b'>') {
+                return true;
+            }
+            run = 0;
+        }
+    }
+    false
 }
 
 /// The index of the first word at or after `at` that is not a `NAME=value` assignment.

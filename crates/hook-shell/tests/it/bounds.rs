@@ -80,4 +80,7 @@ fn a_control_character_is_a_syntax_answer_before_the_tokenizer_sees_it() {
     assert_eq!(reasons("cf x /<<\u{c} fiase $x in a)  "), [UnknownReason::Syntax]);
     assert_eq!(reasons("rm\u{b}-rf /"), [UnknownReason::Syntax]);
     assert!(reasons("ls\t-la\r\n").is_empty());
+    // Found by the fuzzer too: a descriptor past i32 made brush's parser panic.
+    assert_eq!(reasons("echo fgo <oo 55555555555555555555555555555555555<s<(gd)"), [UnknownReason::Syntax]);
+    assert!(reasons("echo 2>/dev/null 1234567>x").is_empty());
 }
