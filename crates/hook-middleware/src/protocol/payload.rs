@@ -116,7 +116,7 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
     out
 }
 
-/// On a shell call, the commands its line runs as `hook-shell` reads them (docs/shell-commands.md#payload):
+/// On a shell call, the commands its line runs as `hook-shell` reads them (docs/shell-commands.md#in-the-payload-and-in-rego):
 /// `commands`, each `{program, args, argv, via?, piped_from?, dynamic?}`, and `unknown_commands`, each `{reason,
 /// text}`, when part of the line cannot be read statically.
 fn shell_commands(out: &mut Map<String, Value>, input: &EventInput) {
