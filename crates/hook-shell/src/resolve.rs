@@ -67,7 +67,10 @@ impl<'l> Reader<'l> {
         // A control character other than a tab or a line end: brush's tokenizer grows without bound on some (a
         // here-document whose delimiter starts with a form feed took 2.6 GB under the fuzzer), and no command line
         // an agent writes needs one.
-        if text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || overflowing_descriptor(text) {
+        if text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+            || overflowing_descriptor(text)
+            || empty_heredoc_delimiter(text)
+        {
             return self.unknown(UnknownReason::Syntax, text);
         }
         let mut parsed = true;
@@ -403,6 +406,16 @@ fn overflowing_descriptor(text: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether a here-document's delimiter is only quotes (`<<""`, `<<-''`): inside a group, brush's tokenizer asks for
+/// gigabytes on one (found by the fuzzer), and no command line an agent writes has one.
+fn empty_heredoc_delimiter(text: &str) -> bool {
+    text.match_indices("<<").any(|(at, _)| {
+        let rest = text[at + 2..].trim_start_matches('-').trim_start_matches([' ', '\t']);
+        let word: String = rest.chars().take_while(|c| !c.is_whitespace() && !";&|()<>".contains(*c)).collect();
+        !word.is_empty() && word.chars().all(|c| c == '"' || c == '\'')
+    })
 }
 
 /// The index of the first word at or after `at` that is not a `NAME=value` assignment.

@@ -83,4 +83,7 @@ fn a_control_character_is_a_syntax_answer_before_the_tokenizer_sees_it() {
     // Found by the fuzzer too: a descriptor past i32 made brush's parser panic.
     assert_eq!(reasons("echo fgo <oo 55555555555555555555555555555555555<s<(gd)"), [UnknownReason::Syntax]);
     assert!(reasons("echo 2>/dev/null 1234567>x").is_empty());
+    // And a here-document whose delimiter is only quotes, inside a group: brush asked for 1.8 GB at once.
+    assert_eq!(reasons("m `m o|(77<<-\"\"\"\" `m rm`` -mrf"), [UnknownReason::Syntax]);
+    assert!(reasons("cat <<'EOF'\nx\nEOF").is_empty());
 }
