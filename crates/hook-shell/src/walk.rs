@@ -7,6 +7,10 @@ use crate::UnknownReason;
 use crate::resolve::{Context, Reader};
 use crate::word::{self, Word};
 
+/// The most brackets and parentheses an arithmetic command is read with (its text is parsed to tell arithmetic from
+/// subshells).
+const MAX_ARITHMETIC_NESTING: usize = 4;
+
 impl Reader<'_> {
     pub(crate) fn program(&mut self, program: &ast::Program, cx: &Context) {
         for complete in &program.complete_commands {
@@ -136,6 +140,9 @@ impl Reader<'_> {
     fn arithmetic(&mut self, text: &str, cx: &Context) {
         if text.contains("$(") || text.contains('`') {
             self.unknown(UnknownReason::Syntax, text);
+        } else if text.chars().filter(|c| matches!(c, '[' | '(')).count() > MAX_ARITHMETIC_NESTING {
+            // brush's arithmetic parser backtracks exponentially on nested subscripts (found by the fuzzer).
+            self.unknown(UnknownReason::TooDeep, text);
         } else if brush_parser::arithmetic::parse(text).is_err() {
             self.subshells(&format!("({text})"), cx);
         }

@@ -86,4 +86,7 @@ fn a_control_character_is_a_syntax_answer_before_the_tokenizer_sees_it() {
     // And a here-document whose delimiter is only quotes, inside a group: brush asked for 1.8 GB at once.
     assert_eq!(reasons("m `m o|(77<<-\"\"\"\" `m rm`` -mrf"), [UnknownReason::Syntax]);
     assert!(reasons("cat <<'EOF'\nx\nEOF").is_empty());
+    // Nested subscripts in arithmetic: brush's arithmetic parser took more than 10 s.
+    assert_eq!(reasons("(( a[T[To[io[Iik>a[T[?T/nslIik>?T/nsl))"), [UnknownReason::TooDeep]);
+    assert!(reasons("(( i = a[1] + 2 ))").is_empty());
 }
