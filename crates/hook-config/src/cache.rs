@@ -90,6 +90,9 @@ struct CachedDecl {
     /// The `if` condition as written, in the spelling of the hook's protocol.
     #[serde(default)]
     condition: Option<String>,
+    /// The `command:` matcher: its `on_unknown` and its patterns in canonical form.
+    #[serde(default)]
+    command: Option<(crate::OnUnknown, serde_json::Value)>,
     sequential: bool,
     enabled: bool,
     run_async: bool,
@@ -141,6 +144,7 @@ struct CachedDeclRef<'a> {
     tools: Option<&'a [String]>,
     matcher: Option<&'a str>,
     condition: Option<&'a str>,
+    command: Option<(crate::OnUnknown, &'a serde_json::Value)>,
     sequential: bool,
     enabled: bool,
     run_async: bool,
@@ -299,6 +303,10 @@ impl LoadCache {
                 None => None,
                 Some(rule) => Some(crate::PermissionRule::parse(&rule, cached.protocol).ok()?),
             };
+            let command = match cached.command {
+                None => None,
+                Some((on_unknown, patterns)) => Some(crate::CommandMatcher::from_value(&patterns, on_unknown).ok()?),
+            };
             let decl = HookDecl {
                 id: cached.id,
                 origin: cx.origin,
@@ -311,6 +319,7 @@ impl LoadCache {
                 tools: cached.tools,
                 matcher,
                 condition,
+                command,
                 sequential: cached.sequential,
                 enabled: cached.enabled,
                 run_async: cached.run_async,
@@ -425,6 +434,7 @@ fn cached_ref(decl: &HookDecl) -> Option<CachedDeclRef<'_>> {
         tools: decl.tools.as_deref(),
         matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
         condition: decl.condition.as_ref().map(crate::PermissionRule::as_str),
+        command: decl.command.as_ref().map(|c| (c.on_unknown(), c.canonical())),
         sequential: decl.sequential,
         enabled: decl.enabled,
         run_async: decl.run_async,

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::model::{HookDecl, HookSpec, Program};
 
-/// The object [`content_hash`] hashes, before canonical serialization: `{async?, if?, kind, on, tools, matcher,
+/// The object [`content_hash`] hashes, before canonical serialization: `{async?, command?, if?, kind, on, tools, matcher,
 /// only_errors?, scope?, sequential?, on_error, protocol, spec}` with keys sorted recursively.
 ///
 /// `tools` and `matcher` are `null` when absent (a `*` or empty matcher is stored as absent); `only_errors`, `scope`
@@ -36,6 +36,9 @@ pub fn canonical_hash_input(decl: &HookDecl) -> Value {
     let mut object = Map::new();
     if decl.run_async {
         object.insert("async".into(), true.into());
+    }
+    if let Some(command) = &decl.command {
+        object.insert("command".into(), command_value(command));
     }
     if let Some(condition) = &decl.condition {
         object.insert("if".into(), condition.as_str().into());
@@ -139,14 +142,23 @@ fn write_canonical(value: &Value, out: &mut impl Write) -> io::Result<()> {
     }
 }
 
+/// A `command:` matcher as hashed: `{on_unknown, patterns}`, the patterns in their canonical form.
+fn command_value(command: &crate::CommandMatcher) -> Value {
+    json!({"on_unknown": command.on_unknown().as_str(), "patterns": command.canonical()})
+}
+
 /// Writes exactly `canonical_json(&canonical_hash_input(decl))` without building either. The keys are written in
-/// byte order by hand — `async` < `if` < `kind` < `matcher` < `on` < `on_error` < `only_errors` < `protocol` < `scope` <
+/// byte order by hand — `async` < `command` < `if` < `kind` < `matcher` < `on` < `on_error` < `only_errors` < `protocol` < `scope` <
 /// `sequential` < `spec` < `tools`, and in a command spec `argv` < `as` < `cwd` < `env` < `shell` < `timeout_ms` —
 /// and the unit test below holds this to the tree form for every optional field.
 fn write_hash_input(decl: &HookDecl, out: &mut impl Write) -> io::Result<()> {
     let mut object = Object::new(out)?;
     if decl.run_async {
         object.field("async", &true)?;
+    }
+    if let Some(command) = &decl.command {
+        object.key("command")?;
+        write_canonical(&command_value(command), &mut *object.out)?;
     }
     if let Some(condition) = &decl.condition {
         object.field("if", condition.as_str())?;

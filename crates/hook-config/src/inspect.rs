@@ -133,6 +133,9 @@ pub struct InspectFilters {
     /// The `if` condition as written (a permission rule), if any (omitted when absent).
     #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
+    /// The `command:` matcher in canonical form (`{on_unknown, patterns}`), if any (omitted when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<serde_json::Value>,
     /// post_tool: only failed calls.
     pub only_errors: bool,
     /// turn_end: main agent, subagents or both.
@@ -467,6 +470,10 @@ fn inspect_hook(hook: &LoadedHook) -> InspectHook {
             tools: decl.tools.clone(),
             matcher: decl.matcher.as_ref().map(|m| m.pattern.clone()),
             condition: decl.condition.as_ref().map(|c| c.as_str().to_owned()),
+            command: decl
+                .command
+                .as_ref()
+                .map(|c| serde_json::json!({"on_unknown": c.on_unknown().as_str(), "patterns": c.canonical()})),
             only_errors: decl.filters.only_errors,
             scope: decl.filters.scope,
             sequential: decl.sequential,
@@ -585,6 +592,9 @@ fn render_hook(out: &mut String, hook: &InspectHook) {
     }
     if let Some(condition) = &hook.filters.condition {
         filters.push(format!("if {condition}"));
+    }
+    if let Some(command) = &hook.filters.command {
+        filters.push(format!("command {}", command["patterns"]));
     }
     if hook.filters.only_errors {
         filters.push("only_errors".to_owned());

@@ -85,6 +85,7 @@ mod policy;
 mod realpath;
 mod remote;
 mod schema;
+mod shell_command;
 mod trust;
 mod workspace_trust;
 
@@ -118,4 +119,5 @@ pub use policy::{CompiledPolicy, PolicyError, PolicySpec};
 pub use realpath::canonicalize;
 pub use remote::{HttpFormat, HttpSpec, env_refs, expand_env_refs};
 pub use schema::{config_schema, effect_schema};
+pub use shell_command::{CommandMatcher, CommandMatcherError, OnUnknown, shell_analysis};
 pub use trust::{TrustError, TrustRecord, TrustStore, trust_status, trust_value};

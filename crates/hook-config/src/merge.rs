@@ -168,6 +168,7 @@ mod tests {
             tools: None,
             matcher: None,
             condition: None,
+            command: None,
             sequential: false,
             run_async: false,
             enabled: true,

@@ -177,6 +177,9 @@ pub struct HookDecl {
     /// The `if` condition (Claude Code's permission-rule syntax), tested after the matcher against the call's tool
     /// and input (docs/declarations.md#if); a hook with one fires on tool events only.
     pub condition: Option<crate::PermissionRule>,
+    /// `command:`: patterns over the commands a shell call runs, and what a line that cannot be read means
+    /// (docs/shell-commands.md); a hook with one fires on shell calls only.
+    pub command: Option<crate::CommandMatcher>,
     /// Starts only after every lower-precedence hook of the same dispatch has finished.
     pub sequential: bool,
     /// `async: true`: an observer command hook the dispatch does not wait for; it still runs under every bound of a

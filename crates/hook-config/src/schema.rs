@@ -159,6 +159,30 @@ fn common_properties(hook: &mut Map<String, Value>) {
                                `web_fetch(domain:example.com)`, `mcp:github` (docs/declarations.md#if).",
                "type": "string", "minLength": 1}),
     );
+    let pattern = json!({
+        "type": "object", "additionalProperties": false, "required": ["program"],
+        "properties": {
+            "program": {"description": "Program names separated by `|`; `*` any run of characters.", "type": "string", "minLength": 1},
+            "args": {"description": "Argument patterns, each matched by an argument of its own (normalised), in any order.",
+                     "type": "array", "items": {"type": "string"}},
+            "piped_from": {"description": "The program feeding this one in a pipeline.", "type": "string", "minLength": 1},
+            "via": {"description": "A wrapper the command runs through (`xargs`, `find -exec`, `sudo`, `bash`).", "type": "string", "minLength": 1}
+        }
+    });
+    add(
+        hook,
+        &["command"],
+        json!({"description": "Tool events only: patterns over the commands a shell call runs, its line read by a \
+                               shell parser (docs/shell-commands.md): `{program: git, args: [push, \"--force|-f\"]}` \
+                               or a list of them.",
+               "oneOf": [pattern.clone(), {"type": "array", "minItems": 1, "items": pattern}]}),
+    );
+    add(
+        hook,
+        &["on_unknown", "onUnknown"],
+        json!({"description": "With `command`: what a line that cannot be read statically means (default: deny when \
+                               on_error is deny, else pass).", "enum": ["deny", "ask", "pass"]}),
+    );
     add(hook, &["only_errors", "onlyErrors"], boolean.clone());
     add(hook, &["scope"], json!({"enum": ["main", "subagent", "any"]}));
     add(hook, &["sequential", "enabled"], boolean.clone());

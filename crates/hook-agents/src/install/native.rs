@@ -80,6 +80,11 @@ fn routing_fields(decl: &HookDecl, out: &mut Map<String, Value>) {
     if let Some(condition) = &decl.condition {
         out.insert("if".into(), condition.as_str().into());
     }
+    if let Some(command) = &decl.command {
+        let patterns = command.canonical();
+        out.insert("command".into(), patterns.as_array().filter(|p| p.len() == 1).map_or(patterns, |p| &p[0]).clone());
+        out.insert("on_unknown".into(), command.on_unknown().as_str().into());
+    }
     if decl.filters.only_errors {
         out.insert("only_errors".into(), true.into());
     }

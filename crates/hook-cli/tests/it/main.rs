@@ -101,6 +101,8 @@ mod schema;
 #[cfg(unix)]
 mod session_state;
 #[cfg(unix)]
+mod shell_guards;
+#[cfg(unix)]
 mod signals;
 #[cfg(unix)]
 mod test_cases;

@@ -87,6 +87,8 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("tools", "tools"),
     ("matcher", "matcher"),
     ("if", "if"),
+    ("command", "command"),
+    ("on_unknown", "onUnknown"),
     ("only_errors", "onlyErrors"),
     ("scope", "scope"),
     ("sequential", "sequential"),

@@ -16,6 +16,7 @@ mod fields;
 mod http;
 mod policy;
 mod program;
+mod shell_command;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -208,6 +209,12 @@ pub(crate) fn normalize(
         Some(HookKind::InProcess) | None => None,
     };
     let run_async = background::read_async(&mut hook, event.as_ref(), kind, cx.format);
+    let resolved_on_error = match (on_error, event.as_ref()) {
+        (Some(on_error), _) => on_error,
+        (None, Some(event)) => protocol.default_on_error(event),
+        (None, None) => OnError::Deny,
+    };
+    let command = shell_command::read(&mut hook, event.as_ref(), resolved_on_error);
     if let Some(kind) = kind {
         reject_fields_of_other_kinds(&mut hook, kind);
     }
@@ -228,6 +235,7 @@ pub(crate) fn normalize(
         tools,
         matcher,
         condition,
+        command,
         sequential,
         run_async,
         enabled: enabled && !hook.inert,

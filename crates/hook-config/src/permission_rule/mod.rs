@@ -20,7 +20,6 @@ mod path;
 mod shell;
 mod wildcard;
 
-use std::borrow::Cow;
 use std::fmt;
 
 use hook_types::Protocol;
@@ -161,7 +160,7 @@ impl Specifier {
     fn matches(&self, input: Option<&Value>, cx: &PathContext<'_>) -> bool {
         match self {
             Specifier::Never => false,
-            Specifier::Command(pattern) => match command_of(input) {
+            Specifier::Command(pattern) => match crate::shell_command::command_line(input) {
                 Some(command) => shell::command_matches(pattern, &command),
                 None => true,
             },
@@ -184,34 +183,6 @@ impl Specifier {
 fn string_of<'v>(input: Option<&'v Value>, keys: &[&str]) -> Option<&'v str> {
     let input = input?;
     keys.iter().find_map(|k| input.get(*k).and_then(Value::as_str))
-}
-
-/// The shell command line of a shell call's input: `command` as a string, or as an argv (`["bash", "-lc",
-/// "script"]` is the script; any other argv is one simple command, its words quoted for the reading).
-fn command_of(input: Option<&Value>) -> Option<Cow<'_, str>> {
-    match input?.get("command")? {
-        Value::String(command) => Some(Cow::Borrowed(command)),
-        Value::Array(words) => {
-            let words: Vec<&str> = words.iter().map(Value::as_str).collect::<Option<_>>()?;
-            match words.as_slice() {
-                [shell, flag, script] if is_shell(shell) && matches!(*flag, "-c" | "-lc" | "-ic") => {
-                    Some(Cow::Borrowed(script))
-                }
-                _ => Some(Cow::Owned(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))),
-            }
-        }
-        _ => None,
-    }
-}
-
-fn is_shell(program: &str) -> bool {
-    let name = program.rsplit('/').next().unwrap_or(program);
-    matches!(name, "sh" | "bash" | "zsh" | "dash")
-}
-
-/// A word single-quoted for the shell reading.
-fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 /// A URL's host, lowercase.

@@ -2,16 +2,15 @@
 //!
 //! Claude Code tests a shell rule against each simple command of the line, its words unquoted and joined by one
 //! space: `ls && FOO=1 git push origin` holds the simple commands `ls` and `git push origin`, and the hook runs
-//! when any one of them matches. A command it cannot read statically (a variable or command substitution, a
-//! subshell, a here-document, control characters) matches every rule, so the hook runs and decides itself: a
-//! guard is never skipped for a spelling this reading does not follow.
+//! when any one of them matches. This reading is stricter (docs/shell-commands.md#permission-rules): the line is
+//! read by `hook-shell`, so a command run through `sudo`, `env`, `xargs`, `bash -c`, a command substitution or a
+//! subshell, or named by an absolute path, is tested too. A line or an argument it cannot read statically (`eval`,
+//! a variable) matches every rule, so the hook runs and decides itself: a guard is never skipped for a spelling
+//! this reading does not follow.
 //!
-//! [`command_matches`] is the one entry point: whatever reads shell commands more deeply later plugs in here.
+//! [`command_matches`] is the one entry point.
 
 use super::wildcard::Wildcard;
-
-/// The longest command line read; a longer one matches every rule (Claude Code's own bound is the same).
-const MAX_COMMAND_BYTES: usize = 10_000;
 
 /// How a shell rule compares a simple command.
 #[derive(Debug, Clone)]
@@ -46,237 +45,56 @@ impl ShellPattern {
     }
 }
 
-/// Whether a shell rule's pattern matches the command line `command`: any of its simple commands matches, or the
-/// line cannot be read statically.
+/// Whether a shell rule's pattern matches the command line `command`: any of the simple commands it runs matches
+/// (read by `hook-shell`: wrappers such as `sudo` and `env`, absolute paths, quoting, `bash -c` scripts and command
+/// substitutions resolved), or part of the line cannot be read statically.
+///
+/// Each command is compared three ways, and any one matching is a match: its words as written (`argv`, Claude
+/// Code's own comparison), the same with the program's bare name (`/usr/bin/git push` as `git push`), and the
+/// program with its normalised arguments (`git -C repo push -f` as `git push -f`).
 pub(crate) fn command_matches(pattern: &ShellPattern, command: &str) -> bool {
-    match simple_commands(command) {
-        Some(commands) => commands.iter().any(|simple| pattern.matches_simple(&simple.join(" "))),
-        None => true,
+    let analysis = hook_shell::parse(command, &hook_shell::Limits::default());
+    if !analysis.is_known() {
+        return true;
     }
-}
-
-/// The simple commands of `command`, each as its words (assignments before the program and redirections left
-/// out); `None` where the line cannot be read statically.
-pub(crate) fn simple_commands(command: &str) -> Option<Vec<Vec<String>>> {
-    if command.len() > MAX_COMMAND_BYTES
-        || command.chars().any(|c| (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_odd_blank(c))
-    {
-        return None;
-    }
-    let mut lexer = Lexer { chars: command.chars().collect(), at: 0, commands: Vec::new(), words: Vec::new() };
-    lexer.run()?;
-    Some(lexer.commands)
-}
-
-/// Blanks other than space, tab and newline, which the shell does not split on but a reader may take for a space.
-fn is_odd_blank(c: char) -> bool {
-    c.is_whitespace() && !matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
-/// Words a command cannot start with and still be a simple command.
-const RESERVED: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "function",
-    "!", "[[", "]]", "{", "}", "time", "coproc",
-];
-
-struct Lexer {
-    chars: Vec<char>,
-    at: usize,
-    commands: Vec<Vec<String>>,
-    /// The current command's words: (unquoted text, whether it is a candidate assignment `NAME=…`).
-    words: Vec<(String, bool)>,
-}
-
-impl Lexer {
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.at + ahead).copied()
-    }
-
-    fn run(&mut self) -> Option<()> {
-        while let Some(c) = self.peek(0) {
-            match c {
-                ' ' | '\t' | '\r' => self.at += 1,
-                '\n' | ';' | '&' | '|' => {
-                    self.at += 1;
-                    self.end_command()?;
-                }
-                '#' => {
-                    while self.peek(0).is_some_and(|c| c != '\n') {
-                        self.at += 1;
-                    }
-                }
-                '<' | '>' => self.redirection()?,
-                '(' | ')' => return None,
-                _ => self.word()?,
-            }
+    analysis.commands.iter().any(|simple| {
+        if simple.dynamic {
+            // An argument only run time knows could be anything the rule names.
+            return true;
         }
-        self.end_command()
-    }
-
-    /// Ends the current simple command: its leading assignments dropped, checked for a reserved word.
-    fn end_command(&mut self) -> Option<()> {
-        let words = std::mem::take(&mut self.words);
-        let words: Vec<String> = words.into_iter().skip_while(|(_, assignment)| *assignment).map(|(w, _)| w).collect();
-        if let Some(first) = words.first() {
-            if RESERVED.contains(&first.as_str()) {
-                return None;
-            }
-            self.commands.push(words);
-        }
-        Some(())
-    }
-
-    /// A redirection (`>`, `>>`, `<`, `&>`, `2>&1`, `<<<`): it and its target are no words of the command. A
-    /// here-document (`<<`) or a process substitution cannot be read statically.
-    fn redirection(&mut self) -> Option<()> {
-        let first = self.peek(0)?;
-        self.at += 1;
-        match (first, self.peek(0)) {
-            ('<', Some('<')) if self.peek(1) == Some('<') => self.at += 2,
-            ('<', Some('<')) => return None,
-            (_, Some('(')) => return None,
-            ('>', Some('>' | '|')) | ('<', Some('>')) => self.at += 1,
-            _ => {}
-        }
-        if self.peek(0) == Some('&') {
-            self.at += 1;
-        }
-        while matches!(self.peek(0), Some(' ' | '\t')) {
-            self.at += 1;
-        }
-        // The target: one word (a file, or a descriptor after `>&`), read and dropped.
-        let before = self.words.len();
-        if matches!(self.peek(0), Some(c) if !matches!(c, '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')')) {
-            self.word()?;
-            self.words.truncate(before);
-        }
-        Some(())
-    }
-
-    /// One word: unquoted, single- and double-quoted parts and backslash escapes, up to a blank or an operator.
-    fn word(&mut self) -> Option<()> {
-        let mut text = String::new();
-        let mut raw_unquoted_name = true;
-        let mut assignment = false;
-        while let Some(c) = self.peek(0) {
-            match c {
-                ' ' | '\t' | '\r' | '\n' | ';' | '&' | '|' | '(' | ')' => break,
-                '<' | '>' if text.is_empty() || text.bytes().all(|b| b.is_ascii_digit()) => {
-                    // `2>`: the digits are the descriptor, not a word.
-                    return self.redirection();
-                }
-                '<' | '>' => break,
-                '$' | '`' | '{' | '}' => return None,
-                '\\' => {
-                    self.at += 1;
-                    match self.peek(0) {
-                        Some('\n') => {}
-                        Some(escaped) => text.push(escaped),
-                        None => text.push('\\'),
-                    }
-                    self.at += 1;
-                    raw_unquoted_name = false;
-                }
-                '\'' => {
-                    self.at += 1;
-                    loop {
-                        let c = self.peek(0)?;
-                        self.at += 1;
-                        if c == '\'' {
-                            break;
-                        }
-                        text.push(c);
-                    }
-                    raw_unquoted_name = false;
-                }
-                '"' => {
-                    self.double_quoted(&mut text)?;
-                    raw_unquoted_name = false;
-                }
-                '=' if raw_unquoted_name && !assignment && is_name(&text) => {
-                    assignment = true;
-                    text.push('=');
-                    self.at += 1;
-                }
-                c => {
-                    text.push(c);
-                    self.at += 1;
-                }
-            }
-        }
-        // Only words before the program are assignments; `git commit -m a=b` keeps its `a=b`.
-        let assignment = assignment && self.words.iter().all(|(_, a)| *a);
-        self.words.push((text, assignment));
-        Some(())
-    }
-
-    /// A double-quoted part: `\` escapes `"`, `\`, `$`, `` ` `` and a newline; an expansion cannot be read.
-    fn double_quoted(&mut self, text: &mut String) -> Option<()> {
-        self.at += 1;
-        loop {
-            let c = self.peek(0)?;
-            self.at += 1;
-            match c {
-                '"' => return Some(()),
-                '$' | '`' => return None,
-                '\\' => match self.peek(0)? {
-                    '\n' => self.at += 1,
-                    escaped @ ('"' | '\\' | '$' | '`') => {
-                        text.push(escaped);
-                        self.at += 1;
-                    }
-                    _ => text.push('\\'),
-                },
-                c => text.push(c),
-            }
-        }
-    }
-}
-
-/// Whether `text` is a shell variable name.
-fn is_name(text: &str) -> bool {
-    let mut chars = text.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        let written = simple.argv.join(" ");
+        let named = std::iter::once(simple.program.as_str()).chain(simple.argv[1..].iter().map(String::as_str));
+        let normalised = std::iter::once(simple.program.as_str()).chain(simple.args.iter().map(String::as_str));
+        pattern.matches_simple(&written)
+            || pattern.matches_simple(&named.collect::<Vec<_>>().join(" "))
+            || pattern.matches_simple(&normalised.collect::<Vec<_>>().join(" "))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn simple(command: &str) -> Option<Vec<String>> {
-        simple_commands(command).map(|cs| cs.into_iter().map(|c| c.join(" ")).collect())
+    fn matches(rule: &str, command: &str) -> bool {
+        command_matches(&ShellPattern::new(rule), command)
     }
 
     #[test]
-    fn splits_on_operators_and_unquotes_words() {
-        assert_eq!(simple("ls && git push origin").unwrap(), ["ls", "git push origin"]);
-        assert_eq!(simple("FOO=bar BAZ='a b' git push").unwrap(), ["git push"]);
-        assert_eq!(simple("git commit -m a=b").unwrap(), ["git commit -m a=b"]);
-        assert_eq!(simple("git 'push' \"--force\"").unwrap(), ["git push --force"]);
-        assert_eq!(simple("a | b; c || d & e\nf").unwrap(), ["a", "b", "c", "d", "e", "f"]);
-        assert_eq!(simple("echo hi > out.txt 2>&1").unwrap(), ["echo hi"]);
-        assert_eq!(simple("cat <<< word").unwrap(), ["cat"]);
-        assert_eq!(simple("g\\it push # comment").unwrap(), ["git push"]);
-        assert_eq!(simple("").unwrap(), Vec::<String>::new());
+    fn each_command_the_line_runs_is_tested() {
+        assert!(matches("git push *", "ls && git push origin"));
+        assert!(matches("git push *", "FOO=bar git push"));
+        assert!(!matches("git push *", "git commit -m 'git push'"));
+        assert!(matches("git push *", "sudo /usr/bin/git -C repo push -f"));
+        assert!(matches("git push *", "bash -c 'git push --force'"));
+        assert!(matches("git push *", "(cd x; git push)"));
+        assert!(matches("git push:*", "echo origin | xargs git push"));
+        assert!(!matches("git push *", "cat <<EOF\ngit push\nEOF"));
     }
 
     #[test]
-    fn what_cannot_be_read_statically_is_none() {
-        for command in [
-            "echo $(git push)",
-            "echo `id`",
-            "$CMD push",
-            "echo \"$HOME\"",
-            "(git push)",
-            "cat <<EOF\nx\nEOF",
-            "diff <(a) <(b)",
-            "if true; then git push; fi",
-            "{ git push; }",
-            "echo \u{a0}x",
-            "echo 'unterminated",
-        ] {
-            assert_eq!(simple(command), None, "{command}");
+    fn what_cannot_be_read_statically_matches() {
+        for command in ["$CMD push", "eval \"$X\"", "git $SUB", "source env.sh", "echo 'unterminated"] {
+            assert!(matches("git push *", command), "{command}");
         }
     }
 }

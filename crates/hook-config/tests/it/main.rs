@@ -24,6 +24,7 @@ mod origins;
 mod permission_rules;
 mod programs;
 mod properties;
+mod shell_command_matchers;
 mod trust;
 mod trust_store;
 mod validation_hints;

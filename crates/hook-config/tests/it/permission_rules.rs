@@ -122,7 +122,12 @@ fn shell_rules_test_each_simple_command_of_the_line() {
         // A line that cannot be read statically runs the hook, which decides itself: a guard is not skipped.
         bash("Bash(git push *)", "$(echo git) push", true),
         bash("Bash(git push *)", "bash -c \"$CMD\"", true),
-        bash("Bash(git push *)", "cat <<EOF\nhi\nEOF", true),
+        // Stricter than Claude Code (docs/shell-commands.md#permission-rules): what the line runs is tested, through
+        // wrappers, absolute paths, git's global options, nested scripts and here-documents fed to a shell.
+        bash("Bash(git push *)", "sudo /usr/bin/git -C repo push --force", true),
+        bash("Bash(git push *)", "bash -c 'git push origin'", true),
+        bash("Bash(git push *)", "bash <<EOF\ngit push\nEOF", true),
+        bash("Bash(git push *)", "cat <<EOF\ngit push\nEOF", false),
     ]);
 }
 

@@ -60,6 +60,7 @@ fn deny_hook(gate: &Event, first: &ClosedGate, more: usize) -> LoadedHook {
         tools: None,
         matcher: None,
         condition: None,
+        command: None,
         sequential: false,
         run_async: false,
         enabled: true,

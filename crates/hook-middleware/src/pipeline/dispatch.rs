@@ -18,7 +18,7 @@ use super::inprocess;
 use super::record::{Cancel, Meta, Record};
 use super::registration::Action;
 use super::result::{DispatchResult, deny_decides};
-use super::routing::Probe;
+use super::routing::{Probe, Routable};
 use super::schedule::{Coordinator, HookFuture, join_into};
 use super::table::{Guard, SkipReason, Table, UserHook};
 use super::{Inner, Pipeline};
@@ -439,9 +439,10 @@ impl Dispatch<'_> {
     /// 5. every hook below the highest-precedence deny is cancelled and its results discarded.
     async fn run_users(&self, guards: &[Record]) -> (Vec<Record>, Vec<String>) {
         let table = self.table;
-        let positions = table.user_index.matching(&table.user, &Probe::of(self.input).within(&self.inner.workspace));
+        let probe = Probe::of(self.input).within(&self.inner.workspace);
+        let positions = table.user_index.matching(&table.user, &probe);
         let hooks: Vec<&UserHook> = positions.iter().map(|&p| &table.user[p]).collect();
-        let mut records = self.decided_without_running(&hooks, guards);
+        let mut records = self.decided_without_running(&hooks, guards, &probe);
         // Decided without running: they keep their status whatever denies.
         let settled: Vec<bool> = records.iter().map(Option::is_some).collect();
         let denied = self.run_in_process(&hooks, &mut records, guards).await;
@@ -460,7 +461,12 @@ impl Dispatch<'_> {
 
     /// A record for each of `hooks` that does not run: all of them where a guard denied on an event a deny decides,
     /// else the ones loading skipped (disabled, untrusted, modified).
-    fn decided_without_running(&self, hooks: &[&UserHook], guards: &[Record]) -> Vec<Option<Record>> {
+    fn decided_without_running(
+        &self,
+        hooks: &[&UserHook],
+        guards: &[Record],
+        probe: &Probe<'_>,
+    ) -> Vec<Option<Record>> {
         let event = &self.input.event;
         let guard_denial = guards.iter().find(|r| r.denies(event)).map(|r| r.meta.hook_id.as_str());
         let decided = |hook: &UserHook| {
@@ -469,7 +475,7 @@ impl Dispatch<'_> {
                     (RunStatus::Skipped, format!("not run: guard `{guard}` denied first"))
                 }
                 (_, Some(skip)) => (skip.status(), skip.describe().to_owned()),
-                _ => return None,
+                _ => return unread_command(hook, probe, self.input),
             };
             let mut record = Record::not_run(user_meta(hook), event, status, why);
             record.modified = status == RunStatus::Untrusted && hook.skip == Some(SkipReason::Modified);
@@ -859,6 +865,28 @@ fn cancelled(mut record: Record, cause: Cancel, cx: &RunContext<'_>) -> Record {
 
 pub(super) fn deadline_text(ms: u64) -> String {
     format!("cancelled: the dispatch deadline of {ms} ms passed")
+}
+
+/// The answer of a hook whose `command:` matcher could not read the shell call and says `on_unknown: deny` or
+/// `ask`: that, with what could not be read, without running the hook (whose own answer assumes it knows what runs).
+fn unread_command(hook: &UserHook, probe: &Probe<'_>, input: &EventInput) -> Option<Record> {
+    let command = hook.filter().command.as_ref()?;
+    let Some(hook_shell::Match::Unknown(unknown)) = probe.command_match(command) else { return None };
+    let reason = format!(
+        "hook `{}` cannot tell what this shell command runs ({}: `{}`); its `on_unknown: {}` answers for it",
+        hook.decl().id,
+        unknown.reason.describe(),
+        unknown.text,
+        command.on_unknown().as_str()
+    );
+    let effect = match command.on_unknown() {
+        hook_config::OnUnknown::Ask if input.event == Event::PreTool => Effect::AskUser { reason: Some(reason) },
+        hook_config::OnUnknown::Pass => return None,
+        _ => Effect::BlockTool { reason, severity: hook_types::HardBlock::HardBlock },
+    };
+    let mut record = Record::bare(user_meta(hook), &input.event, RunStatus::Completed);
+    super::inprocess::apply(&mut record, input, true, vec![effect], None);
+    Some(record)
 }
 
 fn guard_meta(guard: &Guard) -> Meta {

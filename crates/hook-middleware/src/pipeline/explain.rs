@@ -48,6 +48,11 @@ pub enum Mismatch {
         /// The permission rule as written.
         condition: String,
     },
+    /// Its `command:` matcher matches none of the commands the shell call runs.
+    Command {
+        /// The patterns, in canonical form.
+        patterns: String,
+    },
     /// `only_errors: true`, and the tool call did not fail.
     NotFailed,
     /// Its `scope` excludes this kind of run (main agent or subagent).
@@ -78,6 +83,7 @@ impl Mismatch {
                 format!("matcher `{pattern}` ({} spelling) matches none of {}", protocol.as_str(), names(tested))
             }
             Mismatch::Condition { condition } => format!("`if: {condition}` does not match the call"),
+            Mismatch::Command { patterns } => format!("`command: {patterns}` matches no command the call runs"),
             Mismatch::NotFailed => "`only_errors: true`, and the tool call did not fail".to_owned(),
             Mismatch::Scope { scope: Scope::Subagent } => "`scope: subagent`, and this is the main agent's run".into(),
             Mismatch::Scope { scope } => format!("`scope: {}`, and this is a subagent's run", scope_word(*scope)),
@@ -168,6 +174,9 @@ fn mismatch<T: Routable>(item: &T, probe: &Probe<'_>) -> Option<Mismatch> {
         Refusal::NotFailed => Mismatch::NotFailed,
         Refusal::Condition => Mismatch::Condition {
             condition: filter.condition.as_ref().map(|c| c.as_str().to_owned()).unwrap_or_default(),
+        },
+        Refusal::Command => Mismatch::Command {
+            patterns: filter.command.as_ref().map(|c| c.canonical().to_string()).unwrap_or_default(),
         },
         Refusal::Scope => Mismatch::Scope { scope: filter.scope },
         Refusal::Tools => {

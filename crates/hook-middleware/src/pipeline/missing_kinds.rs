@@ -35,6 +35,7 @@ fn http_hook(id: &str, event: Event, source: &Path) -> hook_config::LoadedHook {
         tools: None,
         matcher: None,
         condition: None,
+        command: None,
         sequential: false,
         run_async: false,
         enabled: true,

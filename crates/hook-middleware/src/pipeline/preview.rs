@@ -80,6 +80,7 @@ pub(super) fn user_entry(event: &Event, hook: &UserHook) -> PreviewEntry {
         protocol: decl.protocol,
         matcher: None,
         condition: decl.condition.clone(),
+        command: decl.command.clone(),
         only_errors: decl.filters.only_errors,
         scope: decl.filters.scope,
     };
@@ -101,6 +102,13 @@ fn conditions(event: &Event, filter: &Filter) -> Vec<String> {
     let mut conditions = Vec::new();
     if let Some(condition) = &filter.condition {
         conditions.push(format!("only when the call matches `{}` (`if`)", condition.as_str()));
+    }
+    if let Some(command) = &filter.command {
+        conditions.push(format!(
+            "only when the shell command runs {} (`command`; a line not read: {})",
+            command.canonical(),
+            command.on_unknown().as_str()
+        ));
     }
     if *event == Event::PostTool && filter.only_errors {
         conditions.push("only when the tool call failed (`only_errors`)".to_owned());

@@ -150,6 +150,8 @@ pub(crate) struct Filter {
     pub matcher: Option<Matcher>,
     /// A permission rule the tool call must match (tool events only).
     pub condition: Option<hook_config::PermissionRule>,
+    /// Patterns over the commands a shell call runs (`command:`), and what a line not read means.
+    pub command: Option<hook_config::CommandMatcher>,
     /// post_tool only: fire only for failed calls.
     pub only_errors: bool,
     /// turn_end only: main run, subagents, or both.

@@ -23,7 +23,8 @@ use std::collections::HashMap;
 
 use std::path::Path;
 
-use hook_config::{MatcherRule, PathContext, PermissionRule};
+use hook_config::{CommandMatcher, MatcherRule, OnUnknown, PathContext, PermissionRule};
+use hook_shell::Match;
 use hook_types::{AGENTS, CANONICAL_EVENTS, Event, Protocol};
 
 use super::registration::Filter;
@@ -83,6 +84,8 @@ pub(crate) struct Probe<'a> {
     /// The call's input, its working directory and the workspace, which an `if` condition tests; `None` in a
     /// preview, where a condition does not exclude.
     call: Option<Call<'a>>,
+    /// The commands a shell call runs, read the first time a `command:` matcher asks (once per probe).
+    shell: std::cell::OnceCell<Option<hook_shell::Analysis>>,
 }
 
 /// What an `if` condition is tested against besides the tool.
@@ -114,6 +117,7 @@ impl<'a> Probe<'a> {
                 cwd: input.cwd.as_deref(),
                 workspace: None,
             }),
+            shell: std::cell::OnceCell::new(),
         }
     }
 
@@ -129,7 +133,16 @@ impl<'a> Probe<'a> {
     /// them as conditions instead).
     pub(crate) fn preview(event: &'a Event, value: Option<&'a str>) -> Self {
         let tool = tool_of(event, value, &[]);
-        Probe { event, value, aliases: &[], tool, is_error: None, subagent: None, call: None }
+        Probe {
+            event,
+            value,
+            aliases: &[],
+            tool,
+            is_error: None,
+            subagent: None,
+            call: None,
+            shell: Default::default(),
+        }
     }
 
     /// The names as the input gives them: the tool name (or `source`, `trigger`) and the dispatch's aliases.
@@ -204,7 +217,26 @@ impl<'a> Probe<'a> {
         {
             return Some(Refusal::Condition);
         }
+        if let Some(command) = &filter.command {
+            match self.command_match(command) {
+                Some(Match::No) => return Some(Refusal::Command),
+                Some(Match::Unknown(_)) if command.on_unknown() == OnUnknown::Pass => return Some(Refusal::Command),
+                // A match runs the hook; a line not read that the hook denies or asks on is answered without it.
+                Some(Match::Yes | Match::Unknown(_)) | None => {}
+            }
+        }
         None
+    }
+
+    /// What a `command:` matcher says of this call: `No` for a call that is not a shell command on a tool event,
+    /// `None` in a preview (no input, so it does not exclude).
+    pub(crate) fn command_match(&self, command: &CommandMatcher) -> Option<Match> {
+        let call = self.call?;
+        if !self.event.is_tool_event() || self.tool.as_deref() != Some("shell") {
+            return Some(Match::No);
+        }
+        let analysis = self.shell.get_or_init(|| hook_config::shell_analysis(call.input));
+        Some(analysis.as_ref().map_or(Match::No, |analysis| command.test(analysis)))
     }
 
     /// Whether the call meets an `if` condition: the canonical tool (or, for a tool no table maps, one of its own
@@ -285,6 +317,8 @@ pub(crate) enum Refusal {
     Matcher,
     /// The `if` condition (a permission rule) is not met by the call.
     Condition,
+    /// The `command:` matcher matches none of the commands the shell call runs.
+    Command,
 }
 
 /// Where a condition's paths are rooted for a call: its working directory (the workspace where it gives none), the

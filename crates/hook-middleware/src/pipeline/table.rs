@@ -240,6 +240,7 @@ impl Table {
                     protocol: decl.protocol,
                     matcher: decl.matcher.clone(),
                     condition: decl.condition.clone(),
+                    command: decl.command.clone(),
                     only_errors: decl.filters.only_errors,
                     scope: decl.filters.scope,
                 };

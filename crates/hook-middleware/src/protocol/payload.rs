@@ -15,7 +15,8 @@ pub const CONTENT_LIMIT_CHARS: usize = 4_000;
 /// Fields carry both the native and the Claude/Codex names: `event` and `hook_event_name` (the event in the protocol's
 /// spelling, see [`event_name`]), `session_id`, `turn_id`, `transcript_path`, `cwd`, `model`, `permission_mode`;
 /// on tool events `tool` and `tool_name`, `input` and `tool_input`, `tool_use_id`; on post_tool `tool_response`,
-/// `is_error` and `content` (its first [`CONTENT_LIMIT_CHARS`] characters); `prompt` on turn_start, `source` on
+/// `is_error` and `content` (its first [`CONTENT_LIMIT_CHARS`] characters); on a shell call `commands` (and
+/// `unknown_commands`), what its line runs; `prompt` on turn_start, `source` on
 /// session_start, `trigger` on compaction, `stop_hook_active` on turn_end; `agent_id` and `agent_type` for a subagent.
 ///
 /// `session_id`, `transcript_path` and `cwd` are always present (`null` when the host gave none), as Claude Code and
@@ -80,6 +81,7 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
             out.insert("tool_input".into(), tool_input.clone());
         }
         put(&mut out, "tool_use_id", &input.tool_use_id);
+        shell_commands(&mut out, input);
     }
     match event {
         Event::PostTool => {
@@ -112,6 +114,21 @@ pub fn payload_object(protocol: Protocol, input: &EventInput) -> Map<String, Val
     }
     agent_fields(&mut out, protocol, input);
     out
+}
+
+/// On a shell call, the commands its line runs as `hook-shell` reads them (docs/shell-commands.md#in-the-payload-and-in-rego):
+/// `commands`, each `{program, args, argv, via?, piped_from?, dynamic?}`, and `unknown_commands`, each `{reason,
+/// text}`, when part of the line cannot be read statically.
+fn shell_commands(out: &mut Map<String, Value>, input: &EventInput) {
+    let shell = input.tool_name.as_deref().and_then(hook_types::canonical_tool);
+    if shell.as_deref() != Some("shell") {
+        return;
+    }
+    let Some(analysis) = hook_config::shell_analysis(input.tool_input.as_ref()) else { return };
+    out.insert("commands".into(), serde_json::to_value(&analysis.commands).unwrap_or(Value::Null));
+    if !analysis.unknown.is_empty() {
+        out.insert("unknown_commands".into(), serde_json::to_value(&analysis.unknown).unwrap_or(Value::Null));
+    }
 }
 
 /// The fields of the agent's own input the engine has no name for ([`EventInput::extra`]), for a hook of that

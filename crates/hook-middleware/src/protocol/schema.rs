@@ -89,6 +89,14 @@ pub fn payload_schema() -> Value {
             "input": {"description": "Tool events: the tool's input."},
             "tool_input": {"description": "The same as `input`."},
             "tool_use_id": text("Tool events: the host's id for this call."),
+            "commands": {"type": "array", "description": "Shell calls: the simple commands the line runs, as hook-shell reads them (docs/shell-commands.md#in-the-payload-and-in-rego).",
+                         "items": {"type": "object", "required": ["program", "args", "argv"], "properties": {
+                             "program": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}},
+                             "argv": {"type": "array", "items": {"type": "string"}}, "via": {"type": "array", "items": {"type": "string"}},
+                             "piped_from": {"type": "string"}, "dynamic": {"type": "boolean"}}}},
+            "unknown_commands": {"type": "array", "description": "Shell calls: the parts of the line that cannot be read statically, each with its reason.",
+                                 "items": {"type": "object", "required": ["reason", "text"], "properties": {
+                                     "reason": {"type": "string"}, "text": {"type": "string"}}}},
             "tool_response": {"description": "post_tool: what the tool returned."},
             "is_error": {"type": "boolean", "description": "post_tool: whether the call failed."},
             "content": {"type": "string", "maxLength": super::CONTENT_LIMIT_CHARS, "description": "post_tool: the first 4 000 characters of the result the model sees."},

@@ -33,6 +33,7 @@ mod receipts_chain;
 mod receipts_dispatch;
 mod receipts_processes;
 mod receipts_sinks;
+mod shell_commands;
 mod skipped_guards;
 mod soak;
 mod tracing_capture;

@@ -1,0 +1,219 @@
+//! `command:`: a hook that fires on what a shell command runs, not on how it is spelled (docs/shell-commands.md).
+//!
+//! The shell tool's command line is read by `hook-shell` into the simple commands it would run (wrappers,
+//! quoting, nested `sh -c` scripts resolved); the matcher's patterns are tested against those. Where part of the
+//! line cannot be known statically (`eval`, a program named by a variable, `source`) and no command read matches,
+//! `on_unknown` decides: `deny` and `ask` answer the call without running the hook, `pass` lets it go by.
+
+use std::borrow::Cow;
+
+use hook_shell::{Analysis, CommandPattern, Limits, Match};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What a gate answers when a [`CommandMatcher`] cannot tell whether a command line matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnUnknown {
+    /// Deny the call, saying what could not be read.
+    Deny,
+    /// Ask the user (pre_tool only; elsewhere it denies).
+    Ask,
+    /// The hook does not fire.
+    Pass,
+}
+
+impl OnUnknown {
+    /// Its name in a declaration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnUnknown::Deny => "deny",
+            OnUnknown::Ask => "ask",
+            OnUnknown::Pass => "pass",
+        }
+    }
+}
+
+/// A hook's `command:` matcher: patterns over the commands a shell call runs, and what an unreadable line means.
+///
+/// ```
+/// use hook_config::{CommandMatcher, OnUnknown};
+/// use hook_shell::Match;
+/// use serde_json::json;
+///
+/// let matcher = CommandMatcher::from_value(&json!({"program": "git", "args": ["push", "--force|-f"]}), OnUnknown::Deny)
+///     .unwrap();
+/// let call = json!({"command": "cd repo && git -C . push -f"});
+/// assert_eq!(matcher.test(&hook_config::shell_analysis(Some(&call)).unwrap()), Match::Yes);
+/// assert!(CommandMatcher::from_value(&json!({"args": ["push"]}), OnUnknown::Deny).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandMatcher {
+    patterns: Vec<CommandPattern>,
+    on_unknown: OnUnknown,
+    /// The patterns in their canonical form (a list of `{args?, piped_from?, program, via?}`): what is hashed, cached
+    /// and shown.
+    canonical: Value,
+}
+
+/// A `command:` value that cannot be read: the message, and the field below `command` it is about (`[1].args[0]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandMatcherError {
+    /// What is wrong and how to fix it.
+    pub message: String,
+    /// Where below `command` (empty for the value itself).
+    pub at: String,
+}
+
+impl CommandMatcher {
+    /// Reads a `command:` value: one pattern (`{program, args?, piped_from?, via?}`) or a list of them.
+    pub fn from_value(value: &Value, on_unknown: OnUnknown) -> Result<CommandMatcher, CommandMatcherError> {
+        let items: Vec<(String, &Value)> = match value {
+            Value::Array(items) if !items.is_empty() => {
+                items.iter().enumerate().map(|(i, item)| (format!("[{i}]"), item)).collect()
+            }
+            Value::Object(_) => vec![(String::new(), value)],
+            _ => {
+                return Err(CommandMatcherError {
+                    message: "expected a pattern `{program: git, args: [push, \"--force|-f\"]}` or a non-empty list \
+                              of them"
+                        .to_owned(),
+                    at: String::new(),
+                });
+            }
+        };
+        let mut patterns = Vec::with_capacity(items.len());
+        let mut canonical = Vec::with_capacity(items.len());
+        for (at, item) in items {
+            let (pattern, form) = read_pattern(item)
+                .map_err(|(message, below)| CommandMatcherError { message, at: format!("{at}{below}") })?;
+            patterns.push(pattern);
+            canonical.push(form);
+        }
+        Ok(CommandMatcher { patterns, on_unknown, canonical: Value::Array(canonical) })
+    }
+
+    /// What the matcher says of a reading: any pattern matching wins; else what could not be read, if anything.
+    pub fn test(&self, analysis: &Analysis) -> Match {
+        let mut answer = Match::No;
+        for pattern in &self.patterns {
+            match pattern.test(analysis) {
+                Match::Yes => return Match::Yes,
+                unknown @ Match::Unknown(_) => answer = unknown,
+                Match::No => {}
+            }
+        }
+        answer
+    }
+
+    /// What an unreadable line means for this hook.
+    pub fn on_unknown(&self) -> OnUnknown {
+        self.on_unknown
+    }
+
+    /// The patterns in canonical form: a list of `{program, args?, piped_from?}` objects.
+    pub fn canonical(&self) -> &Value {
+        &self.canonical
+    }
+}
+
+/// One pattern and its canonical form; on error the message and the field below the pattern.
+fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, String)> {
+    let Value::Object(map) = value else {
+        return Err(("expected a mapping with `program` (and `args`, `piped_from`, `via`)".to_owned(), String::new()));
+    };
+    if let Some(key) = map.keys().find(|k| !matches!(k.as_str(), "program" | "args" | "piped_from" | "via")) {
+        let hint = hook_types::did_you_mean(key, ["program", "args", "piped_from", "via"]);
+        return Err((
+            format!(
+                "unknown key `{key}`{}; expected `program`, `args`, `piped_from`, `via`",
+                crate::issues::hint(hint)
+            ),
+            format!(".{key}"),
+        ));
+    }
+    let program = match map.get("program") {
+        Some(Value::String(program)) if !program.is_empty() => program.as_str(),
+        Some(_) => return Err(("expected a program name, e.g. `git` or `sh|bash`".to_owned(), ".program".to_owned())),
+        None => return Err(("`program` is missing; name the program, e.g. `program: git`".to_owned(), String::new())),
+    };
+    let args: Vec<&str> = match map.get("args") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => {
+            let mut args = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::String(arg) => args.push(arg.as_str()),
+                    _ => return Err(("expected a string (quote it)".to_owned(), format!(".args[{i}]"))),
+                }
+            }
+            args
+        }
+        Some(_) => return Err(("expected a list of argument patterns".to_owned(), ".args".to_owned())),
+    };
+    let mut pattern = CommandPattern::new(program, &args).map_err(|e| (e.message, String::new()))?;
+    // Keys in byte order (`args` < `piped_from` < `program` < `via`), as the canonical JSON of the hash writes them.
+    let mut form = Map::new();
+    if !args.is_empty() {
+        form.insert("args".into(), args.clone().into());
+    }
+    match map.get("piped_from") {
+        None => {}
+        Some(Value::String(from)) => {
+            pattern = pattern.piped_from(from).map_err(|e| (e.message, ".piped_from".to_owned()))?;
+            form.insert("piped_from".into(), from.as_str().into());
+        }
+        Some(_) => return Err(("expected a program name, e.g. `curl|wget`".to_owned(), ".piped_from".to_owned())),
+    }
+    form.insert("program".into(), program.into());
+    match map.get("via") {
+        None => {}
+        Some(Value::String(via)) => {
+            pattern = pattern.via(via).map_err(|e| (e.message, ".via".to_owned()))?;
+            form.insert("via".into(), via.as_str().into());
+        }
+        Some(_) => return Err(("expected wrapper names, e.g. `xargs|find -exec`".to_owned(), ".via".to_owned())),
+    }
+    Ok((pattern, Value::Object(form)))
+}
+
+/// The commands a shell call runs: its input's `command` (a string, or an argv whose `bash -c` script is read)
+/// read by `hook-shell` under its default bounds; `None` when the input has no command.
+///
+/// ```
+/// let input = serde_json::json!({"command": ["bash", "-lc", "sudo rm -rf /tmp/x"]});
+/// let analysis = hook_config::shell_analysis(Some(&input)).unwrap();
+/// assert_eq!(analysis.commands[0].program, "rm");
+/// ```
+pub fn shell_analysis(input: Option<&Value>) -> Option<Analysis> {
+    let line = command_line(input)?;
+    Some(hook_shell::parse(&line, &Limits::default()))
+}
+
+/// The shell command line of a shell call's input: `command` as a string, or as an argv (`["bash", "-lc",
+/// "script"]` is the script; any other argv is one simple command, its words quoted for the reading).
+pub(crate) fn command_line(input: Option<&Value>) -> Option<Cow<'_, str>> {
+    match input?.get("command")? {
+        Value::String(command) => Some(Cow::Borrowed(command)),
+        Value::Array(words) => {
+            let words: Vec<&str> = words.iter().map(Value::as_str).collect::<Option<_>>()?;
+            match words.as_slice() {
+                [shell, flag, script] if is_shell(shell) && matches!(*flag, "-c" | "-lc" | "-ic") => {
+                    Some(Cow::Borrowed(script))
+                }
+                _ => Some(Cow::Owned(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))),
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_shell(program: &str) -> bool {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    matches!(name, "sh" | "bash" | "zsh" | "dash")
+}
+
+/// A word single-quoted for the shell reading.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}

@@ -1,0 +1,5 @@
+//! hook-shell's integration tests: one binary, one module per concern.
+
+mod bounds;
+mod properties;
+mod table;
