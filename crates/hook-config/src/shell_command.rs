@@ -178,7 +178,8 @@ fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, Strin
 }
 
 /// The commands a shell call runs: its input's `command` (a string, or an argv whose `bash -c` script is read)
-/// read by `hook-shell` under its default bounds; `None` when the input has no command.
+/// read by `hook-shell` under its default bounds (a call whose command cannot be found is one unknown); `None`
+/// without an input.
 ///
 /// ```
 /// let input = serde_json::json!({"command": ["bash", "-lc", "sudo rm -rf /tmp/x"]});
@@ -186,14 +187,40 @@ fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, Strin
 /// assert_eq!(analysis.commands[0].program, "rm");
 /// ```
 pub fn shell_analysis(input: Option<&Value>) -> Option<Analysis> {
-    let line = command_line(input)?;
-    Some(hook_shell::parse(&line, &Limits::default()))
+    let input = input?;
+    match command_line(Some(input)) {
+        Some(line) => Some(hook_shell::parse(&line, &Limits::default())),
+        // A shell call whose command this reader cannot find is not a call that runs nothing: what it runs is
+        // unknown, and a gate decides by its `on_unknown`.
+        None => Some(Analysis {
+            commands: Vec::new(),
+            unknown: vec![hook_shell::Unknown {
+                reason: hook_shell::UnknownReason::Syntax,
+                text: format!("the shell call's input has no command line this reader knows: {}", keys(input)),
+            }],
+        }),
+    }
+}
+
+/// The keys of an input object, for a message (`{commands, timeout}`), or what it is instead.
+fn keys(input: &Value) -> String {
+    match input {
+        Value::Object(map) => format!("{{{}}}", map.keys().map(String::as_str).collect::<Vec<_>>().join(", ")),
+        other => format!("a JSON {}", if other.is_array() { "array" } else { "scalar" }),
+    }
 }
 
 /// The shell command line of a shell call's input: `command` as a string, or as an argv (`["bash", "-lc",
-/// "script"]` is the script; any other argv is one simple command, its words quoted for the reading).
+/// "script"]` is the script; any other argv is one simple command, its words quoted for the reading); or
+/// `commands`, a list of lines (Cline's `run_commands`, also as the JSON text of that list), read as one script.
 pub(crate) fn command_line(input: Option<&Value>) -> Option<Cow<'_, str>> {
-    match input?.get("command")? {
+    let input = input?;
+    if input.get("command").is_none()
+        && let Some(commands) = input.get("commands")
+    {
+        return command_list(commands);
+    }
+    match input.get("command")? {
         Value::String(command) => Some(Cow::Borrowed(command)),
         Value::Array(words) => {
             let words: Vec<&str> = words.iter().map(Value::as_str).collect::<Option<_>>()?;
@@ -204,6 +231,22 @@ pub(crate) fn command_line(input: Option<&Value>) -> Option<Cow<'_, str>> {
                 _ => Some(Cow::Owned(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))),
             }
         }
+        _ => None,
+    }
+}
+
+/// A list of command lines, one line each in one script; the JSON text of such a list too.
+fn command_list(commands: &Value) -> Option<Cow<'_, str>> {
+    let lines = |list: &[Value]| -> Option<String> {
+        let lines: Vec<&str> = list.iter().map(Value::as_str).collect::<Option<_>>()?;
+        Some(lines.join("\n"))
+    };
+    match commands {
+        Value::Array(list) => lines(list).map(Cow::Owned),
+        Value::String(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Array(list)) => lines(&list).map(Cow::Owned),
+            _ => Some(Cow::Borrowed(text)),
+        },
         _ => None,
     }
 }

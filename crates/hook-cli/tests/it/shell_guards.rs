@@ -71,3 +71,27 @@ fn a_denied_force_push_tried_again_differently_is_denied_again_through_claude_co
         assert!(!plain.denies(name), "{name}: a plain push goes through: {plain:#?}");
     }
 }
+
+/// Cline's `run_commands` takes a list of lines (`commands`), given to hooks as the JSON text of that list: its
+/// lines are read like any shell call's, and a shell call whose command cannot be found at all is unknown, which the
+/// guard's `on_unknown: deny` refuses, never a call that runs nothing.
+#[test]
+fn clines_list_of_commands_is_read_and_a_shell_call_without_a_command_is_unknown_not_harmless() {
+    let env = Env::new("examples/guards");
+    let run_commands = |commands: &[&str]| {
+        let list = serde_json::to_string(commands).unwrap();
+        serde_json::json!({"taskId": "t-1", "workspaceRoots": [env.ws], "hookName": "tool_call",
+                           "preToolUse": {"toolName": "run_commands", "parameters": {"commands": list}}})
+    };
+    let rm = env.bridge("cline", &run_commands(&["ls", "rm -rf ~"]));
+    assert!(rm.denies("cline"), "the second line is a destructive rm: {rm:#?}");
+    let ls = env.bridge("cline", &run_commands(&["ls", "git status"]));
+    assert!(!ls.denies("cline"), "{ls:#?}");
+
+    let claude = Agent::parse("claude").unwrap();
+    let mut call = shell_call(claude, &env.ws, "ls");
+    call["tool_input"] = serde_json::json!({"cmd": "rm -rf ~"});
+    let out = env.bridge("claude", &call);
+    assert!(out.denies("claude"), "no `command` to read: unknown, denied: {out:#?}");
+    assert!(out.stdout.contains("no command line this reader knows"), "{out:#?}");
+}
