@@ -17,6 +17,8 @@ mod async_evaluated;
 #[cfg(unix)]
 mod async_runner;
 #[cfg(unix)]
+mod auggie;
+#[cfg(unix)]
 mod backtrace_env;
 #[cfg(unix)]
 mod bridge_entries;
@@ -38,7 +40,6 @@ mod codex;
 mod codex_trust;
 #[cfg(unix)]
 mod copilot;
-#[cfg(unix)]
 mod crush;
 #[cfg(unix)]
 mod cursor;
