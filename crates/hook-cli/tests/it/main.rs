@@ -40,6 +40,7 @@ mod codex;
 mod codex_trust;
 #[cfg(unix)]
 mod copilot;
+#[cfg(unix)]
 mod crush;
 #[cfg(unix)]
 mod cursor;
