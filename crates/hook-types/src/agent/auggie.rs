@@ -113,9 +113,9 @@ pub(super) const AGENT: Agent = Agent {
         project: Some(".augment/settings.json"),
         local: Some(".augment/settings.local.json"),
         user: Some(".augment/settings.json"),
-        read: &[".augment/settings.json", ".augment/settings.local.json"],
+        read: &[".augment/settings.json"],
         overrides: &[],
-        read_user: None,
+        read_user: Some(&[".augment/settings.json"]),
     },
     // `Sao`: 60 s when a handler names no `timeout`, which is in milliseconds ("Timeout must be a positive number
     // (milliseconds)").
