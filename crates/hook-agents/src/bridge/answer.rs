@@ -646,16 +646,20 @@ fn copilot(read: &AgentInput, reply: &mut Reply) -> Answer {
 
 /// Auggie's answer (`bao`, `zIt` and `_7n` of its 0.36.0 bundle): Claude Code's, where Auggie reads it. PreToolUse
 /// takes `hookSpecificOutput` with `permissionDecision` (deny blocks and its reason reaches the model; an ask is a
-/// deny saying approval is required, since Auggie reads `ask` as no decision) and `updatedInput`; PostToolUse takes
-/// `decision: "block"`, `reason` and `additionalContext` inside `hookSpecificOutput`, appended to the tool result
-/// the model reads. On the other events Auggie drops every answer but `systemMessage` (a `hookSpecificOutput` named
+/// deny saying approval is required, since Auggie reads `ask` as no decision) and `updatedInput`, but no context;
+/// PostToolUse takes `decision: "block"`, `reason` and `additionalContext` inside `hookSpecificOutput`, appended to
+/// the tool result the model reads. On the other events Auggie drops every answer but `systemMessage` (a `hookSpecificOutput` named
 /// by `PromptSubmit` would even void the whole answer), so what the model was to get there is a notice for the user.
 fn auggie(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
     let event = read.input.event.clone();
     let mut out = Map::new();
     let mut specific = Map::new();
     match event {
-        Event::PreTool => return claude_or_codex(read, reply),
+        // PreToolUse's answer schema has no `additionalContext`: Auggie strips it, so the operator is told instead.
+        Event::PreTool => {
+            untold_context(read, reply);
+            return claude_or_codex(read, reply);
+        }
         Event::PostTool => {
             if let Some(feedback) = joined(&reply.feedback) {
                 specific.insert("decision".into(), "block".into());
