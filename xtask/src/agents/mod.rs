@@ -109,13 +109,20 @@ fn all_scenarios() -> impl Iterator<Item = &'static scenarios::Scenario> {
 
 /// The bridged agents of the agent table the suite does not run, each with exactly why; their behaviour is covered by
 /// recorded payloads from their published packages and documents instead (`crates/hook-cli/tests/it/more_agents.rs`,
-/// `crates/hook-agents/tests/it/import.rs`, `crates/hook-cli/tests/it/crush.rs`). A test checks this list and
-/// [`agents`] cover every bridged agent.
-const NOT_RUN: [(&str, &str); 1] = [(
-    "crush",
-    "its npm package downloads its executable at install time, which cannot run here; \
-     crates/hook-cli/tests/it/crush.rs feeds the bridge the payloads its source defines",
-)];
+/// `crates/hook-agents/tests/it/import.rs`, `crates/hook-cli/tests/it/crush.rs`, `crates/hook-cli/tests/it/auggie.rs`).
+/// A test checks this list and [`agents`] cover every bridged agent.
+const NOT_RUN: [(&str, &str); 2] = [
+    (
+        "crush",
+        "its npm package downloads its executable at install time, which cannot run here; \
+         crates/hook-cli/tests/it/crush.rs feeds the bridge the payloads its source defines",
+    ),
+    (
+        "auggie",
+        "it runs only signed in (`auggie login`), its model behind Augment's own API, which cannot be reached \
+         here; crates/hook-cli/tests/it/auggie.rs feeds the bridge the payloads its bundle builds",
+    ),
+];
 
 /// `cargo xtask agents`.
 pub fn run(args: &[String], root: &Path) -> Result<()> {

@@ -109,6 +109,7 @@ pub fn answer(read: &AgentInput, result: &DispatchResult) -> Answer {
         }
         WireShape::Copilot => return copilot(read, &mut reply),
         WireShape::Cline => cline(read, &mut reply),
+        WireShape::Auggie => auggie(read, &mut reply),
     };
     let always_json = matches!(shape, WireShape::GeminiCli | WireShape::Cursor);
     let stdout = if out.is_empty() && !always_json { String::new() } else { Value::Object(out).to_string() + "\n" };
@@ -641,6 +642,55 @@ fn copilot(read: &AgentInput, reply: &mut Reply) -> Answer {
     }
     let stdout = if out.is_empty() { String::new() } else { Value::Object(out).to_string() + "\n" };
     Answer { exit_code: 0, stdout, stderr: notices }
+}
+
+/// Auggie's answer (`bao`, `zIt` and `_7n` of its 0.36.0 bundle): Claude Code's, where Auggie reads it. PreToolUse
+/// takes `hookSpecificOutput` with `permissionDecision` (deny blocks and its reason reaches the model; an ask is a
+/// deny saying approval is required, since Auggie reads `ask` as no decision) and `updatedInput`, but no context;
+/// PostToolUse takes `decision: "block"`, `reason` and `additionalContext` inside `hookSpecificOutput`, appended to
+/// the tool result the model reads. On the other events Auggie drops every answer but `systemMessage` (a `hookSpecificOutput` named
+/// by `PromptSubmit` would even void the whole answer), so what the model was to get there is a notice for the user.
+fn auggie(read: &AgentInput, reply: &mut Reply) -> Map<String, Value> {
+    let event = read.input.event.clone();
+    let mut out = Map::new();
+    let mut specific = Map::new();
+    match event {
+        // PreToolUse's answer schema has no `additionalContext`: Auggie strips it, so the operator is told instead.
+        Event::PreTool => {
+            untold_context(read, reply);
+            return claude_or_codex(read, reply);
+        }
+        Event::PostTool => {
+            if let Some(feedback) = joined(&reply.feedback) {
+                specific.insert("decision".into(), "block".into());
+                specific.insert("reason".into(), feedback.into());
+            }
+        }
+        _ => {
+            let dropped = match event {
+                Event::TurnStart if reply.verdict == Some(Verdict::Deny) => Some(reply.deny_reason()),
+                Event::TurnEnd => joined(&reply.continuation),
+                _ => None,
+            };
+            if let Some(text) = dropped {
+                reply.notices.push(format!(
+                    "{} does not read a hook's answer on {}, so this did not reach it: {text}",
+                    read.agent.display_name(),
+                    read.event_name
+                ));
+            }
+        }
+    }
+    // Auggie stops a run from no hook's answer but a PreToolUse deny.
+    if let Some(reason) = reply.halt.take() {
+        let agent = read.agent.display_name();
+        reply
+            .notices
+            .push(format!("a hook asked to stop the run, which {agent} cannot do from {}: {reason}", read.event_name));
+    }
+    let context_taken = event == Event::PostTool;
+    common_fields(read, reply, &mut out, specific, context_taken, false);
+    out
 }
 
 /// Context the agent's output has no place for on this event: the operator is told what the model was not.

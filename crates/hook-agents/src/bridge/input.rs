@@ -150,6 +150,7 @@ pub fn parse_input_as(agent: Agent, event: Option<&str>, bytes: &[u8]) -> Result
             read.common(&mut input)?
         }
         hook_types::WireShape::Copilot => read.copilot(&mut input)?,
+        hook_types::WireShape::Auggie => project_root = read.auggie(&mut input)?,
     }
     // An event whose answer the agent never reads (Cline's detached ones) keeps no session state: a notice given
     // there would count as told, and nobody would have seen it. The session id stays in `extra` for the agent's own
@@ -392,6 +393,40 @@ impl Fields<'_> {
         }
         if self.string("parent_agent_id")?.is_some() {
             input.agent_id = self.string("agent_id")?;
+        }
+        Ok(root)
+    }
+
+    /// Auggie's input (`B7n`, `T7n`, `N7n`, `V7n` and `k7n` in its 0.36.0 bundle): `conversation_id` is the session,
+    /// the first of `workspace_roots` the project and the hook's working directory (Auggie sends no `cwd`);
+    /// `tool_name` and `tool_input` on the tool events, `tool_output` (the result's text) and `tool_error` (the same
+    /// text when the call failed, else `null`) on PostToolUse, `user_prompt` on PromptSubmit. Its `is_mcp_tool`,
+    /// `file_changes`, `agent_stop_cause`, `notification_type` and `notification_message` go to
+    /// [`EventInput::extra`]. Returns the project root it names.
+    fn auggie(&self, input: &mut EventInput) -> Result<Option<PathBuf>, InputError> {
+        input.session_id = self.string("conversation_id")?;
+        let root = match self.get("workspace_roots") {
+            None => None,
+            Some(Value::Array(roots)) => roots.first().and_then(Value::as_str).map(PathBuf::from),
+            Some(other) => return Err(self.wrong("workspace_roots", other, "a list of directories")),
+        };
+        input.cwd = root.as_ref().map(|r| r.display().to_string());
+        if let Some(tool) = self.string("tool_name")? {
+            input.tool_name = Some(tool);
+        }
+        input.tool_input = self.tool_input("tool_input")?;
+        if input.event.is_tool_event() {
+            input.tool_input.get_or_insert_with(|| Value::Object(Map::new()));
+        }
+        if input.event == Event::PostTool {
+            let output = self.string("tool_output")?;
+            let error = self.string("tool_error")?;
+            input.is_error |= error.is_some();
+            input.tool_response = output.clone().map(Value::String);
+            input.content = error.or(output);
+        }
+        if input.event == Event::TurnStart {
+            input.prompt = self.string("user_prompt")?;
         }
         Ok(root)
     }

@@ -112,7 +112,13 @@ fn an_ask_is_an_ask_where_the_agent_can_ask_and_a_deny_saying_approval_is_requir
             Agent::Claude | Agent::Cursor | Agent::Qwen | Agent::Droid | Agent::Copilot => {
                 assert_eq!(back.decision, Decision::Ask { reason: Some("touches prod".into()) }, "{agent}: {out:?}")
             }
-            Agent::Codex | Agent::Gemini | Agent::Cline | Agent::Opencode | Agent::Kilo | Agent::Crush => {
+            Agent::Codex
+            | Agent::Gemini
+            | Agent::Cline
+            | Agent::Opencode
+            | Agent::Kilo
+            | Agent::Crush
+            | Agent::Auggie => {
                 let Decision::Deny { reason } = &back.decision else { panic!("{agent}: {out:?}") };
                 assert!(reason.contains("approval is required") && reason.contains("touches prod"), "{reason}");
             }
@@ -163,8 +169,8 @@ fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
         let dispatched = result(&Event::PreTool, Verdict::Allow, Some("read-only"), vec![]);
         let (out, back) = check(agent, gate(agent), &dispatched);
         let expected = match agent {
-            // Crush pre-approves on `allow`; OpenCode's plugin reads it and leaves the call to the agent's own
-            // permission rules, which it cannot skip.
+            // Crush pre-approves on `allow`; OpenCode's plugin and Auggie read it and leave the call to the agent's
+            // own permission rules, which they cannot skip.
             Agent::Claude
             | Agent::Cursor
             | Agent::Qwen
@@ -172,7 +178,8 @@ fn an_allow_skips_the_approver_only_where_the_agent_has_such_an_answer() {
             | Agent::Copilot
             | Agent::Crush
             | Agent::Opencode
-            | Agent::Kilo => Decision::Allow { reason: Some("read-only".into()) },
+            | Agent::Kilo
+            | Agent::Auggie => Decision::Allow { reason: Some("read-only".into()) },
             // Codex has no approval to skip; Gemini CLI's `allow` is no decision in its reference; Cline has no allow.
             Agent::Codex | Agent::Gemini | Agent::Cline => Decision::Pass,
             other => panic!("{other} is not an agent the bridge speaks to"),
@@ -279,8 +286,8 @@ fn a_foreign_event_some_hook_blocked_gets_the_agents_blocking_answer_with_its_re
             &read.input,
             &RunResult { exit: Some(Exit::Code(2)), stderr: out.stderr.into_bytes(), ..RunResult::default() },
         );
-        if agent == Agent::Copilot {
-            // Copilot's exit 2 outside its gates is a warning shown to the user, not a block.
+        if matches!(agent, Agent::Copilot | Agent::Auggie) {
+            // Copilot's and Auggie's exit 2 outside their gates is a message, not a block.
             assert!(back.effects.iter().any(|e| matches!(e, Effect::NotifyOperator { .. })), "{agent}: {back:?}");
         } else {
             assert_eq!(back.status, RunStatus::Blocked, "{agent}");

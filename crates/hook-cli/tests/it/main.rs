@@ -17,6 +17,8 @@ mod async_evaluated;
 #[cfg(unix)]
 mod async_runner;
 #[cfg(unix)]
+mod auggie;
+#[cfg(unix)]
 mod backtrace_env;
 #[cfg(unix)]
 mod bridge_entries;

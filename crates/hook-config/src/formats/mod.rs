@@ -6,6 +6,7 @@
 //! the key as written and the node it came from, so every issue can name the user's own spelling and position.
 
 mod agent;
+mod auggie;
 mod claude;
 mod cline;
 mod clio;
@@ -137,6 +138,7 @@ pub(crate) fn read(format: Format, root: Value, reporter: &mut Reporter<'_>) -> 
         Format::Cline => cline::read(&root, reporter),
         Format::Copilot => copilot::read(&root, reporter),
         Format::Crush => crush::read(&root, reporter),
+        Format::Auggie => auggie::read(&root, reporter),
         // An agent of in-process plugins (the table's `HandlerShape::Plugin`) has no hook file to read.
         other => {
             let message = format!(

@@ -334,7 +334,7 @@ fn required_fields_closed_vocabularies_and_ids() {
         "- {on: pre_tool, kind: command, argv: [sh], protocol: claud}",
         "hooks[1].protocol",
         "unknown protocol `claud` (did you mean `claude`?); expected one of `native`, `claude`, `codex`, `gemini`, \
-         `cursor`, `mecha`, `clio`, `qwen`, `droid`, `cline`, `copilot`, `opencode`, `kilo`, `crush`",
+         `cursor`, `mecha`, `clio`, `qwen`, `droid`, `cline`, `copilot`, `opencode`, `kilo`, `crush`, `auggie`",
     );
     check_hook(
         "- {id: Lint Check, on: pre_tool, kind: command, argv: [sh]}",

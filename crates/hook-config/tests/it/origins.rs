@@ -196,6 +196,7 @@ fn every_agent_file_of_every_origin_is_looked_at_in_precedence_order() {
             t("user", "cline", "home/.cline/hooks", false, false),
             t("user", "copilot", "home/.copilot/hooks/*.json", false, false),
             t("user", "crush", "home/.config/crush/crush.json", false, false),
+            t("user", "auggie", "home/.augment/settings.json", false, false),
             t("project", "native", "workspace/.hooks/hooks.yaml", true, true),
             t("project", "native", "workspace/.hooks/hooks.json", false, false),
             t("project", "claude", "workspace/.claude/settings.json", true, true),
@@ -214,10 +215,12 @@ fn every_agent_file_of_every_origin_is_looked_at_in_precedence_order() {
             t("project", "copilot", "workspace/.github/hooks/*.json", false, false),
             t("project", "crush", "workspace/crush.json", false, false),
             t("project", "crush", "workspace/.crush.json", false, false),
+            t("project", "auggie", "workspace/.augment/settings.json", false, false),
             t("project.local", "native", "workspace/.hooks/hooks.local.yaml", true, true),
             t("project.local", "native", "workspace/.hooks/hooks.local.json", false, false),
             t("project.local", "claude", "workspace/.claude/settings.local.json", false, false),
             t("project.local", "clio", "workspace/.clio-coder/hooks.local.yaml", false, false),
+            t("project.local", "auggie", "workspace/.augment/settings.local.json", false, false),
             t("managed", "native", "managed/hooks.yaml", true, true),
         ]
     );

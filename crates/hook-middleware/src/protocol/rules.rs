@@ -549,6 +549,11 @@ static CRUSH: Rules = Rules {
 /// answer in Claude Code's shape, so a hook that names the agent's protocol is read so too.
 static PLUGIN: Rules = CLAUDE_SHAPE;
 
+/// Auggie 0.36.0 (`wao`, `zIt` and `_7n` in its bundle): Claude Code's shape, but only exit 0 and exit 2 read stdout
+/// (any other code is a non-blocking error, its stdout unread), and exit 2 blocks PreToolUse alone: elsewhere its
+/// stderr is a message (for the model on PostToolUse and Stop, for the user on the others) and the run goes on.
+static AUGGIE: Rules = Rules { block_exit_on: BlockExitOn::GatesOnly, reading: Reading::ByExitCode, ..CLAUDE_SHAPE };
+
 /// The row of `protocol`.
 pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
     match protocol {
@@ -564,6 +569,7 @@ pub(crate) fn rules(protocol: Protocol) -> &'static Rules {
         Protocol::Cline => &CLINE,
         Protocol::Copilot => &COPILOT,
         Protocol::Crush => &CRUSH,
+        Protocol::Auggie => &AUGGIE,
         // An agent of in-process plugins (OpenCode's) runs no command hook; its plugin reads Claude Code's answer.
         _ => &PLUGIN,
     }
@@ -621,7 +627,7 @@ mod tests {
     fn each_row_states_only_how_it_differs_from_its_base() {
         let rows = rows_as_written();
         // The agents of plugins (OpenCode, Kilo) read Claude Code's shape itself: no row of their own.
-        assert_eq!(rows.len(), 13, "the twelve protocols with a row and Claude Code's shape: {:?}", rows.keys());
+        assert_eq!(rows.len(), 14, "the thirteen protocols with a row and Claude Code's shape: {:?}", rows.keys());
         let native = &rows["NATIVE"];
         assert_eq!((native.0.len(), native.1), (24, None), "the native row states every field");
         for (name, (fields, base)) in &rows {

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::event::{Event, EventFilters, Scope};
 
+mod auggie;
 mod claude;
 mod cline;
 mod clio;
@@ -356,6 +357,12 @@ pub enum WireShape {
     /// another name) and Claude Code's answer (`hookSpecificOutput`), which Crush reads beside its own envelope
     /// (`decision`, `halt`, `reason`, `context`, `updated_input`).
     Crush,
+    /// Auggie's input (`hook_event_name`, `conversation_id`, `workspace_roots`, `tool_name`, `tool_input`, and on
+    /// PostToolUse `tool_output` and `tool_error`) and Claude Code's answer as far as Auggie reads it: its
+    /// `hookSpecificOutput` only where named by PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd or
+    /// Notification (another name voids the whole answer), PostToolUse's `decision: "block"` inside it, and no
+    /// answer at all but `systemMessage` on the events whose result it drops.
+    Auggie,
 }
 
 /// What an agent's answer to a hook can express.
@@ -575,7 +582,7 @@ const fn same_names<const N: usize>(names: [&'static str; N]) -> [(&'static str,
 
 /// Every agent, in the order foreign formats are read within an origin (native first): each entry is its agent's
 /// module.
-pub static AGENTS: [Agent; 14] = [
+pub static AGENTS: [Agent; 15] = [
     native::AGENT,
     claude::AGENT,
     codex::AGENT,
@@ -590,6 +597,7 @@ pub static AGENTS: [Agent; 14] = [
     opencode::AGENT,
     kilo::AGENT,
     crush::AGENT,
+    auggie::AGENT,
 ];
 
 impl PartialEq for Agent {

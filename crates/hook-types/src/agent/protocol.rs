@@ -47,11 +47,13 @@ pub enum Protocol {
     Kilo,
     /// Crush's hook rules.
     Crush,
+    /// Auggie's hook rules.
+    Auggie,
 }
 
 impl Protocol {
     /// Every protocol, in the order foreign formats are read within an origin (native first).
-    pub const ALL: [Protocol; 14] = [
+    pub const ALL: [Protocol; 15] = [
         Protocol::Native,
         Protocol::Claude,
         Protocol::Codex,
@@ -66,6 +68,7 @@ impl Protocol {
         Protocol::Opencode,
         Protocol::Kilo,
         Protocol::Crush,
+        Protocol::Auggie,
     ];
 
     /// The wire name (`claude`), as `--protocol` and `--agent` take it.
