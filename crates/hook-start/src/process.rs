@@ -61,10 +61,16 @@ mod tests {
     #[test]
     fn open_descriptors_are_left_as_they_are() {
         use std::os::fd::AsRawFd;
+        // The lowest free descriptor, before and after many calls. The other tests of this process run on other
+        // threads and hold a few descriptors now and then (a pipe), so the bound is loose; one descriptor left open
+        // per call would pass it.
+        const CALLS: i32 = 64;
         let before = std::fs::File::open("/dev/null").unwrap().as_raw_fd();
-        assert!(standard_descriptors_open(), "the test harness has 0, 1 and 2 open");
+        for _ in 0..CALLS {
+            assert!(standard_descriptors_open(), "the test harness has 0, 1 and 2 open");
+        }
         let after = std::fs::File::open("/dev/null").unwrap().as_raw_fd();
-        assert_eq!(before, after, "nothing was opened and left open");
+        assert!(after < before + CALLS / 2, "descriptors were opened and left open: {before} then {after}");
     }
 
     #[test]
