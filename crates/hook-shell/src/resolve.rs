@@ -411,11 +411,36 @@ fn overflowing_descriptor(text: &str) -> bool {
 /// Whether a here-document's delimiter is only quotes (`<<""`, `<<-''`): inside a group, brush's tokenizer asks for
 /// gigabytes on one (found by the fuzzer), and no command line an agent writes has one.
 fn empty_heredoc_delimiter(text: &str) -> bool {
-    text.match_indices("<<").any(|(at, _)| {
+    let quoted = quoted_bytes(text);
+    text.match_indices("<<").filter(|(at, _)| !quoted[*at]).any(|(at, _)| {
         let rest = text[at + 2..].trim_start_matches('-').trim_start_matches([' ', '\t']);
         let word: String = rest.chars().take_while(|c| !c.is_whitespace() && !";&|()<>".contains(*c)).collect();
         !word.is_empty() && word.chars().all(|c| c == '"' || c == '\'')
     })
+}
+
+/// For each byte of `text`, whether it is inside quotes or escaped (a `<<` there is a word, not an operator).
+fn quoted_bytes(text: &str) -> Vec<bool> {
+    let bytes = text.as_bytes();
+    let mut quoted = vec![false; bytes.len()];
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        quoted[i] = single || double || escaped;
+        if escaped {
+            escaped = false;
+        } else if single {
+            single = b != b'\'';
+        } else if b == b'\\' {
+            escaped = true;
+        } else if double {
+            double = b != b'"';
+        } else if b == b'\'' {
+            single = true;
+        } else if b == b'"' {
+            double = true;
+        }
+    }
+    quoted
 }
 
 /// The index of the first word at or after `at` that is not a `NAME=value` assignment.
