@@ -95,7 +95,6 @@ pub fn hand_off(_hand: &HandOff<'_>) -> Result<(), String> {
 /// Starts a detached runner for `hand.hooks`; `Err` says why they will not run, for the answer.
 #[cfg(unix)]
 pub fn hand_off(hand: &HandOff<'_>) -> Result<(), String> {
-    use std::os::unix::process::CommandExt as _;
     let dir = slots_dir().ok_or("neither $XDG_STATE_HOME nor $HOME is set, so there is no place for its lock")?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut slot = take_slot(&dir)?;
@@ -115,7 +114,8 @@ pub fn hand_off(hand: &HandOff<'_>) -> Result<(), String> {
     for id in hand.hooks {
         command.arg("--hook").arg(id);
     }
-    command.stdin(Stdio::from(slot)).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0);
+    command.stdin(Stdio::from(slot)).stdout(Stdio::null()).stderr(Stdio::null());
+    crate::platform::own_group(&mut command);
     command.spawn().map(drop).map_err(|e| format!("cannot start the runner: {e}"))
 }
 

@@ -327,8 +327,7 @@ pub fn kill_left_behind() -> usize {
     let mut running = 0;
     for &pid in &pids {
         // One that already ended (the engine's detached runner of async hooks, re-parented here) is only reaped.
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero())).unwrap_or_default();
-        if !stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')) {
+        if !is_zombie(pid.as_raw_nonzero().get().unsigned_abs()) {
             running += 1;
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
             let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
@@ -336,4 +335,10 @@ pub fn kill_left_behind() -> usize {
         let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
     }
     running
+}
+
+/// Whether `pid` has exited and waits to be reaped (state `Z` in `/proc/<pid>/stat`).
+pub fn is_zombie(pid: u32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z'))
 }

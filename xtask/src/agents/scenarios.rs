@@ -374,8 +374,7 @@ fn runners(ws: &std::path::Path) -> Vec<u32> {
     entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let zombie = stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z'));
+            let zombie = super::process::is_zombie(*pid);
             let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
             let words: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
             !zombie && words.contains(&b"background-run".as_slice()) && words.contains(&ws)
