@@ -61,12 +61,14 @@ impl BridgeProgram {
             Program::Argv(argv) => self.words_invoke_bridge(argv),
             // Every load asks this of every shell hook: a line that neither holds `bridge` nor has a quote or a
             // backslash that could spell it cannot have it as a word, and is not split into words at all.
-            Program::Shell(line)
+            Program::Shell(line) | Program::PowerShell(line)
                 if !line.contains("bridge") && !line.contains(['\'', '"', '\\']) && !line.contains(ENCODED) =>
             {
                 false
             }
-            Program::Shell(line) => self.line_invokes_bridge(line, MAX_SHELL_NESTING),
+            // A PowerShell line is read with the shell's word rules: what `hook install` writes (the bridge, or the
+            // `powershell … -EncodedCommand` wrapper) splits the same under both.
+            Program::Shell(line) | Program::PowerShell(line) => self.line_invokes_bridge(line, MAX_SHELL_NESTING),
         }
     }
 

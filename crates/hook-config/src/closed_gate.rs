@@ -101,7 +101,7 @@ impl ClosedGate {
     }
 }
 
-/// The reason a gate closed for one handler that cannot run here (a PowerShell command, an `mcp_tool` call) denies
+/// The reason a gate closed for one handler that cannot run here (another platform's line, an `mcp_tool` call) denies
 /// with: the file, the handler as the file spells it, why, and the fix.
 pub(crate) fn unrunnable_reason(source: &std::path::Path, handler: &str, why: &str) -> String {
     format!(

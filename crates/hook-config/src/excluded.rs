@@ -61,7 +61,7 @@ pub(crate) fn reason(decl: &HookDecl, program: &BridgeProgram) -> Option<Exclusi
 /// or older entry may not.
 pub(crate) fn unguarded_bridge(decl: &HookDecl) -> Option<Issue> {
     let HookSpec::Command(command) = &decl.spec else { return None };
-    let Program::Shell(line) = &command.program else { return None };
+    let (Program::Shell(line) | Program::PowerShell(line)) = &command.program else { return None };
     let gate = decl.event.class() == EventClass::Gate;
     if !gate || decl.protocol == Protocol::Native || decl.on_error == OnError::Deny || !lone_command(line) {
         return None;

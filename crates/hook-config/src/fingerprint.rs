@@ -209,6 +209,7 @@ fn named_files(
             words.extend(argv.iter().skip(1).map(|arg| expand_project_vars(arg, workspace)));
         }
         Program::Shell(command) => words.extend(shell_words(command, workspace).into_iter().map(Cow::Owned)),
+        Program::PowerShell(line) => words.extend(powershell_words(line, workspace).into_iter().map(Cow::Owned)),
     }
     words.extend(spec.env.values().map(|value| Cow::Borrowed(value.as_str())));
 
@@ -388,6 +389,82 @@ pub(crate) fn shell_words(command: &str, workspace: &Path) -> Vec<String> {
         }
     }
     flush(&mut word, &mut in_word, &mut words);
+    expand_words(words, workspace)
+}
+
+/// Splits a PowerShell command line into words the same way, by PowerShell's rules: single quotes literal (`''` is
+/// a quote), double quotes and the rest with the backtick as escape, a backslash an ordinary character (a Windows
+/// path separator), `$env:NAME` read as the variable `NAME`, and `; & | < > ( ) { } ,` and whitespace separating
+/// words.
+pub(crate) fn powershell_words(line: &str, workspace: &Path) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\'' if chars.peek() == Some(&'\'') => {
+                            chars.next();
+                            word.push('\'');
+                        }
+                        '\'' => break,
+                        '$' => word.push('\u{0}'),
+                        other => word.push(other),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '`' => word.extend(chars.next()),
+                        '$' => push_variable(&mut word, &mut chars),
+                        other => word.push(other),
+                    }
+                }
+            }
+            '`' => {
+                in_word = true;
+                word.extend(chars.next());
+            }
+            '$' => {
+                in_word = true;
+                push_variable(&mut word, &mut chars);
+            }
+            c if c.is_whitespace() || matches!(c, ';' | '&' | '|' | '<' | '>' | '(' | ')' | '{' | '}' | ',') => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            other => {
+                in_word = true;
+                word.push(other);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    expand_words(words, workspace)
+}
+
+/// A `$` of PowerShell, its `env:` scope dropped so that `$env:CLAUDE_PROJECT_DIR` reads as the project variable.
+fn push_variable(word: &mut String, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    word.push('$');
+    let scope: String = chars.clone().take(4).collect();
+    if scope.eq_ignore_ascii_case("env:") {
+        chars.nth(3);
+    }
+}
+
+/// Each word with the project variables expanded and the protected `$` (a `\0` marker) given back.
+fn expand_words(words: Vec<String>, workspace: &Path) -> Vec<String> {
     words
         .into_iter()
         .map(|word| {
@@ -413,6 +490,14 @@ mod tests {
         );
         assert_eq!(words, ["bash", "/ws/hooks/a.sh", "${HOOK_PROJECT_DIR}/b", "/ws/c", "tee", "x"]);
         assert_eq!(shell_words("$HOOK_PROJECT_DIRX/a;./b.sh>out", ws), ["$HOOK_PROJECT_DIRX/a", "./b.sh", "out"]);
+    }
+
+    #[test]
+    fn powershell_words_follow_powershell_quoting() {
+        let ws = Path::new("/ws");
+        let words = powershell_words(r#"& "$env:CLAUDE_PROJECT_DIR/hooks/a.ps1" -Path 'it''s $x' C:\t\b.ps1;`"q"#, ws);
+        assert_eq!(words, ["/ws/hooks/a.ps1", "-Path", "it's $x", r"C:\t\b.ps1", "\"q"]);
+        assert_eq!(powershell_words("./g.ps1|Out-Null", ws), ["./g.ps1", "Out-Null"]);
     }
 
     #[test]

@@ -198,6 +198,9 @@ fn write_spec(spec: &HookSpec, out: &mut impl Write) -> io::Result<()> {
             object.field("cwd", &command.cwd)?;
             // A BTreeMap of strings serializes with its keys in byte order already.
             object.field("env", &command.env)?;
+            if let Program::PowerShell(line) = &command.program {
+                object.field("powershell", line)?;
+            }
             if let Program::Shell(shell) = &command.program {
                 object.field("shell", shell)?;
             }
@@ -297,6 +300,7 @@ fn spec_value(spec: &HookSpec) -> Value {
             match &command.program {
                 Program::Argv(argv) => object.insert("argv".into(), json!(argv)),
                 Program::Shell(shell) => object.insert("shell".into(), shell.clone().into()),
+                Program::PowerShell(line) => object.insert("powershell".into(), line.clone().into()),
             };
             object.insert("cwd".into(), command.cwd.clone().into());
             object.insert("timeout_ms".into(), command.timeout_ms.into());

@@ -499,6 +499,7 @@ fn runs(spec: &HookSpec) -> String {
         HookSpec::Command(command) => match &command.program {
             Program::Argv(argv) => format!("argv {}", serde_json::to_string(argv).unwrap_or_default()),
             Program::Shell(shell) => format!("shell {shell}"),
+            Program::PowerShell(line) => format!("powershell {line}"),
         },
         HookSpec::Prompt { message, .. } => format!("prompt {message}"),
         HookSpec::Effect(effect) => format!("effect {}", effect.kind()),

@@ -37,6 +37,10 @@ pub enum Program {
     Argv(Vec<String>),
     /// Run by `sh -c`.
     Shell(String),
+    /// Run by PowerShell: `pwsh -NoLogo -NoProfile -NonInteractive -Command <line>`, on Windows `powershell` when
+    /// `PATH` has no `pwsh`. Where neither is found the run fails to start, which denies on a gate.
+    #[serde(rename = "powershell")]
+    PowerShell(String),
 }
 
 /// A command hook's specification: the values **as declared** (defaults filled from the protocol) plus what loading

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 const DRAFT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The fields each kind takes beyond the common ones, canonical spelling first, then the camelCase alias.
-const COMMAND_FIELDS: &[&str] = &["argv", "shell", "cwd", "timeout_ms", "timeoutMs", "as", "env"];
+const COMMAND_FIELDS: &[&str] = &["argv", "shell", "powershell", "cwd", "timeout_ms", "timeoutMs", "as", "env"];
 const PROMPT_FIELDS: &[&str] = &["message", "severity"];
 const EFFECT_FIELDS: &[&str] = &["effect"];
 const EVALUATED_FIELDS: &[&str] = &["prompt", "model", "agent"];
@@ -100,7 +100,7 @@ fn hook_schema(properties: Map<String, Value>) -> Value {
         "additionalProperties": false,
         "required": ["on", "kind"],
         "allOf": [
-            kind_rule("command", COMMAND_FIELDS, json!({"oneOf": [{"required": ["argv"]}, {"required": ["shell"]}]})),
+            kind_rule("command", COMMAND_FIELDS, json!({"oneOf": [{"required": ["argv"]}, {"required": ["shell"]}, {"required": ["powershell"]}]})),
             kind_rule("prompt", PROMPT_FIELDS, json!({"required": ["message"]})),
             kind_rule("effect", EFFECT_FIELDS, json!({"required": ["effect"]})),
             kind_rule(
@@ -212,6 +212,12 @@ fn command_properties(hook: &mut Map<String, Value>) {
                "items": {"type": "string"}}),
     );
     add(hook, &["shell"], json!({"description": "Run by `sh -c`.", "type": "string"}));
+    add(
+        hook,
+        &["powershell"],
+        json!({"description": "Run by PowerShell (`pwsh`; on Windows `powershell` when there is no `pwsh`).",
+               "type": "string"}),
+    );
     add(
         hook,
         &["cwd"],

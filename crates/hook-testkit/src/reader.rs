@@ -132,6 +132,7 @@ pub fn row(decl: &HookDecl) -> Row {
 fn program(program: &Program) -> String {
     match program {
         Program::Shell(line) => line.clone(),
+        Program::PowerShell(line) => format!("powershell {line}"),
         Program::Argv(argv) => format!("argv {argv:?}"),
     }
 }

@@ -161,7 +161,7 @@ pub(crate) fn classify(
              when it ends, such as waking its model on `asyncRewake`)"
                 .into(),
         ),
-        // A handler that cannot run here (an `mcp_tool` call, a PowerShell command) loads as the gate it closes;
+        // A handler that cannot run here (an `mcp_tool` call, a line for another platform's shell) loads as the gate it closes;
         // the agent runs it, so it stays with the agent.
         Ok([decl]) if decl.kind() == hook_types::HookKind::Effect => Found::Kept(match load.issues.first() {
             Some(issue) => format!("the engine cannot run it: {}", issue.message),

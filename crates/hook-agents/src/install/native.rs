@@ -122,6 +122,7 @@ fn command_fields(decl: &HookDecl, command: &hook_config::CommandSpec, out: &mut
     match &command.program {
         Program::Argv(argv) => out.insert("argv".into(), json!(argv)),
         Program::Shell(line) => out.insert("shell".into(), line.clone().into()),
+        Program::PowerShell(line) => out.insert("powershell".into(), line.clone().into()),
     };
     if command.cwd != "." {
         out.insert("cwd".into(), command.cwd.clone().into());

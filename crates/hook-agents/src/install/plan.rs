@@ -478,7 +478,7 @@ pub(super) fn kept_beside(request: &InstallRequest<'_>, paths: &Paths) -> Vec<Ke
             event: decl.event.to_string(),
             command: match &decl.spec {
                 HookSpec::Command(c) => match &c.program {
-                    Program::Shell(line) => Some(line.clone()),
+                    Program::Shell(line) | Program::PowerShell(line) => Some(line.clone()),
                     Program::Argv(argv) => Some(argv.join(" ")),
                 },
                 _ => None,

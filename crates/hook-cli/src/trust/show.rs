@@ -101,6 +101,14 @@ impl Shown {
     }
 }
 
+/// A command line as shown: `shell` (or `powershell`) and its first line, the others indented beneath.
+fn line_runs(runner: &str, text: &str) -> Vec<String> {
+    let mut lines = clean_lines(text).into_iter();
+    let first = lines.next().unwrap_or_default();
+    let indent = " ".repeat(runner.len() + 1);
+    std::iter::once(format!("{runner} {first}")).chain(lines.map(|l| format!("{indent}{l}"))).collect()
+}
+
 /// What a declaration runs, its working directory and its extra environment, as shown.
 fn runs_of(spec: &HookSpec) -> (Vec<String>, Option<String>, Vec<String>) {
     {
@@ -108,11 +116,8 @@ fn runs_of(spec: &HookSpec) -> (Vec<String>, Option<String>, Vec<String>) {
             HookSpec::Command(spec) => {
                 let runs = match &spec.program {
                     Program::Argv(argv) => vec![format!("argv {}", serde_json::to_string(argv).unwrap_or_default())],
-                    Program::Shell(text) => {
-                        let mut lines = clean_lines(text).into_iter();
-                        let first = lines.next().unwrap_or_default();
-                        std::iter::once(format!("shell {first}")).chain(lines.map(|l| format!("      {l}"))).collect()
-                    }
+                    Program::Shell(text) => line_runs("shell", text),
+                    Program::PowerShell(text) => line_runs("powershell", text),
                 };
                 let env = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 (runs, Some(spec.cwd.clone()), env)

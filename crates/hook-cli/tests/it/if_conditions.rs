@@ -146,12 +146,12 @@ fn a_native_if_filters_and_inspect_and_validate_show_it() {
 }
 
 #[test]
-fn powershell_and_mcp_tool_guards_close_their_gate_under_another_agents_bridge() {
+fn mcp_tool_guards_close_their_gate_under_another_agents_bridge() {
     let env = Env::new("empty");
     env.write(
         ".claude/settings.json",
         r#"{"hooks": {"PreToolUse": [
-          {"matcher": "Bash", "hooks": [{"type": "command", "command": "Write-Error no; exit 2", "shell": "powershell"}]},
+          {"matcher": "Bash", "hooks": [{"type": "mcp_tool", "server": "audit", "tool": "check_command"}]},
           {"matcher": "WebFetch", "hooks": [{"type": "mcp_tool", "server": "audit", "tool": "check_url"}]}
         ], "PostToolUse": [{"hooks": [{"type": "mcp_tool", "server": "audit", "tool": "log"}]}]}}"#,
     );
@@ -164,7 +164,7 @@ fn powershell_and_mcp_tool_guards_close_their_gate_under_another_agents_bridge()
     };
     let shell = call("Bash", json!({"command": "ls"}));
     assert!(shell.denies("codex"), "{shell:#?}");
-    assert!(format!("{}{}", shell.stdout, shell.stderr).contains("needs PowerShell"), "{shell:#?}");
+    assert!(format!("{}{}", shell.stdout, shell.stderr).contains("cannot reach"), "{shell:#?}");
     assert!(call("WebFetch", json!({"url": "https://example.com"})).denies("codex"));
     assert!(!call("Read", json!({"file_path": "README.md"})).denies("codex"));
 }

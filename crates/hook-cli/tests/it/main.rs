@@ -87,6 +87,8 @@ mod otel;
 #[cfg(unix)]
 mod policy;
 #[cfg(unix)]
+mod powershell;
+#[cfg(unix)]
 mod process_start;
 #[cfg(unix)]
 mod readme;

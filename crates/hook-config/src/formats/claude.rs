@@ -28,10 +28,11 @@
 //!   reports them `skipped` (docs/evaluated-hooks.md). `type: "http"` loads as a `kind: http` hook with
 //!   `format: claude` (`url`, `headers`, `allowedEnvVars`, `timeout`; docs/policy.md). The exec form (`command`
 //!   with `args`) runs as argv, without a shell. An `if` condition (Claude Code's permission-rule syntax) is handed
-//!   to the normalizer, which parses it into the hook's condition (docs/declarations.md#if). `mcp_tool` handlers and
-//!   `shell: "powershell"` commands cannot run here: on a gate each loads as the gate it closes (an effect hook with
-//!   its matcher and `if` that denies), with a warning; elsewhere a warning says it does not run (`closed_gate`
-//!   below). `async: true` command hooks on observer events run in the background as in Claude Code
+//!   to the normalizer, which parses it into the hook's condition (docs/declarations.md#if). A `shell: "powershell"`
+//!   command loads as a `powershell` hook, run by `pwsh` (on Windows `powershell` when `PATH` has no `pwsh`); on a
+//!   machine without either, each run fails to start, which denies on a gate. `mcp_tool` handlers cannot run here:
+//!   on a gate each loads as the gate it closes (an effect hook with its matcher and `if` that denies), with a
+//!   warning; elsewhere a warning says it does not run (`closed_gate` below). `async: true` command hooks on observer events run in the background as in Claude Code
 //!   (docs/observability.md); on a gate or a decision event they run to
 //!   completion, with a warning: here their answer counts, in Claude Code it comes too late to.
 //!   `statusMessage` is display only.
@@ -424,7 +425,7 @@ impl GroupReader<'_> {
     /// 1. the handler's `type` picks its reader;
     /// 2. keys the dialect does not know are reported;
     /// 3. `command`, the timeout and the `async` / `asyncRewake` / `once` flags are read, each reported where wrong;
-    /// 4. an `if` condition or a PowerShell `shell` leaves the hook unloaded;
+    /// 4. a `shell` Claude Code does not take leaves the hook unloaded;
     /// 5. the hook is built: event, command, the group's matcher and what the dialect carries, its run-once id.
     fn handler(
         &mut self,
@@ -446,16 +447,13 @@ impl GroupReader<'_> {
         let timeout_read = self.timeout(handler, &at, &mut builder, reporter);
         let flags_read =
             self.flags(handler, &at, &mut builder, reporter) && on_failure(handler, &at, &mut builder, reporter);
-        let Some(shell_read) = shell(handler, &at, reporter) else {
-            let why = "a PowerShell command (`shell: \"powershell\"`) needs PowerShell, and this engine runs \
-                       commands with `sh -c`";
-            self.closed_gate(handler, &at, target, why, reporter);
+        let interpreter = shell(handler, &at, reporter);
+        let (Some(command), Some(args), Some(interpreter)) =
+            (command.filter(|_| timeout_read && flags_read), args, interpreter)
+        else {
             return;
         };
-        let (Some(command), Some(args)) = (command.filter(|_| timeout_read && flags_read && shell_read), args) else {
-            return;
-        };
-        self.push_command(builder, (command, args), handler, &at, target, reporter);
+        self.push_command(builder, Line { command, args, interpreter }, handler, &at, target, reporter);
     }
 
     /// The handler when it is a command handler; an evaluated or http handler goes to its own reader, and anything
@@ -609,7 +607,7 @@ impl GroupReader<'_> {
     fn push_command(
         &mut self,
         mut builder: HookBuilder,
-        (command, args): (String, Option<Vec<Value>>),
+        Line { command, args, interpreter }: Line,
         handler: &Map<String, Value>,
         at: &HandlerAt<'_>,
         target: &GroupTarget<'_>,
@@ -620,7 +618,7 @@ impl GroupReader<'_> {
         builder.set("kind", "type", Value::String("command".into()), node.key("type"));
         match &args {
             Some(args) => exec_form(&mut builder, &command, args, node),
-            None => builder.set("shell", "command", Value::String(command.clone()), node.key("command")),
+            None => builder.set(interpreter.key(), "command", Value::String(command.clone()), node.key("command")),
         }
         self.group_fields(&mut builder, target);
         self.condition(handler, at, &mut builder);
@@ -778,13 +776,39 @@ fn args(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporte
     }
 }
 
-/// The handler's `shell`: `Some(true)` for none or `bash`, `Some(false)` for a value Claude Code does not take (an
-/// error), `None` for `powershell`, which cannot run here (a warning; the hook is not loaded).
-fn shell(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> Option<bool> {
+/// A command handler's line, its exec-form arguments, and what runs the line.
+struct Line {
+    command: String,
+    args: Option<Vec<Value>>,
+    interpreter: Interpreter,
+}
+
+/// What runs a command handler's line: `shell` as Claude Code reads it.
+#[derive(Clone, Copy)]
+enum Interpreter {
+    /// None, or `bash`: a POSIX shell.
+    Sh,
+    /// `powershell`.
+    PowerShell,
+}
+
+impl Interpreter {
+    /// The engine's own key for a line this runs.
+    fn key(self) -> &'static str {
+        match self {
+            Interpreter::Sh => "shell",
+            Interpreter::PowerShell => "powershell",
+        }
+    }
+}
+
+/// The handler's `shell`: none or `bash` is a POSIX shell, `powershell` PowerShell, and any other value is an error
+/// (`None`; the hook is not loaded).
+fn shell(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Reporter<'_>) -> Option<Interpreter> {
     match handler.get("shell") {
-        None => Some(true),
-        Some(Value::String(shell)) if shell == "bash" => Some(true),
-        Some(Value::String(shell)) if shell == "powershell" => None,
+        None => Some(Interpreter::Sh),
+        Some(Value::String(shell)) if shell == "bash" => Some(Interpreter::Sh),
+        Some(Value::String(shell)) if shell == "powershell" => Some(Interpreter::PowerShell),
         Some(other) => {
             let found = match other {
                 Value::String(s) => format!("`{s}`"),
@@ -792,7 +816,7 @@ fn shell(handler: &Map<String, Value>, at: &HandlerAt<'_>, reporter: &mut Report
             };
             reporter
                 .error(at.at("shell", Target::Node), format!("expected `\"bash\"` or `\"powershell\"`, found {found}"));
-            Some(false)
+            None
         }
     }
 }
@@ -905,7 +929,7 @@ impl GroupReader<'_> {
 }
 
 impl GroupReader<'_> {
-    /// A handler that cannot run here (a PowerShell command, an `mcp_tool` call), never dropped in silence: on a
+    /// A handler that cannot run here (an `mcp_tool` call), never dropped in silence: on a
     /// gate its gate is closed for exactly the calls it would have seen — an effect hook with its matcher and its
     /// `if` that denies them, the reason naming the handler — and a warning says so; on any other event, where it
     /// could only have observed or added context, a warning says it does not run.

@@ -10,9 +10,12 @@
 //!   (`errorOccurred`, `subagentStart`, …) load as observers of that foreign event. Copilot also takes Claude Code's
 //!   PascalCase names (`PreToolUse`), with another input (snake_case), another matcher rule and Claude's tool names;
 //!   this reader does not read those: each such hook is an error, so its gate closes rather than passing unguarded.
-//! - **A handler** is `type` (`command`, the default; `http`; `prompt`), a shell line in `bash` (else the
-//!   cross-platform `command`; `powershell` alone runs on Windows only, and here nowhere: on a gate such a hook
-//!   closes its gate for the calls its matcher covers, elsewhere it is announced) or an executable in `exec` with `args`,
+//! - **A handler** is `type` (`command`, the default; `http`; `prompt`), a line for the platform's shell (on Linux
+//!   and macOS `bash`, run by `sh -c`, on Windows `powershell`, run by PowerShell; else the cross-platform `command`,
+//!   which Copilot runs by PowerShell on Windows: github/copilot-cli#4399), or an executable in `exec` with `args`.
+//!   A hook with only the other platform's line (`powershell` alone on Linux, `bash` alone on Windows) is one
+//!   Copilot skips on this platform: on a gate it closes its gate for the calls its matcher covers, elsewhere it is
+//!   announced. A handler also has
 //!   `cwd` (relative to the repository root), `env`, and `timeoutSec` (or its alias `timeout`) in seconds, 30 by
 //!   default. `http` handlers (`url`, `headers`, `allowedEnvVars`) read into `kind: http`; `prompt` handlers
 //!   auto-submit text on `sessionStart` and have no runner here (reported, not loaded).
@@ -230,7 +233,7 @@ fn read_entry(
                 }
             }
         }
-        _ if is_powershell_only(entry) => return powershell_gate(hook, event, canonical, entry, node, reporter),
+        _ if is_foreign_only(entry) => return foreign_gate(hook, event, canonical, entry, node, reporter),
         _ => {
             hook.set("kind", "type", Value::String("command".into()), node.clone());
             if !read_program(hook, entry, node, reporter) {
@@ -258,8 +261,21 @@ fn read_entry(
     true
 }
 
-/// The program: `bash` (Unix), else the cross-platform `command`, else `exec` with `args`. `false` when there is
-/// none this engine can run (reported).
+/// The keys of a line Copilot runs on this platform, in its order of preference, each with the engine's key for
+/// what runs it.
+#[cfg(not(windows))]
+const LINES: [(&str, &str); 2] = [("bash", "shell"), ("command", "shell")];
+#[cfg(windows)]
+const LINES: [(&str, &str); 2] = [("powershell", "powershell"), ("command", "powershell")];
+
+/// The key of the line Copilot runs on the other platforms only, and where.
+#[cfg(not(windows))]
+const FOREIGN: (&str, &str) = ("powershell", "on Windows only");
+#[cfg(windows)]
+const FOREIGN: (&str, &str) = ("bash", "on Linux and macOS only");
+
+/// The program: the platform's line ([`LINES`]), else `exec` with `args`. `false` when there is none this engine
+/// can run (reported).
 fn read_program(
     hook: &mut HookBuilder,
     entry: &serde_json::Map<String, Value>,
@@ -267,9 +283,9 @@ fn read_program(
     reporter: &mut Reporter<'_>,
 ) -> bool {
     let index = hook.index();
-    let shell = ["bash", "command"].into_iter().find_map(|k| entry.get(k).map(|v| (k, v)));
+    let shell = LINES.into_iter().find_map(|(k, runner)| entry.get(k).map(|v| (k, runner, v)));
     match (entry.get("exec"), shell) {
-        (Some(_), Some((written, _))) => {
+        (Some(_), Some((written, _, _))) => {
             let place = hook_place(index, written, node.key(written), Target::Key);
             reporter.error(
                 place,
@@ -280,8 +296,8 @@ fn read_program(
             );
             false
         }
-        (None, Some((written, line))) => {
-            hook.set("shell", written, line.clone(), node.key(written));
+        (None, Some((written, runner, line))) => {
+            hook.set(runner, written, line.clone(), node.key(written));
             true
         }
         (Some(exec), None) => {
@@ -302,22 +318,25 @@ fn read_program(
             let place = hook_place(index, "", node.clone(), Target::Node);
             reporter.error(
                 place,
-                "a command hook needs `bash` (or `command`, or `exec`): the shell line to run; this hook was not loaded",
+                format!(
+                    "a command hook needs `{}` (or `command`, or `exec`): the line to run; this hook was not loaded",
+                    LINES[0].0
+                ),
             );
             false
         }
     }
 }
 
-/// Whether a command hook has only a `powershell` line (no `bash`, `command` or `exec`).
-fn is_powershell_only(entry: &serde_json::Map<String, Value>) -> bool {
-    entry.contains_key("powershell") && !["bash", "command", "exec"].iter().any(|k| entry.contains_key(*k))
+/// Whether a command hook has only the other platforms' line ([`FOREIGN`]): none of [`LINES`], no `exec`.
+fn is_foreign_only(entry: &serde_json::Map<String, Value>) -> bool {
+    entry.contains_key(FOREIGN.0) && !LINES.iter().any(|(k, _)| entry.contains_key(*k)) && !entry.contains_key("exec")
 }
 
-/// A hook with only a `powershell` line, which no shell here runs ({AGENT} runs it on Windows only), never dropped
-/// in silence: on a gate it closes the gate for the calls its matcher covers (an effect hook that denies them, the
-/// reason naming it), with a warning; elsewhere a warning says it does not run. `true` when it loads.
-fn powershell_gate(
+/// A hook with only the other platforms' line, which {AGENT} skips here, never dropped in silence: on a gate it
+/// closes the gate for the calls its matcher covers (an effect hook that denies them, the reason naming it), with a
+/// warning; elsewhere a warning says it does not run. `true` when it loads.
+fn foreign_gate(
     hook: &mut HookBuilder,
     event: &str,
     canonical: Option<&str>,
@@ -326,8 +345,9 @@ fn powershell_gate(
     reporter: &mut Reporter<'_>,
 ) -> bool {
     let index = hook.index();
-    let place = || hook_place(index, "powershell", node.key("powershell"), Target::Key);
-    let why = format!("only a `powershell` line, which {AGENT} runs on Windows only and this engine runs nowhere");
+    let (key, only) = FOREIGN;
+    let place = || hook_place(index, key, node.key(key), Target::Key);
+    let why = format!("only a `{key}` line, which {AGENT} runs {only}");
     let gate = canonical.and_then(|c| hook_types::Event::parse(c).ok()).map(|p| p.event).filter(crate::is_gate);
     let Some(gate) = gate else {
         reporter.warn(place(), format!("{why}; on {event}, not a gate, it is not loaded"));
@@ -341,7 +361,7 @@ fn powershell_gate(
         _ => serde_json::json!({"kind": "block_tool", "reason": reason, "severity": "hard-block"}),
     };
     hook.set("kind", "type", Value::String("effect".into()), node.clone());
-    hook.set("effect", "powershell", effect, node.key("powershell"));
+    hook.set("effect", key, effect, node.key(key));
     read_matcher(hook, event, canonical, entry, node, reporter);
     true
 }

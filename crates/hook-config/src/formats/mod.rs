@@ -100,6 +100,7 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("on_error", "onError"),
     ("argv", "argv"),
     ("shell", "shell"),
+    ("powershell", "powershell"),
     ("cwd", "cwd"),
     ("timeout_ms", "timeoutMs"),
     ("as", "as"),

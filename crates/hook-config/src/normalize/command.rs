@@ -1,4 +1,4 @@
-//! `kind: command` (docs/declarations.md): argv xor shell, the program's origin-relative resolution, a confined `cwd`, the
+//! `kind: command` (docs/declarations.md): one of argv, shell and powershell, the program's origin-relative resolution, a confined `cwd`, the
 //! timeout as declared, `as` and `env`.
 
 use std::collections::BTreeMap;
@@ -37,6 +37,10 @@ pub(super) fn read(
             check_shell_program(hook, command, &field, resolved_cwd.as_deref(), env.as_ref(), protocol, cx);
             None
         }
+        Program::PowerShell(_) => {
+            check_powershell(hook, &field, env.as_ref(), cx);
+            None
+        }
     };
     Some(CommandSpec {
         program,
@@ -52,68 +56,93 @@ pub(super) fn read(
 fn read_program(hook: &mut HookReader<'_, '_>) -> Option<(Program, WireField)> {
     let argv = hook.take("argv");
     let shell = hook.take("shell");
-    match (argv, shell) {
-        (Some(_), Some(shell)) => {
-            hook.error(Some(&shell), "`argv` and `shell` are both set; a command hook has exactly one of them");
-            None
-        }
-        (None, None) => {
-            let message =
-                "a command hook needs `argv` (a list: program and arguments) or `shell` (a string run by `sh -c`)";
-            if hook.likely_meant("shell") {
+    let powershell = hook.take("powershell");
+    let set: Vec<&str> = [("argv", &argv), ("shell", &shell), ("powershell", &powershell)]
+        .into_iter()
+        .filter_map(|(key, field)| field.as_ref().map(|_| key))
+        .collect();
+    if set.len() > 1 {
+        let second = [&shell, &powershell].into_iter().flatten().last();
+        hook.error(
+            second,
+            format!(
+                "`{}` are {} set; a command hook has exactly one of `argv`, `shell` and `powershell`",
+                set.join("` and `"),
+                if set.len() == 2 { "both" } else { "all" }
+            ),
+        );
+        return None;
+    }
+    match (argv, shell, powershell) {
+        (Some(field), _, _) => read_argv(hook, field),
+        (_, Some(field), _) => read_line(hook, field, "`sh -c`").map(|(line, f)| (Program::Shell(line), f)),
+        (_, _, Some(field)) => read_line(hook, field, "PowerShell").map(|(line, f)| (Program::PowerShell(line), f)),
+        (None, None, None) => {
+            let message = "a command hook needs `argv` (a list: program and arguments), `shell` (a string run by \
+                           `sh -c`) or `powershell` (a string run by PowerShell)";
+            if hook.likely_meant("powershell") {
+                hook.missing("powershell", message);
+            } else if hook.likely_meant("shell") {
                 hook.missing("shell", message);
             } else {
                 hook.missing("argv", message);
             }
             None
         }
-        (Some(mut field), None) => {
-            let Value::Array(items) = &mut field.value else {
-                hook.wrong_type(&field, "a list (the program and its arguments)");
-                return None;
-            };
-            if items.is_empty() {
-                hook.error(
-                    Some(&field),
-                    "`argv` is empty; expected the program and its arguments, e.g. `[./scripts/check.sh, --fast]`",
-                );
-                return None;
+    }
+}
+
+/// `argv`: a non-empty list of strings whose first is not blank.
+fn read_argv(hook: &mut HookReader<'_, '_>, mut field: WireField) -> Option<(Program, WireField)> {
+    let Value::Array(items) = &mut field.value else {
+        hook.wrong_type(&field, "a list (the program and its arguments)");
+        return None;
+    };
+    if items.is_empty() {
+        hook.error(
+            Some(&field),
+            "`argv` is empty; expected the program and its arguments, e.g. `[./scripts/check.sh, --fast]`",
+        );
+        return None;
+    }
+    // Moved out, not cloned: issues about `argv` from here on need only its key and node.
+    let items = std::mem::take(items);
+    let count = items.len();
+    let mut argv = Vec::with_capacity(count);
+    for (i, item) in items.into_iter().enumerate() {
+        match item {
+            Value::String(s) => argv.push(s),
+            other => {
+                let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
+                let place = hook.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
+                hook.error_at(place, format!("expected a string, found {}{quote}", describe(&other)));
             }
-            // Moved out, not cloned: issues about `argv` from here on need only its key and node.
-            let items = std::mem::take(items);
-            let count = items.len();
-            let mut argv = Vec::with_capacity(count);
-            for (i, item) in items.into_iter().enumerate() {
-                match item {
-                    Value::String(s) => argv.push(s),
-                    other => {
-                        let quote = if matches!(other, Value::Number(_) | Value::Bool(_)) { " (quote it)" } else { "" };
-                        let place = hook.place_within(&field, &format!("[{i}]"), field.node.index(i), Target::Node);
-                        hook.error_at(place, format!("expected a string, found {}{quote}", describe(&other)));
-                    }
-                }
-            }
-            if argv.len() != count {
-                return None;
-            }
-            if argv[0].trim().is_empty() {
-                let place = hook.place_within(&field, "[0]", field.node.index(0), Target::Node);
-                hook.error_at(place, "the program (the first element of `argv`) is empty");
-                return None;
-            }
-            Some((Program::Argv(argv), field))
         }
-        (None, Some(mut field)) => match &mut field.value {
-            Value::String(s) if !s.trim().is_empty() => Some((Program::Shell(std::mem::take(s)), field)),
-            Value::String(_) => {
-                hook.error(Some(&field), "`shell` is empty; expected a command line for `sh -c`");
-                None
-            }
-            _ => {
-                hook.wrong_type(&field, "a string (a command line for `sh -c`)");
-                None
-            }
-        },
+    }
+    if argv.len() != count {
+        return None;
+    }
+    if argv[0].trim().is_empty() {
+        let place = hook.place_within(&field, "[0]", field.node.index(0), Target::Node);
+        hook.error_at(place, "the program (the first element of `argv`) is empty");
+        return None;
+    }
+    Some((Program::Argv(argv), field))
+}
+
+/// `shell` or `powershell`: a command line that is not blank, for `runner`.
+fn read_line(hook: &mut HookReader<'_, '_>, mut field: WireField, runner: &str) -> Option<(String, WireField)> {
+    match &mut field.value {
+        Value::String(s) if !s.trim().is_empty() => Some((std::mem::take(s), field)),
+        Value::String(_) => {
+            let key = &field.key;
+            hook.error(Some(&field), format!("`{key}` is empty; expected a command line for {runner}"));
+            None
+        }
+        _ => {
+            hook.wrong_type(&field, &format!("a string (a command line for {runner})"));
+            None
+        }
     }
 }
 
@@ -208,6 +237,33 @@ fn check_on_path(
             place,
             format!(
                 "the program `{name}` is not found on PATH; the hook fails when it runs unless the host's PATH has it"
+            ),
+        );
+    }
+}
+
+/// A `powershell` hook of the engine's own files on a machine whose `PATH` has no PowerShell (`pwsh`, and on Windows
+/// also `powershell`): warned at load, since every run of it fails to start (which denies on a gate).
+fn check_powershell(
+    hook: &mut HookReader<'_, '_>,
+    field: &WireField,
+    env: Option<&BTreeMap<String, String>>,
+    cx: &NormalizeCx<'_>,
+) {
+    if cx.format != Protocol::Native {
+        return;
+    }
+    let empty = BTreeMap::new();
+    let env = env.unwrap_or(&empty);
+    let names: &[&str] = if cfg!(windows) { &["pwsh", "powershell"] } else { &["pwsh"] };
+    if names.iter().all(|name| program::on_path(name, env, cx) == Some(false)) {
+        let place = hook.place(Some(field), Target::Node);
+        hook.warn_at(
+            place,
+            format!(
+                "PowerShell (`{}`) is not found on PATH; every run of this hook fails to start, which denies on a \
+                 gate, unless the host's PATH has it",
+                names.join("` or `")
             ),
         );
     }

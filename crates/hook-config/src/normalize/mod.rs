@@ -608,6 +608,7 @@ fn read_effect(hook: &mut HookReader<'_, '_>, event: Option<&Event>, protocol: P
 const KIND_FIELDS: &[(&str, HookKind)] = &[
     ("argv", HookKind::Command),
     ("shell", HookKind::Command),
+    ("powershell", HookKind::Command),
     ("cwd", HookKind::Command),
     ("timeout_ms", HookKind::Command),
     ("as", HookKind::Command),

@@ -121,7 +121,7 @@ fn matchers_follow_the_claude_rule_with_mcp_names_both_ways() {
     let fires = |tool: &str| -> Vec<String> {
         let shell = |h: &HookDecl| match &h.spec {
             HookSpec::Command(c) => match &c.program {
-                Program::Shell(s) => s.clone(),
+                Program::Shell(s) | Program::PowerShell(s) => s.clone(),
                 Program::Argv(a) => a.join(" "),
             },
             _ => unreachable!(),
@@ -222,11 +222,6 @@ const CLOSED_MCP: &str = "pre_tool [Bash] effect {\"kind\":\"block_tool\",\"reas
     here: /ws/.claude/settings.json: hooks.PreToolUse[0].hooks[3]: an `mcp_tool` hook calls a tool of one of Claude \
     Code's MCP servers, which this engine cannot reach (run hook validate; rewrite it as a command hook to open the \
     gate)\",\"severity\":\"hard-block\"}";
-/// The closed gate a PowerShell handler on PreToolUse leaves.
-const CLOSED_POWERSHELL: &str = "pre_tool [Bash] effect {\"kind\":\"block_tool\",\"reason\":\"a hook that guards this \
-    cannot run here: /ws/.claude/settings.json: hooks.PreToolUse[0].hooks[5]: a PowerShell command (`shell: \
-    \\\"powershell\\\"`) needs PowerShell, and this engine runs commands with `sh -c` (run hook validate; rewrite it as \
-    a command hook to open the gate)\",\"severity\":\"hard-block\"}";
 
 #[test]
 fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
@@ -252,7 +247,7 @@ fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
             "pre_tool [Bash] if Bash(x) http https://example.com/hook",
             CLOSED_MCP,
             "pre_tool [Bash] if Bash(git push *) 600000ms $ git-guard",
-            CLOSED_POWERSHELL,
+            "pre_tool [Bash] 600000ms $ powershell Write-Host hi",
             "pre_tool [Bash] 600000ms $ background",
             "pre_tool [Bash] 600000ms $ bash",
         ],
@@ -260,9 +255,6 @@ fn handlers_this_engine_cannot_run_are_reported_by_name_not_silently_dropped() {
             "5:3: warning: hooks.PreToolUse[0].hooks[3]: an `mcp_tool` hook calls a tool of one of Claude Code's MCP \
              servers, which this engine cannot reach; its gate is closed instead: every call it would have run on is \
              denied",
-            "7:3: warning: hooks.PreToolUse[0].hooks[5]: a PowerShell command (`shell: \"powershell\"`) needs \
-             PowerShell, and this engine runs commands with `sh -c`; its gate is closed instead: every call it would \
-             have run on is denied",
             "8:12: error: hooks.PreToolUse[0].hooks[6].type: unknown hook type `comand` (did you mean `command`?); \
              expected one of `command`, `prompt`, `agent`, `http`, `mcp_tool`",
             "9:3: error: hooks.PreToolUse[0].hooks[7]: missing `type` (Claude Code requires `\"type\": \"command\"`)",

@@ -14,7 +14,7 @@ fn argv(load: &FileLoad, i: usize) -> Vec<String> {
     match &load.hooks[i].spec {
         HookSpec::Command(command) => match &command.program {
             Program::Argv(argv) => argv.clone(),
-            Program::Shell(line) => vec![line.clone()],
+            Program::Shell(line) | Program::PowerShell(line) => vec![line.clone()],
         },
         other => panic!("not a command hook: {other:?}"),
     }

@@ -132,30 +132,26 @@ fn what_claude_code_never_runs_loads_as_never_running_with_a_warning() {
 }
 
 #[test]
-fn a_powershell_or_mcp_tool_handler_off_the_gates_is_announced_not_loaded() {
+fn an_mcp_tool_handler_off_the_gates_is_announced_not_loaded_and_a_powershell_one_loads() {
     let dir = tempfile::tempdir().unwrap();
     let json = r#"{"hooks": {"PostToolUse": [{"hooks": [
   {"type": "command", "command": "Write-Host hi", "shell": "powershell"},
   {"type": "mcp_tool", "server": "audit", "tool": "log"}
 ]}], "UserPromptSubmit": [{"hooks": [{"type": "mcp_tool", "server": "audit", "tool": "check"}]}]}}"#;
     let load = load(dir.path(), ".claude/settings.json", json, Format::Claude);
-    assert_eq!(load.hooks.len(), 1, "{:?}", load.hooks);
-    assert_eq!(load.hooks[0].event, Event::TurnStart);
-    assert!(line(&load.hooks[0]).starts_with("turn_start effect {\"kind\":\"block_turn\""));
+    assert_eq!(load.hooks.len(), 2, "{:?}", load.hooks);
+    assert_eq!(line(&load.hooks[0]), "post_tool 600000ms $ powershell Write-Host hi");
+    assert_eq!(load.hooks[1].event, Event::TurnStart);
+    assert!(line(&load.hooks[1]).starts_with("turn_start effect {\"kind\":\"block_turn\""));
     let issues = bare_issue_lines(&load);
+    assert_eq!(issues.len(), 2, "{issues:?}");
     assert!(
-        issues[0].ends_with(
-            "needs PowerShell, and this engine runs commands with `sh -c`; on PostToolUse, not a gate, it is not loaded"
-        ),
+        issues[0].ends_with("which this engine cannot reach; on PostToolUse, not a gate, it is not loaded"),
         "{issues:?}"
     );
-    assert!(
-        issues[1].ends_with("which this engine cannot reach; on PostToolUse, not a gate, it is not loaded"),
-        "{issues:?}"
-    );
-    assert!(issues[2].ends_with("its gate is closed instead: every call it would have run on is denied"), "{issues:?}");
+    assert!(issues[1].ends_with("its gate is closed instead: every call it would have run on is denied"), "{issues:?}");
     // The closed gate needs no trust: it only denies.
     let cx = FileContext { origin: Origin::Project, workspace: dir.path(), root: dir.path(), source_id: None };
     let again = load_file(&dir.path().join(".claude/settings.json"), Format::Claude, &cx);
-    assert!(!again.hooks[0].can_widen());
+    assert!(!again.hooks[1].can_widen());
 }

@@ -65,6 +65,7 @@ fn rows(load: &FileLoad) -> Vec<Row> {
                 HookSpec::Command(c) => match &c.program {
                     Program::Argv(argv) => Some(argv.clone()),
                     Program::Shell(shell) => Some(vec!["sh".into(), "-c".into(), shell.clone()]),
+                    Program::PowerShell(line) => Some(vec!["pwsh".into(), "-Command".into(), line.clone()]),
                 },
                 _ => None,
             },

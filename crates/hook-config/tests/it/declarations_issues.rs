@@ -94,7 +94,7 @@ fn argv_and_shell_together_are_refused() {
         Expected {
             field: Some("hooks[1].shell"),
             at: (9, 10),
-            message: "`argv` and `shell` are both set; a command hook has exactly one of them",
+            message: "`argv` and `shell` are both set; a command hook has exactly one of `argv`, `shell` and `powershell`",
         },
     );
 }
@@ -368,7 +368,8 @@ fn command_values_say_what_was_expected() {
     check_hook(
         "- {on: pre_tool, kind: command}",
         "hooks[1]",
-        "a command hook needs `argv` (a list: program and arguments) or `shell` (a string run by `sh -c`)",
+        "a command hook needs `argv` (a list: program and arguments), `shell` (a string run by `sh -c`) or \
+         `powershell` (a string run by PowerShell)",
     );
     check_hook(
         "- {on: pre_tool, kind: command, argv: [sleep, 1]}",

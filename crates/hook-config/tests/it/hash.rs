@@ -110,6 +110,22 @@ fn argv_timeout_event_and_protocol_change_the_hash() {
 }
 
 #[test]
+fn the_same_line_for_sh_and_for_powershell_hashes_apart() {
+    let workspace = TempDir::new().unwrap();
+    let cx =
+        FileContext { origin: Origin::Project, workspace: workspace.path(), root: workspace.path(), source_id: None };
+    let yaml =
+        "- {on: pre_tool, kind: command, shell: \"exit 0\"}\n- {on: pre_tool, kind: command, powershell: \"exit 0\"}\n";
+    // A machine without PowerShell is warned about; the hook loads all the same.
+    let load = parse_str(yaml, Path::new("hooks.yaml"), Format::Native, &cx);
+    let [sh, ps] = <[HookDecl; 2]>::try_from(load.hooks).unwrap();
+    assert!(canonical_hash_input(&ps).to_string().contains(r#""powershell":"exit 0""#));
+    assert!(canonical_hash_input(&sh).to_string().contains(r#""shell":"exit 0""#));
+    assert_eq!(ps.hash, content_hash(&ps), "the stored hash is the content hash");
+    assert_ne!(sh.hash, ps.hash);
+}
+
+#[test]
 fn an_alias_that_implies_a_filter_hashes_like_the_canonical_event_with_that_filter() {
     let workspace = TempDir::new().unwrap();
     let alias = "- {on: PostToolUseFailure, kind: prompt, message: check the error}";

@@ -108,6 +108,7 @@ pub(crate) fn prepare_user(cx: &RunContext<'_>, hook: &LoadedHook, spec: &Comman
             hook_exec::Program::Argv(argv)
         }
         Program::Shell(line) => hook_exec::Program::Shell(line.clone()),
+        Program::PowerShell(line) => hook_exec::Program::PowerShell(line.clone()),
     };
     let source_dir = decl.source.parent().filter(|p| !p.as_os_str().is_empty());
     let mut invocation = Invocation::new(program).cwd(cwd).env_policy(cx.env_policy.clone());
@@ -169,6 +170,13 @@ pub(crate) fn interpret(record: &mut Record, prepared: &Prepared, input: &EventI
         record.set_duration(run.duration);
         return;
     }
+    if let Some(what) = missing_interpreter(&prepared.invocation.program, run) {
+        // The engine's own runner for the line is missing here: whatever the protocol makes of a hook's failures
+        // (Claude Code's lets the tool run), a guard that could not start at all denies on a gate.
+        refuse(record, input, OnError::Deny, Refusal::Failed(what));
+        record.set_duration(run.duration);
+        return;
+    }
     let rules = HookRules {
         hook_id: &record.meta.hook_id,
         protocol: prepared.protocol,
@@ -187,6 +195,26 @@ pub(crate) fn interpret(record: &mut Record, prepared: &Prepared, input: &EventI
     record.effects = interpretation.effects;
     record.decision = interpretation.decision;
     record.summary.replay = interpretation.replay;
+}
+
+/// Why a line's interpreter (`sh`, `cmd`, PowerShell) could not be started, for a run that never began; `None` for
+/// any other run, an argv program's own failure to start included.
+fn missing_interpreter(program: &hook_exec::Program, run: &RunResult) -> Option<String> {
+    use hook_exec::SpawnError::{NotExecutable, NotFound};
+    let (runner, fix) = match program {
+        hook_exec::Program::PowerShell(_) => (
+            "PowerShell",
+            "install PowerShell 7 (`pwsh`) where the agent runs, or rewrite the hook as a `shell` or `argv` command",
+        ),
+        hook_exec::Program::Shell(_) => ("the system shell", "check the system shell where the agent runs"),
+        hook_exec::Program::Argv(_) => return None,
+    };
+    match &run.spawn_error {
+        Some(error @ (NotFound { .. } | NotExecutable { .. })) => {
+            Some(format!("could not start: {runner} cannot run here ({error}); {fix}"))
+        }
+        _ => None,
+    }
 }
 
 /// Fills `record` for a hook refused before its run.
