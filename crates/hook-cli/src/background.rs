@@ -12,9 +12,9 @@
 //! directory (`hooks/background/runner-N`) for its whole life; the lock goes when the runner goes, however it ends.
 //! On Unix the lock is an `flock` the bridge takes and the runner inherits: the slot file, holding the input, is its
 //! stdin. On Windows a `LockFileEx` lock cannot pass to a child, so the bridge and the runner each lock a byte of
-//! their own and shake hands through the file ([`windows_slot`]); the bridge waits at most 2 s for its runner to
-//! take the slot. When every slot is taken, or the runner cannot start or take its slot, the observers of that
-//! call do not run, and the bridge's answer says so. A runner also stops itself, killing what is left, a while
+//! their own and shake hands through the file (`background/windows_slot.rs`); the bridge waits at most 2 s for its
+//! runner to take the slot. When every slot is taken, or the runner cannot start or take its slot, the observers of
+//! that call do not run, and the bridge's answer says so. A runner also stops itself, killing what is left, a while
 //! after the longest timeout a hook may have.
 //!
 //! **Detached.** The runner is in a process group of its own, with its stdout and stderr on `/dev/null` (`NUL`):
