@@ -6,30 +6,38 @@
 //! runner, `hook background-run` (hidden from `--help`), and the bridge answers at once. The runner is still this
 //! engine: it loads the workspace again (a hook changed since is untrusted there as anywhere), keeps only the hooks
 //! it was handed, dispatches the event, and waits for each to end by itself — bounded by its timeout, its process
-//! group killed at the deadline, its receipt written with how it ended.
+//! group (its Job Object on Windows) killed at the deadline, its receipt written with how it ended.
 //!
-//! **Bounded.** At most [`MAX_RUNNERS`] runners of one user run at once: each holds an `flock` on one slot file
-//! under the state directory for its whole life (the slot file is its stdin, so the lock goes when it goes,
-//! however it ends). When every slot is taken the observers of that call do not run, and the bridge's answer says
-//! so. A runner also stops itself, killing what is left, a while after the longest timeout a hook may have.
+//! **Bounded.** At most [`MAX_RUNNERS`] runners of one user run at once, each holding one slot file under the state
+//! directory (`hooks/background/runner-N`) for its whole life; the lock goes when the runner goes, however it ends.
+//! On Unix the lock is an `flock` the bridge takes and the runner inherits: the slot file, holding the input, is its
+//! stdin. On Windows a `LockFileEx` lock cannot pass to a child, so the bridge and the runner each lock a byte of
+//! their own and shake hands through the file (`background/windows_slot.rs`); the bridge waits at most 2 s for its
+//! runner to take the slot. When every slot is taken, or the runner cannot start or take its slot, the observers of
+//! that call do not run, and the bridge's answer says so. A runner also stops itself, killing what is left, a while
+//! after the longest timeout a hook may have.
 //!
-//! **Detached.** The runner is in a process group of its own, with its stdout and stderr on `/dev/null`: the agent
-//! sees the bridge end, and a signal the agent sends the bridge's group does not reach it. It supervises its hooks
-//! like `hook run` (child subreaper, watchdog, cgroups where writable), so nothing outlives it.
+//! **Detached.** The runner is in a process group of its own, with its stdout and stderr on `/dev/null` (`NUL`):
+//! the agent sees the bridge end, and a signal the agent sends the bridge's group does not reach it. On Unix it
+//! supervises its hooks like `hook run` (child subreaper, watchdog, cgroups where writable), so nothing outlives
+//! it. On Windows it has no console (`DETACHED_PROCESS`) and leaves the agent's Job Object where that job allows
+//! breakaway (else it stays in it, and ends when the agent's job is closed); each of its hooks runs in a Job Object
+//! of its own that dies with the runner.
 
 #[cfg(unix)]
 use std::fs::{File, OpenOptions};
+#[cfg(unix)]
 use std::io::Read as _;
 #[cfg(unix)]
 use std::io::{Seek as _, SeekFrom, Write as _};
 use std::path::Path;
-#[cfg(unix)]
 use std::path::PathBuf;
-#[cfg(unix)]
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use anyhow::{Context as _, Result};
+#[cfg(unix)]
+use anyhow::Context as _;
+use anyhow::Result;
 use clap::Args;
 use hook_agents::bridge::{agent_runs_it, parse_input_as};
 #[cfg(unix)]
@@ -40,8 +48,10 @@ use crate::cli::GlobalArgs;
 use crate::context::Context;
 use crate::engine::{Engine, EngineOptions};
 
+#[cfg(windows)]
+mod windows_slot;
+
 /// The most detached runners of one user that run at once.
-#[cfg(unix)]
 pub const MAX_RUNNERS: usize = 16;
 
 /// The most input a runner reads: the bridge's own bound on an agent's hook input.
@@ -62,10 +72,17 @@ pub struct RunnerArgs {
     /// The ids of the `async: true` hooks the bridge's dispatch matched and checked.
     #[arg(long = "hook", value_name = "ID", required = true)]
     pub hooks: Vec<String>,
+    /// The slot file the bridge wrote the input into (Windows: the input is not on stdin).
+    #[cfg(windows)]
+    #[arg(long, value_name = "FILE")]
+    pub slot: PathBuf,
+    /// The bridge's token for this hand-off (Windows), which the slot must still offer.
+    #[cfg(windows)]
+    #[arg(long, value_name = "HEX")]
+    pub token: String,
 }
 
 /// What the bridge hands to a runner.
-#[cfg_attr(windows, allow(dead_code))]
 pub struct HandOff<'a> {
     /// The bridge's global arguments, with the workspace it resolved.
     pub global: &'a GlobalArgs,
@@ -81,15 +98,15 @@ pub struct HandOff<'a> {
     pub hooks: &'a [String],
 }
 
-/// Starts a detached runner for `hand.hooks`; `Err` says why they will not run, for the answer.
-///
-/// Not on Windows yet: a lock taken with `LockFileEx` is the process's, so a slot cannot pass from the bridge to its
-/// runner as an `flock` does, and the runner could not be bounded in number. There the answer says the async hooks
-/// did not run.
+/// Starts a detached runner for `hand.hooks`, handing it a slot; `Err` says why they will not run, for the answer.
 #[cfg(windows)]
-pub fn hand_off(_hand: &HandOff<'_>) -> Result<(), String> {
-    Err("on Windows the bridge does not run async hooks yet (run them with `hook run`, or make them synchronous)"
-        .into())
+pub fn hand_off(hand: &HandOff<'_>) -> Result<(), String> {
+    let dir =
+        slots_dir().ok_or("neither %LOCALAPPDATA% nor %USERPROFILE% is set, so there is no place for its slot")?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut command = runner_command(hand)?;
+    command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    windows_slot::hand_off(&dir, hand.input, command)
 }
 
 /// Starts a detached runner for `hand.hooks`; `Err` says why they will not run, for the answer.
@@ -104,6 +121,13 @@ pub fn hand_off(hand: &HandOff<'_>) -> Result<(), String> {
         slot.seek(SeekFrom::Start(0)).map(|_| ())
     };
     write(&mut slot).map_err(|e| format!("cannot write its input under {}: {e}", dir.display()))?;
+    let mut command = runner_command(hand)?;
+    command.stdin(Stdio::from(slot)).stdout(Stdio::null()).stderr(Stdio::null());
+    crate::platform::spawn_detached(&mut command).map(drop).map_err(|e| format!("cannot start the runner: {e}"))
+}
+
+/// `hook background-run` with what the runner needs to find and run the hooks the bridge matched.
+fn runner_command(hand: &HandOff<'_>) -> Result<Command, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program to start it: {e}"))?;
     let mut command = Command::new(exe);
     command.args(global_args(hand.global, hand.workspace)).arg("background-run");
@@ -114,13 +138,10 @@ pub fn hand_off(hand: &HandOff<'_>) -> Result<(), String> {
     for id in hand.hooks {
         command.arg("--hook").arg(id);
     }
-    command.stdin(Stdio::from(slot)).stdout(Stdio::null()).stderr(Stdio::null());
-    crate::platform::own_group(&mut command);
-    command.spawn().map(drop).map_err(|e| format!("cannot start the runner: {e}"))
+    Ok(command)
 }
 
 /// The global flags the runner needs to load what the bridge loaded.
-#[cfg(unix)]
 fn global_args(global: &GlobalArgs, workspace: &Path) -> Vec<std::ffi::OsString> {
     let mut args: Vec<std::ffi::OsString> = vec!["--workspace".into(), workspace.into()];
     if let Some(home) = &global.config_home {
@@ -132,8 +153,8 @@ fn global_args(global: &GlobalArgs, workspace: &Path) -> Vec<std::ffi::OsString>
     args
 }
 
-/// `$XDG_STATE_HOME/hooks/background` (else `~/.local/state/…`): the runners' slot files.
-#[cfg(unix)]
+/// `$XDG_STATE_HOME/hooks/background` (else `~/.local/state/…`; `%LOCALAPPDATA%\hooks\background` on Windows): the
+/// runners' slot files.
 fn slots_dir() -> Option<PathBuf> {
     let cache = hook_config::default_load_cache_dir()?;
     Some(cache.parent()?.join("background"))
@@ -163,8 +184,15 @@ fn take_slot(dir: &Path) -> Result<File, String> {
 
 /// `hook background-run`: the runner itself. Its stdout and stderr go nowhere; what it did is in the receipts.
 pub fn run(global: &GlobalArgs, args: &RunnerArgs) -> Result<u8> {
-    let mut input = Vec::new();
-    std::io::stdin().lock().take(MAX_INPUT_BYTES).read_to_end(&mut input).context("cannot read the hook input")?;
+    #[cfg(unix)]
+    let input = {
+        let mut input = Vec::new();
+        std::io::stdin().lock().take(MAX_INPUT_BYTES).read_to_end(&mut input).context("cannot read the hook input")?;
+        input
+    };
+    // The slot's life lock is held until `_slot` goes, at the end of the run (or with the process).
+    #[cfg(windows)]
+    let (_slot, input) = windows_slot::take(&args.slot, &args.token)?;
     let read = parse_input_as(args.protocol, args.event.as_deref(), &input)?;
     let ctx = Context::new(global)?;
     crate::signals::supervise();

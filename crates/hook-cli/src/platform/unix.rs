@@ -56,6 +56,12 @@ pub fn own_group(cmd: &mut Command) -> &mut Command {
     cmd.process_group(0)
 }
 
+/// Starts `cmd` detached from the process that runs `hook` (the bridge's runner, which outlives the bridge): in a
+/// process group of its own, so a signal the agent sends the bridge's group does not reach it.
+pub fn spawn_detached(cmd: &mut Command) -> std::io::Result<Child> {
+    own_group(cmd).spawn()
+}
+
 /// Kills the child's process group (the child and what it started), then reaps the child.
 pub fn kill_tree(child: &mut Child) {
     let group = rustix::process::Pid::from_child(child);

@@ -42,6 +42,45 @@ pub fn own_group(cmd: &mut Command) -> &mut Command {
     cmd
 }
 
+/// Starts `cmd` detached from the process that runs `hook` (the bridge's runner, which outlives the bridge): no
+/// console (`DETACHED_PROCESS`, so the agent's console and its Ctrl-C do not reach it, and no window opens), a
+/// process group of its own (`CREATE_NEW_PROCESS_GROUP`), and out of the agent's Job Object
+/// (`CREATE_BREAKAWAY_FROM_JOB`). A job that does not allow breakaway makes that spawn fail with access denied: it
+/// is then started inside the job, and dies with it when the agent's job is closed.
+///
+/// Windows hands a child every inheritable handle of its parent, not only its standard ones: the agent's pipes,
+/// which `hook` got as its standard handles, would stay open in the runner, and the agent, reading them to their
+/// end, would wait for the runner. So this process's standard handles stop being inheritable first (the caller
+/// sets the runner's own, `NUL`), which is why only a process about to exit (the bridge) calls this.
+pub fn spawn_detached(cmd: &mut Command) -> std::io::Result<Child> {
+    keep_std_handles_from_children();
+    use windows_sys::Win32::Foundation::ERROR_ACCESS_DENIED;
+    use windows_sys::Win32::System::Threading::{
+        CREATE_BREAKAWAY_FROM_JOB, CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS,
+    };
+    let base = CREATE_NEW_PROCESS_GROUP | DETACHED_PROCESS;
+    match cmd.creation_flags(base | CREATE_BREAKAWAY_FROM_JOB).spawn() {
+        Err(e) if e.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32) => cmd.creation_flags(base).spawn(),
+        spawned => spawned,
+    }
+}
+
+/// Clears the inherit flag of this process's standard input, output and error handles.
+#[allow(unsafe_code)]
+fn keep_std_handles_from_children() {
+    use windows_sys::Win32::Foundation::{HANDLE_FLAG_INHERIT, SetHandleInformation};
+    use windows_sys::Win32::System::Console::{GetStdHandle, STD_ERROR_HANDLE, STD_INPUT_HANDLE, STD_OUTPUT_HANDLE};
+    for which in [STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE] {
+        // SAFETY: asks for one of the process's standard handles; a missing one is null or invalid, checked below.
+        let handle = unsafe { GetStdHandle(which) };
+        if handle.is_null() || handle as isize == -1 {
+            continue;
+        }
+        // SAFETY: `handle` is one of this process's open standard handles; only its inherit flag changes.
+        unsafe { SetHandleInformation(handle, HANDLE_FLAG_INHERIT, 0) };
+    }
+}
+
 /// Kills the child and every process it started (`taskkill /T /F`), then reaps the child.
 pub fn kill_tree(child: &mut Child) {
     let killed = Command::new("taskkill").args(["/T", "/F", "/PID", &child.id().to_string()]).output();

@@ -1,8 +1,8 @@
 //! The `hook` binary's integration tests, one binary: a module per subject (`cargo test -p hook-cli --test it`).
 //! Every test runs the real `hook` (`common::Env`), so none of them changes this process: they share it.
 //!
-//! Built for Windows (CI runs it under Wine), the binary holds `windows.rs` only: the other suites run `sh`
-//! scripts.
+//! Built for Windows (CI runs it under Wine), the binary holds `windows.rs` and `windows_async.rs` only: the other
+//! suites run `sh` scripts.
 
 #[cfg(unix)]
 mod claude_support;
@@ -122,3 +122,5 @@ mod trust_displaces;
 mod unreadable_gates;
 #[cfg(windows)]
 mod windows;
+#[cfg(windows)]
+mod windows_async;

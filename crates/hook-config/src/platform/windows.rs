@@ -17,7 +17,7 @@ use windows_sys::Win32::Foundation::{ERROR_LOCK_VIOLATION, HANDLE};
 use windows_sys::Win32::Storage::FileSystem::{
     BY_HANDLE_FILE_INFORMATION, FILE_BASIC_INFO, FILE_FLAG_OPEN_REPARSE_POINT, FileBasicInfo,
     GetFileInformationByHandle, GetFileInformationByHandleEx, LOCKFILE_EXCLUSIVE_LOCK, LOCKFILE_FAIL_IMMEDIATELY,
-    LockFileEx,
+    LockFileEx, UnlockFileEx,
 };
 use windows_sys::Win32::System::IO::OVERLAPPED;
 
@@ -73,15 +73,60 @@ pub fn create_private_dir_all(dir: &Path) -> io::Result<()> {
 /// holds a conflicting one. The lock goes with the handle (closing the file releases it), as an `flock` goes with
 /// the open file description.
 pub(crate) fn try_lock(file: &File, kind: Lock) -> io::Result<bool> {
-    let mut flags = LOCKFILE_FAIL_IMMEDIATELY;
-    if kind == Lock::Exclusive {
-        flags |= LOCKFILE_EXCLUSIVE_LOCK;
-    }
+    try_lock_range(file, 0, u64::MAX, kind == Lock::Exclusive)
+}
+
+/// Tries once to take an exclusive `LockFileEx` lock on the one byte at `offset` of `file` (which may lie past its
+/// end): `Ok(false)` when another handle holds a lock over that byte. Locks on different bytes of one file are
+/// independent, so one file can carry several flags each held by a different process; Windows enforces them on
+/// reads and writes of the locked bytes only. Closing the handle releases the lock.
+///
+/// ```
+/// # #[cfg(windows)] {
+/// use hook_config::platform;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("slot");
+/// let mine = std::fs::File::create(&path).unwrap();
+/// assert!(platform::try_lock_byte(&mine, 1 << 40).unwrap());
+/// let other = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+/// assert!(!platform::try_lock_byte(&other, 1 << 40).unwrap(), "held by the first handle");
+/// assert!(platform::try_lock_byte(&other, (1 << 40) + 1).unwrap(), "another byte is another lock");
+/// platform::unlock_byte(&mine, 1 << 40).unwrap();
+/// assert!(platform::try_lock_byte(&other, 1 << 40).unwrap());
+/// # }
+/// ```
+pub fn try_lock_byte(file: &File, offset: u64) -> io::Result<bool> {
+    try_lock_range(file, offset, 1, true)
+}
+
+/// Releases the lock [`try_lock_byte`] took on the byte at `offset` through this handle.
+pub fn unlock_byte(file: &File, offset: u64) -> io::Result<()> {
+    let mut overlapped = overlapped_at(offset);
+    // SAFETY: the handle is open for the call's duration (borrowed from `file`) and `overlapped` outlives the call.
+    let unlocked = unsafe { UnlockFileEx(file.as_raw_handle() as HANDLE, 0, 1, 0, &mut overlapped) };
+    if unlocked != 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
+}
+
+/// An OVERLAPPED naming `offset`, no event: where `LockFileEx` and `UnlockFileEx` start.
+fn overlapped_at(offset: u64) -> OVERLAPPED {
     // SAFETY: an all-zero OVERLAPPED is its documented initial state (offset 0, no event).
     let mut overlapped: OVERLAPPED = unsafe { std::mem::zeroed() };
+    overlapped.Anonymous.Anonymous.Offset = offset as u32;
+    overlapped.Anonymous.Anonymous.OffsetHigh = (offset >> 32) as u32;
+    overlapped
+}
+
+/// Tries once to lock `len` bytes of `file` from `offset`, exclusive or shared: `Ok(false)` on a conflict.
+fn try_lock_range(file: &File, offset: u64, len: u64, exclusive: bool) -> io::Result<bool> {
+    let mut flags = LOCKFILE_FAIL_IMMEDIATELY;
+    if exclusive {
+        flags |= LOCKFILE_EXCLUSIVE_LOCK;
+    }
+    let mut overlapped = overlapped_at(offset);
+    let (low, high) = (len as u32, (len >> 32) as u32);
     // SAFETY: the handle is open for the call's duration (borrowed from `file`) and `overlapped` outlives the call,
     // which completes synchronously on a handle opened without FILE_FLAG_OVERLAPPED.
-    let locked = unsafe { LockFileEx(file.as_raw_handle() as HANDLE, flags, 0, u32::MAX, u32::MAX, &mut overlapped) };
+    let locked = unsafe { LockFileEx(file.as_raw_handle() as HANDLE, flags, 0, low, high, &mut overlapped) };
     if locked != 0 {
         return Ok(true);
     }
