@@ -33,7 +33,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::exit;
 use crate::render::{JSON_VERSION, emit, emit_json};
 
-pub use probe::Probe;
+pub use probe::{PROBE_SIGNATURE, PROBE_VAR, Probe};
 
 /// `hook doctor`.
 #[derive(Debug, Args)]

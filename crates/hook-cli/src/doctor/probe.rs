@@ -5,6 +5,11 @@
 //! synthetic pre-tool call of the agent's shell tool (`true`, session `hook-doctor-probe`) in the agent's own input
 //! format. The guard is live when the bridge itself answers, in the agent's form, before the wrapper's timer: an
 //! answer the fail-closed fallback wrote instead names why the bridge could not ([`FALLBACK_ANSWERED`]).
+//!
+//! "The bridge itself" is checked, not assumed from a clean exit: the probe sets [`PROBE_VAR`] to a random nonce,
+//! and the bridge, seeing it, adds a line with the nonce to its stderr ([`crate::bridge`]). A handler that ends 0
+//! without running the bridge — a stand-in interpreter that runs nothing (Wine's `powershell.exe`), a shim named
+//! `hook` — has not answered.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -18,6 +23,12 @@ use serde::Serialize;
 
 /// The session id the probe's input carries, so its receipts can be told apart.
 pub const PROBE_SESSION: &str = "hook-doctor-probe";
+
+/// The variable that asks the bridge to sign its answer with the probe's nonce (on stderr, which the probe reads).
+pub const PROBE_VAR: &str = "HOOK_DOCTOR_PROBE";
+
+/// The line the bridge adds to its stderr for a probe: this, then the nonce.
+pub const PROBE_SIGNATURE: &str = "hook-doctor-probe: answered ";
 
 /// How long `--version` may take.
 const VERSION_WAIT: Duration = Duration::from_secs(5);
@@ -67,6 +78,8 @@ pub fn probe(agent: Agent, event: &'static str, command: &str, workspace: &Path,
     for var in agent.agent().project_env {
         shell.env(var, workspace);
     }
+    let nonce = nonce();
+    shell.env(PROBE_VAR, &nonce);
     crate::platform::own_group(&mut shell);
     let deadline = Duration::from_secs(wrapper_timer_secs(&crate::engine::limits()) + 2);
     let input = probe_input(agent, workspace);
@@ -83,11 +96,24 @@ pub fn probe(agent: Agent, event: &'static str, command: &str, workspace: &Path,
     let Some((status, stdout, stderr)) = finish(child, deadline) else {
         return fail(format!("no answer within {} s: the agent would go on without the guard", deadline.as_secs()));
     };
-    judge(event, status, &stdout, &stderr)
+    judge(event, status, &stdout, &stderr, &nonce)
+}
+
+/// 64 bits from the standard library's per-process random hash keys, as hex: what a handler that did not run the
+/// bridge cannot write.
+fn nonce() -> String {
+    use std::hash::{BuildHasher as _, Hasher as _};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(Instant::now().elapsed().as_nanos());
+    format!("{:016x}", hasher.finish())
 }
 
 /// Whether what the handler wrote is the bridge's answer in the agent's form.
-fn judge(event: &'static str, status: Option<i32>, stdout: &str, stderr: &str) -> Probe {
+fn judge(event: &'static str, status: Option<i32>, stdout: &str, stderr: &str, nonce: &str) -> Probe {
+    let signature = format!("{PROBE_SIGNATURE}{nonce}");
+    let signed = stderr.lines().any(|line| line.trim_end() == signature);
+    let stderr: String =
+        stderr.lines().filter(|line| !line.starts_with(PROBE_SIGNATURE)).collect::<Vec<_>>().join("\n");
     let said = format!("{stdout}\n{stderr}");
     if let Some(at) = said.find(FALLBACK_ANSWERED) {
         let cause = said[..at].trim_end_matches([';', ' ']);
@@ -104,9 +130,23 @@ fn judge(event: &'static str, status: Option<i32>, stdout: &str, stderr: &str) -
             let said = if answer.is_empty() { String::new() } else { format!(": {answer}") };
             format!("the bridge answered (exit {}){said}", status.unwrap_or_default())
         }
-        (false, _) => format!("the handler ended with {status:?}, which is no answer of the bridge's"),
+        (false, _) => {
+            let ended = status.map_or_else(|| "by a signal".to_owned(), |code| format!("with exit {code}"));
+            let first = stderr.lines().map(str::trim).find(|line| !line.is_empty());
+            let wrote =
+                first.map(|line| format!(" (it wrote: {})", crate::render::clean_line(line))).unwrap_or_default();
+            format!("the handler ended {ended}, which is no answer of the bridge's{wrote}")
+        }
         (true, false) => "the handler's output is not one JSON answer".to_owned(),
     };
+    if known && json && !signed {
+        let outcome = format!(
+            "the handler ended with exit {} but the bridge did not answer: what the line starts is not this engine's \
+             bridge (a stand-in interpreter or a `hook` that is something else), so the agent would go on unguarded",
+            status.unwrap_or_default()
+        );
+        return Probe { event, live: false, exit: status, outcome };
+    }
     Probe { event, live: known && json, exit: status, outcome }
 }
 
@@ -217,10 +257,21 @@ mod tests {
     #[test]
     fn an_answer_of_the_fallback_is_not_the_engines() {
         let fallback = format!("{{\"reason\": \"hook was not found on the PATH (exit 127); {FALLBACK_ANSWERED}.\"}}");
-        let probe = judge("PreToolUse", Some(2), &fallback, "");
+        let signed = format!("{PROBE_SIGNATURE}00ff");
+        let probe = judge("PreToolUse", Some(2), &fallback, &signed, "00ff");
         assert!(!probe.live && probe.outcome.contains("hook was not found on the PATH (exit 127)"), "{probe:?}");
-        assert!(judge("PreToolUse", Some(0), "", "").live);
-        assert!(!judge("PreToolUse", Some(0), "not json", "").live);
-        assert!(!judge("PreToolUse", Some(127), "", "").live);
+        assert!(judge("PreToolUse", Some(0), "", &signed, "00ff").live);
+        assert!(!judge("PreToolUse", Some(0), "not json", &signed, "00ff").live);
+        let missing = judge("PreToolUse", Some(9009), "", "'pwsh' is not recognized\n", "00ff");
+        assert!(!missing.live && missing.outcome.contains("exit 9009") && missing.outcome.contains("'pwsh' is not"));
+    }
+
+    #[test]
+    fn a_clean_exit_without_the_bridges_signature_is_not_its_answer() {
+        // A stand-in interpreter that runs nothing (Wine's `powershell.exe`), or a signature with another nonce.
+        for stderr in ["", "hook-doctor-probe: answered 1234"] {
+            let probe = judge("PreToolUse", Some(0), "", stderr, "00ff");
+            assert!(!probe.live && probe.outcome.contains("the bridge did not answer"), "{probe:?}");
+        }
     }
 }

@@ -7,9 +7,11 @@
 //! to be by `HOOK_CLI_HELPER`): Wine has no `sleep` or `yes`.
 //!
 //! Where Wine differs from Windows: Wine's `cmd` is its own (the lines here use only `echo`, redirection and `exit`),
-//! it has no PowerShell, so the PowerShell shell mode is tested only as a missing shell (in hook-exec's suite) and
-//! install's PowerShell wrapper around a gate's bridge only as written and recognised (its script is checked by
-//! hook-agents' unit tests), and it does not model a console's Ctrl-C, so the stop signals are not tested here.
+//! its `powershell.exe` is a stub that runs nothing and ends 0 (and there is no `pwsh`), so the PowerShell shell mode
+//! is tested as a missing shell (here with a `PATH` without it, and in hook-exec's suite), and install's PowerShell
+//! wrapper around a gate's bridge as written and recognised (its script is checked by hook-agents' unit tests) and
+//! by `hook doctor`, whose probe must not take the stub's clean exit for the bridge's answer; and it does not model a
+//! console's Ctrl-C, so the stop signals are not tested here.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -211,7 +213,7 @@ fn install_and_uninstall_give_each_agents_files_back_byte_for_byte() {
             })
             .collect();
         assert!(!settings.is_empty(), "{agent}: no file holds the bridge after install (expected one like {file})");
-        // The gate's fail-closed wrapper in the form cmd, PowerShell and Git Bash all run (Wine has no PowerShell to
+        // The gate's fail-closed wrapper in the form cmd, PowerShell and Git Bash all run (Wine has no real PowerShell to
         // run it: the uninstall below finds it as the bridge entry it is).
         let all: String = written.iter().map(|(_, b)| String::from_utf8_lossy(b).into_owned()).collect();
         assert!(
@@ -226,5 +228,72 @@ fn install_and_uninstall_give_each_agents_files_back_byte_for_byte() {
         for ((path, was), (_, is)) in before.iter().zip(&after) {
             assert!(was == is, "{agent}: {} is not back byte for byte", path.display());
         }
+    }
+}
+
+/// `PATH` with the Windows directories and no PowerShell: neither `pwsh` nor `WindowsPowerShell\v1.0` (where Wine
+/// keeps a stub `powershell.exe` that runs nothing and exits 0, and Windows the real one).
+fn path_without_powershell() -> String {
+    let root = std::env::var("SystemRoot").unwrap_or_else(|_| r"C:\windows".into());
+    format!(r"{root}\system32;{root}")
+}
+
+#[test]
+fn a_powershell_gate_without_powershell_denies_and_says_so() {
+    let env = workspace("  - id: win.ps\n    on: pre_tool\n    kind: command\n    powershell: 'exit 0'\n");
+    let input_file = env.home.join("input.json");
+    std::fs::write(&input_file, json!({ "command": "dir" }).to_string()).expect("input file");
+    let input = format!("@{}", input_file.display());
+    let mut command = env.command(&[
+        "run",
+        "pre_tool",
+        "--tool",
+        "shell",
+        "--input",
+        &input,
+        "--json",
+        "--no-receipts",
+        "--trust-workspace",
+    ]);
+    command.env("PATH", path_without_powershell());
+    let out = env.finish(command);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:#?}"));
+    assert_eq!(json["verdict"], "deny", "a gate whose PowerShell is missing never passes: {json:#}");
+    assert!(json.to_string().contains("PowerShell cannot run here"), "{json:#}");
+}
+
+#[test]
+fn doctor_finds_the_installed_gate_not_live_where_powershell_cannot_run_the_bridge() {
+    let env = Env::new("tests/fixtures/install/claude");
+    assert_eq!(env.hook(&["install", "--agent", "claude", "--yes"]).code, 0);
+    let doctor = |path: Option<String>| {
+        let mut command = env.command(&["doctor", "--agent", "claude", "--json"]);
+        if let Some(path) = path {
+            command.env("PATH", path);
+        }
+        let out = env.finish(command);
+        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:#?}"));
+        let probes = report["agents"][0]["probes"].as_array().cloned().unwrap_or_default();
+        assert!(!probes.is_empty(), "{report:#}");
+        (out.code, probes)
+    };
+    // No PowerShell: `cmd` cannot start the wrapper, and the probe says what it wrote.
+    let (code, probes) = doctor(Some(path_without_powershell()));
+    assert_eq!(code, 1, "a gate that cannot answer is a failed check: {probes:#?}");
+    assert!(
+        probes.iter().all(|p| p["live"] == false && p["outcome"].as_str().unwrap().contains("exit ")),
+        "{probes:#?}"
+    );
+    // Wine's `powershell.exe` is a stub that runs nothing and ends 0: a clean exit, and still no bridge answered.
+    // (On Windows the real PowerShell runs the bridge, and this part does not apply.)
+    if Path::new(r"C:\windows\system32\winecfg.exe").exists() {
+        let (code, probes) = doctor(None);
+        assert_eq!(code, 1, "{probes:#?}");
+        assert!(
+            probes
+                .iter()
+                .all(|p| p["live"] == false && p["outcome"].as_str().unwrap().contains("the bridge did not answer")),
+            "{probes:#?}"
+        );
     }
 }
