@@ -90,6 +90,37 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
     if !guards_event(agent, event) {
         return command.to_owned();
     }
+    if cfg!(windows) {
+        return powershell::encoded_line(&windows_script(agent, event, command, limits));
+    }
+    posix_wrapper(agent, event, command, limits)
+}
+
+/// The answer the wrapper gives in the bridge's place, [`MARK`] standing for the reason.
+fn fallback_answer(agent: Agent, event: &str, program: &str) -> crate::bridge::Answer {
+    let message = format!(
+        "{MARK}; {FALLBACK_ANSWERED}. Check with: {program} validate; \
+         reinstall with: {program} install --agent {agent}"
+    );
+    crate::bridge::failure(Some(agent), Some(event), &message)
+}
+
+/// The PowerShell script of the Windows wrapper (`fallback/powershell.rs`), built on every platform so that its
+/// tests run everywhere.
+fn windows_script(agent: Agent, event: &str, command: &str, limits: &Limits) -> String {
+    let timer = wrapper_timer_secs(limits);
+    let program = program_word(command);
+    let reasons = powershell::Reasons {
+        timer: format!("{program} did not answer within {timer} s"),
+        missing: format!("{program} was not found on the PATH the agent gives its hooks"),
+        status: format!("{program} exited with a status hook bridge never uses: "),
+        start: format!("{program} could not be started: "),
+    };
+    powershell::script(command, timer, &reasons, &fallback_answer(agent, event, &program))
+}
+
+/// The POSIX wrapper: `sh` runs the bridge beside a timer.
+fn posix_wrapper(agent: Agent, event: &str, command: &str, limits: &Limits) -> String {
     let timer = wrapper_timer_secs(limits);
     let program = program_word(command);
     let statuses = BRIDGE_STATUSES.map(|s| s.to_string()).join("|");
@@ -100,20 +131,7 @@ pub fn guarded_command(agent: Agent, event: &str, command: &str, limits: &Limits
         signal: format!("{program} was killed by signal $(({C}-128))"),
         other: format!("{program} exited with status ${C}, which hook bridge never uses"),
     };
-    let message = format!(
-        "{MARK}; {FALLBACK_ANSWERED}. Check with: {program} validate; \
-         reinstall with: {program} install --agent {agent}"
-    );
-    let answer = crate::bridge::failure(Some(agent), Some(event), &message);
-    if cfg!(windows) {
-        let reasons = powershell::Reasons {
-            timer: why.timer,
-            missing: format!("{program} was not found on the PATH the agent gives its hooks"),
-            status: format!("{program} exited with a status hook bridge never uses: "),
-            start: format!("{program} could not be started: "),
-        };
-        return powershell::wrapper(command, timer, &reasons, &answer);
-    }
+    let answer = fallback_answer(agent, event, &program);
     let mut line = format!(
         "sleep {timer} </dev/null >/dev/null 2>&1 & {S}=$!; {{ {{ trap '{F}=1; kill -9 ${P} 2>/dev/null' TERM; {command} \
          <&3 3<&- & {P}=$!; {{ wait ${P}; }} 2>/dev/null; {C}=$?; [ -n \"${F}\" ] && {{ wait ${P}; exit {TIMED_OUT}; }}; \
@@ -198,6 +216,44 @@ pub(crate) fn program_word(command: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first node of `tree` that is an error or a missing token, with its place in `script`.
+    fn first_error(tree: &tree_sitter::Tree, script: &str) -> Option<String> {
+        let mut cursor = tree.walk();
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            if node.is_error() || node.is_missing() {
+                let at = node.start_position();
+                let line = script.lines().nth(at.row).unwrap_or_default();
+                return Some(format!("{} at {}:{}: {line}", node.kind(), at.row + 1, at.column + 1));
+            }
+            stack.extend(node.children(&mut cursor));
+        }
+        None
+    }
+
+    /// No PowerShell runs on the machines the tests run on (Wine's is a stub that runs nothing), and a wrapper that
+    /// does not parse would fail every gate it guards, which the agent then lets through: every gate's script, for
+    /// every agent, is parsed with tree-sitter's PowerShell grammar, which must find nothing wrong.
+    #[test]
+    fn every_windows_wrapper_script_parses_as_powershell() {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&tree_sitter_powershell::LANGUAGE.into()).expect("the grammar loads");
+        let broken = "if ($c -in 0,1,2 { exit $c";
+        assert!(first_error(&parser.parse(broken, None).unwrap(), broken).is_some(), "the check sees a broken script");
+        let mut checked = 0;
+        for agent in hook_types::Agent::bridged() {
+            for row in agent.events.iter().filter(|row| guards_event(agent.protocol, row.name)) {
+                let command = format!("\"C:/Program Files/hook/hook.exe\" bridge --protocol {}", agent.as_str());
+                let script = windows_script(agent.protocol, row.name, &command, &Limits::default());
+                let tree = parser.parse(&script, None).expect("a parse");
+                let error = first_error(&tree, &script);
+                assert!(error.is_none(), "{} {}: {}\n{script}", agent.as_str(), row.name, error.unwrap_or_default());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "only {checked} gates checked");
+    }
     use crate::install::AgentInstall;
 
     #[test]

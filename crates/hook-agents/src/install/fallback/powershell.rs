@@ -23,15 +23,15 @@ pub(super) struct Reasons {
     pub(super) start: String,
 }
 
-/// The whole command line: `powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand <base64>`.
-pub(super) fn wrapper(command: &str, timer_secs: u64, reasons: &Reasons, answer: &Answer) -> String {
-    let script = script(command, timer_secs, reasons, answer);
+/// The whole command line for `script`: `powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand
+/// <base64>`.
+pub(super) fn encoded_line(script: &str) -> String {
     let utf16: Vec<u8> = script.encode_utf16().flat_map(u16::to_le_bytes).collect();
     format!("powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand {}", base64(&utf16))
 }
 
 /// The PowerShell script (5.1 and 7 alike).
-fn script(command: &str, timer_secs: u64, reasons: &Reasons, answer: &Answer) -> String {
+pub(super) fn script(command: &str, timer_secs: u64, reasons: &Reasons, answer: &Answer) -> String {
     let ms = timer_secs.saturating_mul(1_000);
     let mut lines = vec![
         format!("{ENCODED_BRIDGE_VARIABLE} = {}", literal(command)),
@@ -118,12 +118,12 @@ mod tests {
     #[test]
     fn the_wrapper_is_recognised_as_the_bridge_and_fits_a_cmd_line() {
         let answer = Answer { stdout: format!("{{\"reason\":\"{MARK}\"}}\n"), stderr: String::new(), exit_code: 2 };
-        let line = wrapper("C:/tools/hook.exe bridge --protocol claude", 64, &reasons(), &answer);
+        let line = encoded_line(&script("C:/tools/hook.exe bridge --protocol claude", 64, &reasons(), &answer));
         assert!(BridgeProgram::named(["hook"]).invokes_bridge_line(&line), "{line}");
         assert!(!hook_config::lone_command(&line), "the wrapper is a fallback around the bridge");
         // cmd's longest command line is 8 191 characters.
         assert!(line.len() < 8_000, "{} characters", line.len());
-        let other = wrapper("C:/tools/other.exe run --protocol claude", 64, &reasons(), &answer);
+        let other = encoded_line(&script("C:/tools/other.exe run --protocol claude", 64, &reasons(), &answer));
         assert!(!BridgeProgram::named(["hook"]).invokes_bridge_line(&other));
     }
 
