@@ -1,7 +1,9 @@
 //! The real `hook.exe` on Windows (run under Wine in CI): a gate denies; a hook that never reads its stdin still
 //! times out; a hook's grandchild dies with the run, and when `hook` itself is killed; a flood stays bounded; the
 //! bridge answers Claude Code's PreToolUse with a deny in Claude's form; `install` and `uninstall` give Claude Code's,
-//! Codex's, Cursor's and GitHub Copilot CLI's files back byte for byte, the gates wrapped in the Windows form.
+//! Codex's, Cursor's and GitHub Copilot CLI's files back byte for byte, the gates wrapped in the Windows form; a
+//! PowerShell gate without PowerShell denies, Copilot CLI's hooks take their Windows line, and `hook doctor` does not
+//! count a gate live that PowerShell cannot run.
 //!
 //! The hooks are `cmd /c` lines, or this test binary again in a helper mode (the ignored test [`helper`], told what
 //! to be by `HOOK_CLI_HELPER`): Wine has no `sleep` or `yes`.
@@ -296,4 +298,45 @@ fn doctor_finds_the_installed_gate_not_live_where_powershell_cannot_run_the_brid
             "{probes:#?}"
         );
     }
+}
+
+#[test]
+fn copilot_hooks_take_their_windows_line() {
+    // `powershell` is the line Copilot CLI runs on Windows: with no PowerShell on PATH it cannot start, and the gate
+    // denies. Had the `bash` line been taken, `cmd` would have run `exit 0` and passed.
+    let env = Env::new("empty");
+    env.write(
+        ".github/hooks/guard.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "exit 0", "powershell": "exit 0"}]}}"#,
+    );
+    let run = |env: &Env| {
+        let input_file = env.home.join("input.json");
+        std::fs::write(&input_file, json!({ "command": "dir" }).to_string()).expect("input file");
+        let input = format!("@{}", input_file.display());
+        let mut command = env.command(&[
+            "run",
+            "pre_tool",
+            "--tool",
+            "shell",
+            "--input",
+            &input,
+            "--json",
+            "--no-receipts",
+            "--trust-workspace",
+        ]);
+        command.env("PATH", path_without_powershell());
+        let out = env.finish(command);
+        serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:#?}"))
+    };
+    let json = run(&env);
+    assert_eq!(json["verdict"], "deny", "{json:#}");
+    assert!(json.to_string().contains("PowerShell cannot run here"), "{json:#}");
+    // A hook with only a `bash` line is one Copilot skips on Windows: its gate closes, saying so.
+    env.write(
+        ".github/hooks/guard.json",
+        r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "exit 0"}]}}"#,
+    );
+    let json = run(&env);
+    assert_eq!(json["verdict"], "deny", "{json:#}");
+    assert!(json.to_string().contains("on Linux and macOS only"), "{json:#}");
 }
