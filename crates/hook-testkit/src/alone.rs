@@ -49,6 +49,28 @@ pub fn test_name(module_path: &str, test: &str) -> String {
 ///
 /// When the test failed (or did not run) in its own process, with that process's output.
 pub fn in_own_process(module_path: &str, test: &str) -> bool {
+    in_own_process_with(module_path, test, &[])
+}
+
+/// [`in_own_process`], with `env` set in the process it starts: for what a process reads only at its start, such as
+/// the allocator's tunables.
+///
+/// ```no_run
+/// #[test]
+/// fn resident_memory_stays_flat() {
+///     // glibc returns a freed block of 128 KiB or more to the system at once, so resident memory follows the heap.
+///     let env = [("MALLOC_MMAP_THRESHOLD_", "131072")];
+///     if !hook_testkit::alone::in_own_process_with(module_path!(), "resident_memory_stays_flat", &env) {
+///         return;
+///     }
+///     assert_eq!(std::env::var("MALLOC_MMAP_THRESHOLD_").as_deref(), Ok("131072"));
+/// }
+/// ```
+///
+/// # Panics
+///
+/// As [`in_own_process`].
+pub fn in_own_process_with(module_path: &str, test: &str, env: &[(&str, &str)]) -> bool {
     let name = test_name(module_path, test);
     if std::env::var_os(ENV).is_some_and(|v| v == name.as_str()) {
         return true;
@@ -57,6 +79,7 @@ pub fn in_own_process(module_path: &str, test: &str) -> bool {
     let output = Command::new(exe)
         .args([name.as_str(), "--exact", "--include-ignored", "--nocapture", "--test-threads", "1"])
         .env(ENV, &name)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
         .expect("the test binary starts again");
