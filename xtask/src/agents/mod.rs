@@ -26,6 +26,7 @@ mod opencode;
 mod parallel;
 mod process;
 mod qwen;
+mod retries;
 mod scenarios;
 mod server;
 mod session;

@@ -11,6 +11,7 @@ use anyhow::Result;
 use super::agent::{Approver, Point, Run, write_own_hooks};
 use super::codex;
 use super::doctor;
+use super::retries;
 use super::server::Step;
 use super::session::{Checks, Ctx, SENTINEL, touch_sentinel};
 use super::unanswered;
@@ -44,6 +45,8 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario { name: "continuation_cap", agents: &[], run: continuation_cap },
     Scenario { name: "post_tool_note", agents: &[], run: post_tool_note },
     Scenario { name: "async_observer", agents: &["claude", "codex"], run: async_observer },
+    // A refused force push re-tried as `-f` and through `bash -c`: the `command:` guard reads the parsed command.
+    Scenario { name: "force_push_retries", agents: &["claude", "codex"], run: retries::force_push_retries },
     Scenario { name: "migrate", agents: &[], run: migrate },
     // Qwen Code 0.24.4 shows a hook's `systemMessage` in neither of its headless outputs (text, stream-json): the
     // suite cannot see what it shows its user, so these two run for the agents that print it.
