@@ -32,25 +32,100 @@ use super::npm::{self, Installed, PINNED, bundle, packages};
 use scan::Found;
 
 /// Releases newer than the pin that cannot run offline here: (package, version, why). The pin stays at the newest
-/// release that does, and the drift report names each of these.
+/// release that does, and the drift report names each of these. A release whose platform package for this machine
+/// the registry lacks is held back without being listed here ([`unpublished_platform_packages`]).
 pub const HELD_BACK: &[(&str, &str, &str)] = &[];
 
-/// The version the registry serves now of every package of [`PINNED`].
-pub fn latest_versions() -> Result<Vec<(&'static str, String)>> {
+/// One package of [`PINNED`] as the registry serves it now, and the release the suite runs of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Served {
+    /// The npm package.
+    pub package: &'static str,
+    /// Its pinned version.
+    pub pinned: &'static str,
+    /// The version the registry serves (`npm view <package> version`).
+    pub served: String,
+    /// Why the suite runs the pin instead of `served`, when it does.
+    pub held_back: Option<String>,
+}
+
+impl Served {
+    /// The version the suite installs and runs: the served one, or the pin when that is held back.
+    pub fn runs(&self) -> &str {
+        match self.held_back {
+            Some(_) => self.pinned,
+            None => &self.served,
+        }
+    }
+}
+
+/// What the registry serves now of every package of [`PINNED`], each with whether it can be installed here.
+pub fn latest_versions() -> Result<Vec<Served>> {
     PINNED
         .iter()
-        .map(|(name, _)| {
-            let out = Command::new("npm")
-                .args(["view", name, "version", "--loglevel=error"])
-                .output()
-                .context("cannot run npm (install Node.js and npm)")?;
-            let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-            if !out.status.success() || version.is_empty() {
-                bail!("npm view {name} version failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+        .map(|(package, pinned)| {
+            let served = npm_view(package, "version")?;
+            if served.is_empty() {
+                bail!("npm view {package} version printed nothing");
             }
-            Ok((*name, version))
+            let listed =
+                HELD_BACK.iter().find(|(p, v, _)| p == package && *v == served).map(|(_, _, why)| why.to_string());
+            let held_back = match listed {
+                Some(why) => Some(why),
+                None if served == *pinned => None,
+                None => {
+                    let missing = unpublished_platform_packages(package, &served)?;
+                    (!missing.is_empty()).then(|| {
+                        format!("the registry lacks its platform package for this machine ({})", missing.join(", "))
+                    })
+                }
+            };
+            Ok(Served { package, pinned, served, held_back })
         })
         .collect()
+}
+
+/// `npm view <spec> <field>`, trimmed; empty when the registry has no such version or field.
+fn npm_view(spec: &str, field: &str) -> Result<String> {
+    let out = Command::new("npm")
+        .args(["view", spec, field, "--json", "--loglevel=error"])
+        .output()
+        .context("cannot run npm (install Node.js and npm)")?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        // npm's "no such version" (E404 for a package, ETARGET or an empty answer for a version) is an answer here.
+        if err.contains("E404") || err.contains("ETARGET") {
+            return Ok(String::new());
+        }
+        bail!("npm view {spec} {field} failed: {}", err.trim());
+    }
+    Ok(serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or(text))
+}
+
+/// The optional dependencies of `package@version` for this machine (their names end in `-linux-x64`, as the
+/// platform packages of every agent here do) that the registry does not have at the version it names: a wrapper
+/// published without its platform packages (Kilo Code CLI 7.8.1), which npm cannot install.
+fn unpublished_platform_packages(package: &str, version: &str) -> Result<Vec<String>> {
+    let listed = npm_view(&format!("{package}@{version}"), "optionalDependencies")?;
+    let Ok(serde_json::Value::Object(deps)) = serde_json::from_str::<serde_json::Value>(&listed) else {
+        return Ok(Vec::new());
+    };
+    let mut missing = Vec::new();
+    for (name, wanted) in deps.iter().filter(|(name, _)| name.ends_with("-linux-x64")) {
+        // A version, or an alias of another package's (Codex: `npm:@openai/codex@0.171.0-linux-x64`).
+        let spec = match wanted.as_str().unwrap_or(version) {
+            alias if alias.starts_with("npm:") => alias["npm:".len()..].to_owned(),
+            wanted => format!("{name}@{wanted}"),
+        };
+        if npm_view(&spec, "version")?.is_empty() {
+            missing.push(spec);
+        }
+    }
+    Ok(missing)
 }
 
 /// Scans the bundle of `agent` in `installed` against the table's event names.
@@ -87,7 +162,7 @@ impl Drift {
 
 /// The drift of `agent` (the suite's name) between its table entry, its pinned release (in `pinned`) and the latest
 /// (in `latest`, at `versions`).
-pub fn drift(suite: &dyn Agent, pinned: &Installed, latest: &Installed, versions: &[(&str, String)]) -> Result<Drift> {
+pub fn drift(suite: &dyn Agent, pinned: &Installed, latest: &Installed, versions: &[Served]) -> Result<Drift> {
     let agent = suite.name();
     let table = hook_types::Agent::parse(agent).with_context(|| format!("no agent `{agent}` in the agent table"))?;
     let mut out = Drift::default();
@@ -126,14 +201,13 @@ pub fn drift(suite: &dyn Agent, pinned: &Installed, latest: &Installed, versions
     Ok(out)
 }
 
-fn versions_line(agent: &str, versions: &[(&str, String)], out: &mut Drift) {
-    for package in packages(agent) {
-        let pinned = PINNED.iter().find(|(n, _)| n == package).map_or("?", |(_, v)| *v);
-        let latest = versions.iter().find(|(n, _)| n == package).map_or("?", |(_, v)| v.as_str());
+fn versions_line(agent: &str, versions: &[Served], out: &mut Drift) {
+    for served in versions.iter().filter(|s| packages(agent).contains(&s.package)) {
+        let Served { package, pinned, served: latest, .. } = served;
         let moved = if pinned == latest { "= pinned" } else { "NEWER than the pin" };
         out.note(format!("{package}: pinned {pinned}, registry {latest} ({moved})"));
-        for (held, version, why) in HELD_BACK.iter().filter(|(p, _, _)| p == package) {
-            out.note(format!("{held} {version} held back: {why}"));
+        if let Some(why) = &served.held_back {
+            out.note(format!("{package} {latest} held back, the suite runs {pinned}: {why}"));
         }
     }
 }
@@ -186,15 +260,41 @@ fn shapes(old: &Found, new: &Found, out: &mut Drift) {
 }
 
 /// Installs the latest releases (the pinned install itself when every one is the pin) and returns where.
-pub fn install_latest(root: &Path, versions: &[(&str, String)]) -> Result<Installed> {
-    let same = versions.iter().all(|(name, v)| PINNED.iter().any(|(n, p)| n == name && p == v));
+pub fn install_latest(root: &Path, versions: &[Served]) -> Result<Installed> {
+    let same = versions.iter().all(|s| s.runs() == s.pinned);
     let prefix = if same { root.join("target/agents/npm") } else { root.join("target/agents/npm-latest") };
-    npm::ensure_versions(&prefix, versions)
+    let runs: Vec<(&str, String)> = versions.iter().map(|s| (s.package, s.runs().to_owned())).collect();
+    npm::ensure_versions(&prefix, &runs)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_held_back_release_runs_the_pin_and_the_report_says_why() {
+        let served = |held_back: Option<&str>| Served {
+            package: "@kilocode/cli",
+            pinned: "7.7.7",
+            served: "7.8.1".to_owned(),
+            held_back: held_back.map(str::to_owned),
+        };
+        assert_eq!(served(None).runs(), "7.8.1");
+        let held =
+            served(Some("the registry lacks its platform package for this machine (@kilocode/cli-linux-x64@7.8.1)"));
+        assert_eq!(held.runs(), "7.7.7");
+        let mut out = Drift::default();
+        versions_line("kilo", &[held], &mut out);
+        assert_eq!(
+            out.lines,
+            [
+                "@kilocode/cli: pinned 7.7.7, registry 7.8.1 (NEWER than the pin)",
+                "@kilocode/cli 7.8.1 held back, the suite runs 7.7.7: the registry lacks its platform package for this \
+                 machine (@kilocode/cli-linux-x64@7.8.1)",
+            ]
+        );
+        assert_eq!(out.undocumented, 0);
+    }
 
     #[test]
     fn a_key_beyond_the_vocabulary_and_a_moved_shape_are_undocumented_and_noise_is_not() {

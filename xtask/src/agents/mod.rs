@@ -205,7 +205,7 @@ fn report_drift(
     agents: &[&dyn Agent],
     pinned: &npm::Installed,
     latest: &npm::Installed,
-    versions: &[(&str, String)],
+    versions: &[drift::Served],
 ) -> Result<()> {
     let mut undocumented = 0;
     for agent in agents {
