@@ -202,17 +202,11 @@ fn joined(texts: &[String]) -> Option<String> {
     (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
-/// Whether the agent runs in a mode that approves tools by itself, where a hook's `ask` asks nobody and the tool runs:
-/// Factory Droid with an automatic permission mode (`droid exec --auto low|medium|high`, whose hook input says
-/// `permission_mode: "auto-high"`; 0.225.2 ran the tool on an `ask`, its own hooks' as well, in the real-agent suite).
-/// Modes that skip or bypass permissions count too. There an ask is a deny saying approval is required.
+/// Whether the agent runs the tool on an `ask` in the permission mode its input names, asking no one (the table's
+/// `ask_runs_in_modes`: Factory Droid's `auto-*` modes). There an ask is a deny saying approval is required.
 fn approves_by_itself(read: &AgentInput) -> bool {
-    read.agent == Agent::Droid
-        && read
-            .input
-            .permission_mode
-            .as_deref()
-            .is_some_and(|mode| mode.starts_with("auto") || mode.contains("skip") || mode.contains("bypass"))
+    let modes = read.agent.agent().answers.ask_runs_in_modes;
+    read.input.permission_mode.as_deref().is_some_and(|mode| modes.iter().any(|word| mode.contains(word)))
 }
 
 /// Claude Code's output, and Codex's where it takes the same fields; Codex rejects fields its event does not define,

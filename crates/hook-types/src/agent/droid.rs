@@ -70,7 +70,13 @@ pub(super) const AGENT: Agent = Agent {
     // the interactive view). The model reads, as `llm_only` messages, a SessionStart's and a UserPromptSubmit's
     // `additionalContext` and a PostToolUse's, and a PreToolUse deny's `permissionDecisionReason` as the tool's
     // error (its 0.225.2 bundled JavaScript).
-    answers: Answers { notices_to_model: &[Event::SessionStart, Event::TurnStart, Event::PostTool], ..ALL_ANSWERS },
+    // With an automatic permission mode (`droid exec --auto low|medium|high`: `permission_mode: "auto-high"`) 0.225.2
+    // ran the tool on an `ask`, its own hooks' as well (the real-agent suite); so do modes that skip permissions.
+    answers: Answers {
+        notices_to_model: &[Event::SessionStart, Event::TurnStart, Event::PostTool],
+        ask_runs_in_modes: &["auto", "skip", "bypass"],
+        ..ALL_ANSWERS
+    },
     vocabulary: Vocabulary::UNCHECKED,
     wire: WireShape::ClaudeCode,
     json_comments: false,

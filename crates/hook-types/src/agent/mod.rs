@@ -403,6 +403,17 @@ pub struct Answers {
     /// consecutive Stop-hook blocks). The bridge holds an agent's continuations to the lower of this and the engine's
     /// own cap.
     pub continuation_cap: Option<ContinuationCap>,
+    /// Permission modes in which the agent runs a tool on an `ask` without asking anyone: words of its input's
+    /// `permission_mode`, matched as substrings (Factory Droid's `auto-low` … `auto-high`, and modes that skip or
+    /// bypass permissions). In those modes the bridge answers an ask as a deny saying approval is required; empty
+    /// where an ask always reaches a person (or, with `ask: false`, is always a deny).
+    ///
+    /// ```
+    /// use hook_types::Protocol;
+    /// assert!(Protocol::Droid.agent().answers.ask_runs_in_modes.contains(&"auto"));
+    /// assert!(Protocol::Claude.agent().answers.ask_runs_in_modes.is_empty());
+    /// ```
+    pub ask_runs_in_modes: &'static [&'static str],
 }
 
 /// An agent's built-in cap on turn_end continuations in a row.
@@ -547,6 +558,7 @@ const ALL_ANSWERS: Answers = Answers {
     retry: false,
     tool_output: false,
     continuation_cap: None,
+    ask_runs_in_modes: &[],
 };
 
 /// The canonical tools (snake_case); MCP tools are `mcp:<server>:<tool>`.
