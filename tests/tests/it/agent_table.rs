@@ -156,7 +156,7 @@ fn each_agent_is_named_in_few_files_outside_its_table_entry() {
         ("cursor", 7),
         ("copilot", 11),
         ("qwen", 5),
-        ("droid", 7),
+        ("droid", 6),
         ("cline", 9),
         ("mecha", 2),
         ("clio", 6),
