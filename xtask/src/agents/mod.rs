@@ -43,7 +43,7 @@ use session::Ctx;
 
 const USAGE: &str = "usage: cargo xtask agents [--agent claude|codex|gemini|qwen|cline|copilot|droid|opencode|kilo] \
                      [--scenario NAME] [--keep] [--jobs N] [--no-measure | --measure-only] \
-                     [--conformance [--case PART]] [--latest]";
+                     [--conformance [--case PART]] [--latest] | --install-only";
 
 /// How long one scenario may take, all its agent runs together.
 const SCENARIO_BUDGET: Duration = Duration::from_secs(150);
@@ -61,6 +61,8 @@ struct Flags {
     /// How many agents run their scenarios at once (`--jobs`; [`parallel::default_jobs`] without it).
     jobs: Option<usize>,
     latest: bool,
+    /// Only install the pinned agents (`--install-only`): what `.ci/run` starts in the background while it builds.
+    install_only: bool,
 }
 
 fn parse(args: &[String]) -> Result<Flags> {
@@ -82,6 +84,7 @@ fn parse(args: &[String]) -> Result<Flags> {
                 })?);
             }
             "--latest" => flags.latest = true,
+            "--install-only" => flags.install_only = true,
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -148,6 +151,9 @@ pub fn run(args: &[String], root: &Path) -> Result<()> {
 /// 7. with `--latest` (which runs 3 to 5 on the releases the registry serves now), each agent's drift.
 fn run_suite(args: &[String], root: &Path) -> Result<()> {
     let flags = parse(args)?;
+    if flags.install_only {
+        return npm::ensure(&root.join("target/agents/npm")).map(drop);
+    }
     let agents = selected(&flags)?;
     let started = Instant::now();
     let hook = build_hook(root)?;
