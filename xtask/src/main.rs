@@ -84,6 +84,17 @@ fn ci() -> Result<()> {
     run(&root, "bash", &[".ci/setup"], &[])?;
     run(&root, "cargo", &["fmt", "--all", "--check"], &[])?;
     commits::run(&root)?;
+    // The agents' npm install, in the background while the Rust steps build; the agent suite waits for it.
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
+    let npm_log = root.join(&target).join("agents-npm.log");
+    std::fs::create_dir_all(root.join(&target))?;
+    let log = std::fs::File::create(&npm_log)?;
+    let mut npm = Command::new(std::env::current_exe()?)
+        .args(["agents", "--install-only"])
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .spawn()
+        .context("cannot start the agents' npm install")?;
     run(&root, "cargo", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[])?;
     // The library crates without their optional kinds (the workspace build unifies every feature on).
     let libraries = ["-p", "hook-config", "-p", "hook-middleware", "-p", "hook-agents", "--no-default-features"];
@@ -102,7 +113,6 @@ fn ci() -> Result<()> {
     )?;
     run(&root, "cargo", &["test", "--workspace"], &[])?;
     // Every install route's packages from the test build's `hook`, installed offline; the crates packaged.
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
     let (binary, out) = (format!("{target}/debug/hook"), format!("{target}/release-check"));
     run(&root, "cargo", &["xtask", "release", "--binary", &binary, "--out", &out], &[])?;
     forget_unpacked_packages();
@@ -111,7 +121,11 @@ fn ci() -> Result<()> {
     // The fuzz targets (fuzz/, a workspace of its own) are built so that they keep compiling against the crates, into
     // the workspace's target directory, where most of what they link is built already.
     run(&root, "cargo", &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target-dir", &target], &[])?;
-    run(&root, "cargo", &["xtask", "agents", "--no-measure"], &[])?;
+    if !npm.wait()?.success() {
+        let log = std::fs::read_to_string(&npm_log).unwrap_or_default();
+        bail!("the agents' npm install failed ({}):\n{log}", npm_log.display());
+    }
+    run(&root, "cargo", &["xtask", "agents", "--no-measure", "--jobs", "3"], &[])?;
     Ok(())
 }
 
