@@ -115,7 +115,6 @@ fn ci() -> Result<()> {
     // Every install route's packages from the test build's `hook`, installed offline; the crates packaged.
     let (binary, out) = (format!("{target}/debug/hook"), format!("{target}/release-check"));
     run(&root, "cargo", &["xtask", "release", "--binary", &binary, "--out", &out], &[])?;
-    forget_unpacked_packages();
     run(&root, "cargo", &["publish", "--workspace", "--dry-run", "--allow-dirty", "--no-verify"], &[])?;
     other_platforms(&root)?;
     // The fuzz targets (fuzz/, a workspace of its own) are built so that they keep compiling against the crates, into
@@ -174,19 +173,4 @@ fn run(dir: &std::path::Path, program: &str, args: &[&str], env: &[(&str, &str)]
         bail!("`{program} {}` failed ({status})", args.join(" "));
     }
     Ok(())
-}
-
-/// Removes what an earlier `cargo publish --dry-run` unpacked of the workspace's own packages (the local overlay
-/// registry's directories under `$CARGO_HOME/registry/src/`, named with a leading `-`): cargo reuses them while the
-/// version is unchanged, and would verify against the sources of that earlier run.
-fn forget_unpacked_packages() {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cargo")));
-    let Some(src) = home.map(|h| h.join("registry").join("src")) else { return };
-    for entry in std::fs::read_dir(&src).into_iter().flatten().flatten() {
-        if entry.file_name().to_string_lossy().starts_with('-') {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
 }

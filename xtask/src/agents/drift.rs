@@ -66,7 +66,7 @@ pub fn latest_versions() -> Result<Vec<Served>> {
         .map(|(package, pinned)| {
             let served = npm_view(package, "version")?;
             if served.is_empty() {
-                bail!("npm view {package} version printed nothing");
+                bail!("npm view {package} version: the registry has no such package");
             }
             let listed =
                 HELD_BACK.iter().find(|(p, v, _)| p == package && *v == served).map(|(_, _, why)| why.to_string());
