@@ -13,6 +13,7 @@ mod copilot;
 mod cursor;
 mod declarations;
 mod declarations_issues;
+mod differential;
 mod duplicate_ids;
 mod gemini;
 mod hash;
