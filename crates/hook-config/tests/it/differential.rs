@@ -224,7 +224,7 @@ fn trace(sandbox: &Sandbox, line: &str) -> Result<Vec<String>, String> {
     let traces = work.path().join("trace");
     std::fs::create_dir(&traces).unwrap();
     let out = Command::new("timeout")
-        .args(["-k", "2", PER_LINE, "strace", "-f", "-ff", "-qq", "-xx", "-v", "-s", "65536"])
+        .args(["-k", "2", PER_LINE, "strace", "--seccomp-bpf", "-f", "-ff", "-qq", "-xx", "-v", "-s", "65536"])
         .args(["-e", "trace=execve,open,openat", "-e", "signal=none", "-o"])
         .arg(traces.join("t"))
         .args(["bwrap", "--ro-bind", "/", "/", "--bind"])
@@ -275,7 +275,7 @@ fn pid_commands(text: &str, harness: &[String]) -> Vec<String> {
             if !skip {
                 let mut words = vec![file.clone()];
                 words.extend(argv.into_iter().skip(1));
-                words.extend(pending.drain(..));
+                words.append(&mut pending);
                 out.push(literal(&words));
             }
             pending.clear();
