@@ -68,6 +68,54 @@ pub struct Command {
     /// kept as its source text (`$HOME`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub dynamic: bool,
+    /// The files its redirections open, its own and those of the compound commands around it
+    /// (`{ a; b; } > f` lists `f` on `a` and on `b`), in the order written. Duplications of descriptors (`2>&1`,
+    /// `>&-`), here-documents and here-strings open no file and are not listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redirects: Vec<Redirection>,
+}
+
+/// A file a command's redirection opens.
+///
+/// ```
+/// use hook_shell::{parse, Limits, Redirection, RedirectionMode};
+///
+/// let analysis = parse("< .env cat 2>>log >&2", &Limits::default());
+/// assert_eq!(
+///     analysis.commands[0].redirects,
+///     [
+///         Redirection { fd: 0, mode: RedirectionMode::Read, target: ".env".into(), known: true },
+///         Redirection { fd: 2, mode: RedirectionMode::Append, target: "log".into(), known: true },
+///     ]
+/// );
+/// let analysis = parse("{ ls; pwd; } > \"$OUT\"", &Limits::default());
+/// assert!(analysis.commands.iter().all(|c| c.redirects[0].target == "$OUT" && !c.redirects[0].known));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Redirection {
+    /// The descriptor redirected: 0 for `<`, 1 for `>`, `>>`, `>|` and `&>` (which also writes 2), 2 for `2>`, ….
+    pub fd: u32,
+    /// What is done with the file.
+    pub mode: RedirectionMode,
+    /// The path as bash opens it: quotes removed and the static expansions done; its source text when not
+    /// [`known`](Redirection::known).
+    pub target: String,
+    /// Whether `target` was resolved statically.
+    pub known: bool,
+}
+
+/// What a redirection does with its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedirectionMode {
+    /// `<`, `0<`.
+    Read,
+    /// `>`, `>|`, `&>`, `>&file`: created or truncated, then written.
+    Write,
+    /// `>>`, `&>>`.
+    Append,
+    /// `<>`.
+    ReadWrite,
 }
 
 /// Why part of a line cannot be known without running it.
