@@ -69,8 +69,8 @@ pub struct Command {
     /// in [`unresolved`](Command::unresolved) when it is an argument.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub dynamic: bool,
-    /// The arguments known only at run time, as their source text (`"$1"` is `$1`): a pattern's argument could be
-    /// any of them, so a command that needs one to match is [`Match::Unknown`] for that pattern.
+    /// The arguments known only at run time, as their source text (`"$1"` is `$1`), but for process substitutions
+    /// (a `/dev/fd/N` path): a pattern's argument could be any of them, so a command that needs one to match is [`Match::Unknown`] for that pattern.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unresolved: Vec<String>,
     /// The arguments that are globs the shell expands against the filesystem (`/*`, `~/.e*`, `.en?`): a pattern's

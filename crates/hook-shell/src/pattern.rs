@@ -217,7 +217,15 @@ impl Alternatives {
             // A name starting with `.` is matched by a glob only where the glob writes the dot.
             let hidden = matches!(pattern.first(), Some(Token::Char('.')));
             (!hidden || matches!(shell.first(), Some(Shell::Char('.'))))
-                && intersect(&shell, pattern, &mut vec![vec![None; pattern.len() + 1]; shell.len() + 1], 0, 0)
+                && intersect(
+                    &shell,
+                    pattern,
+                    &mut vec![vec![[None; 4]; pattern.len() + 1]; shell.len() + 1],
+                    0,
+                    0,
+                    false,
+                    false,
+                )
         })
     }
 }
@@ -280,27 +288,40 @@ fn shell_tokens(text: &str) -> Vec<Shell> {
     out
 }
 
-/// Whether some text matches both the shell glob `g[i..]` and the pattern `p[j..]` (memoised: at most
-/// `g.len() × p.len()` steps).
-fn intersect(g: &[Shell], p: &[Token], memo: &mut Vec<Vec<Option<bool>>>, i: usize, j: usize) -> bool {
-    if let Some(known) = memo[i][j] {
+/// Whether some text matches both the shell glob `g[i..]` and the pattern `p[j..]` with at least one of the
+/// glob's own characters matched by one of the pattern's (`once`: already so): a glob is taken to name what it
+/// spells, so `*.o` does not stand for `id_rsa.o` under `*id_rsa*`, while `.en?` does stand for `.env`. A `*` or
+/// `?` never stands for a `/`, nor for a name's leading `.` (`inside`: the `*` at `i` has taken a character
+/// already). Memoised: at most `4 × g.len() × p.len()` steps.
+fn intersect(g: &[Shell], p: &[Token], memo: &mut Memo, i: usize, j: usize, once: bool, inside: bool) -> bool {
+    let state = usize::from(once) * 2 + usize::from(inside);
+    if let Some(known) = memo[i][j][state] {
         return known;
     }
+    let name_start = i == 0 || g[i - 1] == Shell::Char('/');
+    let takes = |c: char, inside: bool| c != '/' && !(c == '.' && name_start && !inside);
     let answer = match (g.get(i), p.get(j)) {
-        (None, None) => true,
-        // A glob's `*` and `?` never stand for a `/`.
+        (None, None) => once,
         (Some(Shell::Star), next) => {
-            intersect(g, p, memo, i + 1, j)
-                || (next.is_some_and(|t| *t != Token::Char('/')) && intersect(g, p, memo, i, j + 1))
+            intersect(g, p, memo, i + 1, j, once, false)
+                || (next.is_some_and(|t| !matches!(t, Token::Char(c) if !takes(*c, inside)))
+                    && intersect(g, p, memo, i, j + 1, once, true))
         }
-        (_, Some(Token::Star)) => intersect(g, p, memo, i, j + 1) || (i < g.len() && intersect(g, p, memo, i + 1, j)),
-        (Some(Shell::One), Some(Token::Char(c))) if *c != '/' => intersect(g, p, memo, i + 1, j + 1),
-        (Some(Shell::Char(a)), Some(Token::Char(b))) => a == b && intersect(g, p, memo, i + 1, j + 1),
+        (_, Some(Token::Star)) => {
+            intersect(g, p, memo, i, j + 1, once, inside)
+                || (i < g.len() && intersect(g, p, memo, i + 1, j, once, false))
+        }
+        (Some(Shell::One), Some(Token::Char(c))) if takes(*c, false) => {
+            intersect(g, p, memo, i + 1, j + 1, once, false)
+        }
+        (Some(Shell::Char(a)), Some(Token::Char(b))) => a == b && intersect(g, p, memo, i + 1, j + 1, true, false),
         _ => false,
     };
-    memo[i][j] = Some(answer);
+    memo[i][j][state] = Some(answer);
     answer
 }
+
+type Memo = Vec<Vec<[Option<bool>; 4]>>;
 
 /// Wildcard matching with one step back to the last star: at most pattern × text steps.
 fn glob(pattern: &[Token], text: &[char]) -> bool {
@@ -378,6 +399,8 @@ mod tests {
         assert!(could(".env*", ".e[n]v.local") && could("/", "/{,x}"));
         assert!(could("~/.ssh", "~/.{ssh,aws}") && !could("/", "{a,b}") && !could("/", "{1..3}"));
         assert!(!could("/", "build/*") && !could(".env", "*") && !could(".env", "*.txt"));
+        assert!(!could("*/.env", "dist/*") && could("*/.env", "dist/.e*") && !could(".env", "[.]env"));
+        assert!(!could("*id_rsa*", "*.o") && !could("*.pem", "dist/*") && could("*.pem", "*.pem"));
     }
 
     #[test]

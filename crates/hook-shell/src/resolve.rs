@@ -180,12 +180,13 @@ impl<'l> Reader<'l> {
         let argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
         let program = basename(&argv[0]).to_owned();
         let args = options::normalise(&program, &argv[1..]);
-        let unresolved: Vec<String> = words[1..].iter().filter(|w| w.dynamic).map(|w| w.text.clone()).collect();
+        let unresolved: Vec<String> =
+            words[1..].iter().filter(|w| w.dynamic && !w.descriptor_path).map(|w| w.text.clone()).collect();
         let globs = words[1..].iter().filter(|w| w.pattern && !w.dynamic).map(|w| w.text.clone()).collect();
         self.out.commands.push(Command {
             program,
             args,
-            dynamic: !unresolved.is_empty() || cx.redirects.iter().any(|r| !r.known),
+            dynamic: words[1..].iter().any(|w| w.dynamic) || cx.redirects.iter().any(|r| !r.known),
             unresolved,
             globs,
             argv,

@@ -139,7 +139,11 @@ impl Reader<'_> {
     /// is what bash then reads as nested subshells, and so is it here.
     fn arithmetic(&mut self, text: &str, cx: &Context) {
         if text.contains("$(") || text.contains('`') {
-            self.unknown(UnknownReason::Syntax, text);
+            // `(( $(cmd) ))`, `(( a[$(cmd)] ))`: the substitutions run as the expression is read.
+            match word::embedded(text) {
+                Some(scripts) => scripts.iter().for_each(|script| self.nested(script, cx, None)),
+                None => self.unknown(UnknownReason::Syntax, text),
+            }
         } else if text.chars().filter(|c| matches!(c, '[' | '(')).count() > MAX_ARITHMETIC_NESTING {
             // brush's arithmetic parser backtracks exponentially on nested subscripts (found by the fuzzer).
             self.unknown(UnknownReason::TooDeep, text);
@@ -165,6 +169,9 @@ impl Reader<'_> {
         };
         for script in &read.substitutions {
             self.nested(script, cx, None);
+        }
+        if read.unreadable {
+            self.unknown(UnknownReason::Syntax, &word.value);
         }
         Some(read)
     }
@@ -315,7 +322,7 @@ impl Reader<'_> {
             }
             ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, subshell) => {
                 self.subshell(subshell, cx);
-                words.push(Word { text: "<(…)".to_owned(), dynamic: true, ..Word::default() });
+                words.push(Word { text: "<(…)".to_owned(), dynamic: true, descriptor_path: true, ..Word::default() });
             }
         }
     }
