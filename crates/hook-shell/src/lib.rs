@@ -40,6 +40,7 @@ mod resolve;
 mod stack;
 mod walk;
 mod word;
+mod wrappers;
 
 use serde::Serialize;
 
@@ -139,6 +140,9 @@ pub enum UnknownReason {
     PatternProgram,
     /// An argument a pattern looks at is known only at run time (`rm -rf "$1"`, `rm -rf "$(pwd)"`).
     DynamicArgument,
+    /// An interpreter runs a program given on the command line (`python -c`, `perl -e`, `awk` with `system`),
+    /// which can run any other.
+    Interpreter,
     /// `source` or `.` runs a file's commands.
     Source,
     /// `alias` defines a name that later lines expand to another command.
@@ -164,6 +168,7 @@ impl UnknownReason {
             UnknownReason::DynamicProgram => "the program is named by a variable or a substitution",
             UnknownReason::PatternProgram => "the program is named by a glob or brace pattern",
             UnknownReason::DynamicArgument => "an argument the guard looks at is known only at run time",
+            UnknownReason::Interpreter => "an interpreter runs a program given on the command line",
             UnknownReason::Source => "`source` or `.` runs the commands of a file",
             UnknownReason::Alias => "`alias` makes a name run another command",
             UnknownReason::Wrapper => "a wrapper's options could not be read",

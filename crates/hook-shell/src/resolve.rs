@@ -6,6 +6,7 @@ use brush_parser::{ParserOptions, Token};
 use crate::options::{self, Syntax};
 use crate::walk::Stdin;
 use crate::word::Word;
+use crate::wrappers;
 use crate::{Analysis, Command, Limits, Redirection, Unknown, UnknownReason};
 
 /// The most parenthesis operators (subshells, `((`, `$((`, `<(`) one script may hold; brush's parser takes time
@@ -236,8 +237,19 @@ impl<'l> Reader<'l> {
                 Step::Done
             }
             "git" => self.git(words, texts, start, cx),
-            "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "posh" | "fish" => {
-                self.shell(words, texts, start, cx, stdin)
+            "sh" | "bash" | "rbash" | "zsh" | "dash" | "ksh" | "ksh93" | "mksh" | "pdksh" | "oksh" | "loksh"
+            | "ash" | "yash" | "posh" | "fish" | "csh" | "tcsh" => self.shell(words, texts, start, cx, stdin),
+            name if wrappers::DASH_C.contains(&name) => match self.dash_c(name, words, texts, start, cx) {
+                true => Step::Done,
+                false => Step::Command,
+            },
+            name if wrappers::OPAQUE.contains(&name) => {
+                self.opaque(texts, start);
+                Step::Command
+            }
+            name if wrappers::is_interpreter(name) => {
+                self.interpreter(name, texts, start);
+                Step::Command
             }
             _ => Step::Command,
         }
@@ -363,7 +375,13 @@ impl<'l> Reader<'l> {
             }
             return Step::Done;
         }
-        if at < texts.len() && !from_stdin {
+        let stdin_file = texts.get(at).is_some_and(|w| w == "/dev/stdin" || w == "/dev/fd/0");
+        if texts.get(at).is_some_and(|w| w.starts_with("/dev/fd/")) && !stdin_file {
+            // `bash /dev/fd/3 3<<EOF`: a script from another descriptor is not followed.
+            self.unknown(UnknownReason::DynamicProgram, &texts[start..].join(" "));
+            return Step::Done;
+        }
+        if at < texts.len() && !from_stdin && !stdin_file {
             if words[at].dynamic {
                 // `sh <(curl …)`, `bash "$SCRIPT"`: the script is only known at run time.
                 self.unknown(UnknownReason::DynamicProgram, &texts[start..].join(" "));
