@@ -143,6 +143,9 @@ pub enum UnknownReason {
     /// An interpreter runs a program given on the command line (`python -c`, `perl -e`, `awk` with `system`),
     /// which can run any other.
     Interpreter,
+    /// git is configured on the line in a way this reader does not follow (`GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`,
+    /// `GIT_CONFIG_PARAMETERS`, `--config-env`): an alias or a push refspec could make it run anything.
+    GitConfig,
     /// `source` or `.` runs a file's commands.
     Source,
     /// `alias` defines a name that later lines expand to another command.
@@ -169,6 +172,7 @@ impl UnknownReason {
             UnknownReason::PatternProgram => "the program is named by a glob or brace pattern",
             UnknownReason::DynamicArgument => "an argument the guard looks at is known only at run time",
             UnknownReason::Interpreter => "an interpreter runs a program given on the command line",
+            UnknownReason::GitConfig => "git is configured from the environment on the line",
             UnknownReason::Source => "`source` or `.` runs the commands of a file",
             UnknownReason::Alias => "`alias` makes a name run another command",
             UnknownReason::Wrapper => "a wrapper's options could not be read",
@@ -240,5 +244,12 @@ impl Default for Limits {
 pub fn parse(line: &str, limits: &Limits) -> Analysis {
     let mut reader = resolve::Reader::new(limits);
     reader.script(line, &resolve::Context::default());
-    reader.finish()
+    let mut analysis = reader.finish();
+    if ["GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_KEY", "--config-env"].iter().any(|v| line.contains(v))
+        && analysis.commands.iter().any(|c| c.program == "git")
+    {
+        let text = line.chars().take(200).collect();
+        analysis.unknown.push(Unknown { reason: UnknownReason::GitConfig, text });
+    }
+    analysis
 }

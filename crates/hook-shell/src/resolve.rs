@@ -179,8 +179,14 @@ impl<'l> Reader<'l> {
             return;
         }
         let argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
-        let program = basename(&argv[0]).to_owned();
-        let args = options::normalise(&program, &argv[1..]);
+        let mut program = basename(&argv[0]).to_owned();
+        // `git-push -f` is `git push -f`: git's sub-programs run on their own.
+        let mut given = argv[1..].to_vec();
+        if let Some(sub) = program.strip_prefix("git-").filter(|s| options::GIT_SUBCOMMANDS.contains(s)) {
+            given.insert(0, sub.to_owned());
+            program = "git".to_owned();
+        }
+        let args = options::normalise(&program, &given);
         let unresolved: Vec<String> =
             words[1..].iter().filter(|w| w.dynamic && !w.descriptor_path).map(|w| w.text.clone()).collect();
         let globs = words[1..].iter().filter(|w| w.pattern && !w.dynamic).map(|w| w.text.clone()).collect();
