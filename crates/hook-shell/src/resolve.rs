@@ -245,6 +245,10 @@ impl<'l> Reader<'l> {
             "git" => self.git(words, texts, start, cx),
             "sh" | "bash" | "rbash" | "zsh" | "dash" | "ksh" | "ksh93" | "mksh" | "pdksh" | "oksh" | "loksh"
             | "ash" | "yash" | "posh" | "fish" | "csh" | "tcsh" => self.shell(words, texts, start, cx, stdin),
+            "trap" | "mapfile" | "readarray" => {
+                self.builtin_string(name, words, texts, start, &cx.clone());
+                Step::Command
+            }
             name if wrappers::DASH_C.contains(&name) => match self.dash_c(name, words, texts, start, cx) {
                 true => Step::Done,
                 false => Step::Command,

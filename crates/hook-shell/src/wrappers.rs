@@ -61,6 +61,22 @@ const INTERPRETERS: &[(&str, &[&str])] = &[
 ];
 
 impl Reader<'_> {
+    /// `trap 'LINE' SIGNAL…` runs LINE when a signal (or `EXIT`) comes; `mapfile -C LINE`/`readarray -C LINE` runs
+    /// LINE for each chunk it reads: each read as a script, or Unknown (`eval`) when only run time knows it.
+    pub(crate) fn builtin_string(&mut self, name: &str, words: &[Word], texts: &[String], start: usize, cx: &Context) {
+        let script = if name == "trap" {
+            let at = start + 1 + usize::from(texts.get(start + 1).is_some_and(|w| w == "--"));
+            words.get(at).filter(|w| !w.text.starts_with('-') && w.text != "-" && texts.len() > at + 1)
+        } else {
+            (start + 1..texts.len()).find(|&i| texts[i] == "-C").and_then(|i| words.get(i + 1))
+        };
+        match script {
+            Some(word) if word.dynamic => self.unknown(UnknownReason::Eval, &texts[start..].join(" ")),
+            Some(word) => self.nested(&word.text, cx, Some(if name == "trap" { "trap" } else { "mapfile -C" })),
+            None => {}
+        }
+    }
+
     /// `su -c LINE`, `runuser -c LINE`, `script -c LINE`, `flock FILE -c LINE`: the line read as a script; `flock
     /// FILE CMD …` runs its words; without a command, the program itself.
     pub(crate) fn dash_c(&mut self, name: &str, words: &[Word], texts: &[String], start: usize, cx: &Context) -> bool {
