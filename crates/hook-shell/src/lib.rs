@@ -148,7 +148,8 @@ pub enum UnknownReason {
     GitConfig,
     /// `source` or `.` runs a file's commands.
     Source,
-    /// `alias` defines a name that later lines expand to another command.
+    /// `alias` defines a name that later lines expand to another command; `hash -p` makes a name run another
+    /// program.
     Alias,
     /// A wrapper's own options could not be read (an option it does not have, a missing value).
     Wrapper,

@@ -238,7 +238,12 @@ impl<'l> Reader<'l> {
                 self.unknown(UnknownReason::Source, &texts[start..].join(" "));
                 Step::Done
             }
-            "alias" if texts[start + 1..].iter().any(|w| w.contains('=')) => {
+            // `alias ls='rm -rf'`, `hash -p /bin/rm ls`: later words name another program.
+            "alias" | "hash"
+                if texts[start + 1..]
+                    .iter()
+                    .any(|w| if name == "hash" { w.starts_with("-p") } else { w.contains('=') }) =>
+            {
                 self.unknown(UnknownReason::Alias, &texts[start..].join(" "));
                 Step::Done
             }
