@@ -423,6 +423,52 @@ pub(crate) fn normalise(program: &str, args: &[String]) -> Vec<String> {
     syntax.normalise(args)
 }
 
+/// git's sub-programs that can be run on their own as `git-<name>` (from git's exec-path).
+pub(crate) const GIT_SUBCOMMANDS: &[&str] = &[
+    "push",
+    "reset",
+    "clean",
+    "checkout",
+    "restore",
+    "rebase",
+    "branch",
+    "tag",
+    "commit",
+    "filter-branch",
+    "filter-repo",
+    "gc",
+    "prune",
+    "reflog",
+    "update-ref",
+    "send-pack",
+    "stash",
+    "switch",
+    "merge",
+    "pull",
+    "fetch",
+    "add",
+    "rm",
+    "mv",
+    "show",
+    "cat-file",
+    "config",
+    "remote",
+    "worktree",
+    "submodule",
+    "am",
+    "apply",
+    "cherry-pick",
+    "revert",
+    "replace",
+    "notes",
+    "symbolic-ref",
+    "read-tree",
+    "checkout-index",
+    "archive",
+    "bundle",
+    "clone",
+];
+
 /// git: the global options left out, the subcommand first, its options normalised where known.
 fn git(args: &[String]) -> Vec<String> {
     let start = match GIT_GLOBAL.skip(args, 0) {

@@ -6,7 +6,8 @@ use brush_parser::{ParserOptions, Token};
 use crate::options::{self, Syntax};
 use crate::walk::Stdin;
 use crate::word::Word;
-use crate::{Analysis, Command, Limits, Unknown, UnknownReason};
+use crate::wrappers;
+use crate::{Analysis, Command, Limits, Redirection, Unknown, UnknownReason};
 
 /// The most parenthesis operators (subshells, `((`, `$((`, `<(`) one script may hold; brush's parser takes time
 /// exponential in their number (12 take a few milliseconds, 36 several seconds).
@@ -32,6 +33,8 @@ pub(crate) struct Context {
     pub depth: usize,
     pub via: Vec<String>,
     pub piped_from: Option<String>,
+    /// The files opened by the redirections around the command (its own, its compound commands').
+    pub redirects: Vec<Redirection>,
 }
 
 /// What a wrapper's words come to.
@@ -176,15 +179,27 @@ impl<'l> Reader<'l> {
             return;
         }
         let argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
-        let program = basename(&argv[0]).to_owned();
-        let args = options::normalise(&program, &argv[1..]);
+        let mut program = basename(&argv[0]).to_owned();
+        // `git-push -f` is `git push -f`: git's sub-programs run on their own.
+        let mut given = argv[1..].to_vec();
+        if let Some(sub) = program.strip_prefix("git-").filter(|s| options::GIT_SUBCOMMANDS.contains(s)) {
+            given.insert(0, sub.to_owned());
+            program = "git".to_owned();
+        }
+        let args = options::normalise(&program, &given);
+        let unresolved: Vec<String> =
+            words[1..].iter().filter(|w| w.dynamic && !w.descriptor_path).map(|w| w.text.clone()).collect();
+        let globs = words[1..].iter().filter(|w| w.pattern && !w.dynamic).map(|w| w.text.clone()).collect();
         self.out.commands.push(Command {
             program,
             args,
-            dynamic: words[1..].iter().any(|w| w.dynamic),
+            dynamic: words[1..].iter().any(|w| w.dynamic) || cx.redirects.iter().any(|r| !r.known),
+            unresolved,
+            globs,
             argv,
             via: cx.via.clone(),
             piped_from: cx.piped_from.clone(),
+            redirects: cx.redirects.clone(),
         });
     }
 
@@ -223,13 +238,33 @@ impl<'l> Reader<'l> {
                 self.unknown(UnknownReason::Source, &texts[start..].join(" "));
                 Step::Done
             }
-            "alias" if texts[start + 1..].iter().any(|w| w.contains('=')) => {
+            // `alias ls='rm -rf'`, `hash -p /bin/rm ls`: later words name another program.
+            "alias" | "hash"
+                if texts[start + 1..]
+                    .iter()
+                    .any(|w| if name == "hash" { w.starts_with("-p") } else { w.contains('=') }) =>
+            {
                 self.unknown(UnknownReason::Alias, &texts[start..].join(" "));
                 Step::Done
             }
             "git" => self.git(words, texts, start, cx),
-            "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "posh" | "fish" => {
-                self.shell(words, texts, start, cx, stdin)
+            "sh" | "bash" | "rbash" | "zsh" | "dash" | "ksh" | "ksh93" | "mksh" | "pdksh" | "oksh" | "loksh"
+            | "ash" | "yash" | "posh" | "fish" | "csh" | "tcsh" => self.shell(words, texts, start, cx, stdin),
+            "trap" | "mapfile" | "readarray" => {
+                self.builtin_string(name, words, texts, start, &cx.clone());
+                Step::Command
+            }
+            name if wrappers::DASH_C.contains(&name) => match self.dash_c(name, words, texts, start, cx) {
+                true => Step::Done,
+                false => Step::Command,
+            },
+            name if wrappers::OPAQUE.contains(&name) => {
+                self.opaque(texts, start);
+                Step::Command
+            }
+            name if wrappers::is_interpreter(name) => {
+                self.interpreter(name, texts, start);
+                Step::Command
             }
             _ => Step::Command,
         }
@@ -355,7 +390,13 @@ impl<'l> Reader<'l> {
             }
             return Step::Done;
         }
-        if at < texts.len() && !from_stdin {
+        let stdin_file = texts.get(at).is_some_and(|w| w == "/dev/stdin" || w == "/dev/fd/0");
+        if texts.get(at).is_some_and(|w| w.starts_with("/dev/fd/")) && !stdin_file {
+            // `bash /dev/fd/3 3<<EOF`: a script from another descriptor is not followed.
+            self.unknown(UnknownReason::DynamicProgram, &texts[start..].join(" "));
+            return Step::Done;
+        }
+        if at < texts.len() && !from_stdin && !stdin_file {
             if words[at].dynamic {
                 // `sh <(curl …)`, `bash "$SCRIPT"`: the script is only known at run time.
                 self.unknown(UnknownReason::DynamicProgram, &texts[start..].join(" "));

@@ -14,6 +14,11 @@ pub(crate) struct Word {
     pub pattern: bool,
     /// The scripts of its command substitutions, which the shell runs to build the word.
     pub substitutions: Vec<String>,
+    /// Whether a substitution inside an expansion could not be taken apart (unbalanced parentheses).
+    pub unreadable: bool,
+    /// Whether the word is a process substitution, which the program receives as a `/dev/fd/N` path: known only
+    /// at run time, but never a name a pattern on files matches.
+    pub descriptor_path: bool,
 }
 
 /// Reads the word whose source text is `raw`; `None` when brush cannot read it.
@@ -56,9 +61,64 @@ fn pieces_into(pieces: &[WordPieceWithSource], raw: &str, quoted: bool, word: &m
             WordPiece::ParameterExpansion(_) | WordPiece::ArithmeticExpression(_) => {
                 word.dynamic = true;
                 word.text.push_str(source);
+                // `${x:-$(cmd)}`, `${a[$(cmd)]}`, `$(( $(cmd) ))`: bash runs the substitutions inside.
+                match embedded(source) {
+                    Some(scripts) => word.substitutions.extend(scripts),
+                    None => word.unreadable = true,
+                }
             }
         }
     }
+}
+
+/// The scripts of the command substitutions (`$(…)`, `` `…` ``) and process substitutions inside an expansion's
+/// source text (the text after its own `${` or `$((`); `None` when one is not closed.
+pub(crate) fn embedded(source: &str) -> Option<Vec<String>> {
+    let inner = source.strip_prefix("${").or_else(|| source.strip_prefix("$((")).unwrap_or(source);
+    let bytes = inner.as_bytes();
+    let mut scripts = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let opens = bytes[at] == b'(' && at > 0 && matches!(bytes[at - 1], b'$' | b'<' | b'>');
+        if opens && bytes.get(at + 1) != Some(&b'(') {
+            let close = closing(bytes, at)?;
+            scripts.push(inner[at + 1..close].to_owned());
+            at = close + 1;
+        } else if bytes[at] == b'`' {
+            let close = at + 1 + inner[at + 1..].find('`')?;
+            scripts.push(inner[at + 1..close].to_owned());
+            at = close + 1;
+        } else {
+            at += 1;
+        }
+    }
+    Some(scripts)
+}
+
+/// The index of the parenthesis closing the one at `open`, quotes skipped.
+fn closing(bytes: &[u8], open: usize) -> Option<usize> {
+    let (mut depth, mut at, mut quote) = (0usize, open, None);
+    while at < bytes.len() {
+        let b = bytes[at];
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'\\' => at += 1,
+                b'\'' | b'"' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(at);
+                    }
+                }
+                _ => {}
+            },
+        }
+        at += 1;
+    }
+    None
 }
 
 /// Whether unquoted text is a glob or a brace expansion the shell would expand.
@@ -167,6 +227,9 @@ mod tests {
         assert_eq!(word.text, "$HOME/x");
         let word = read("$(rm -rf /)", &ParserOptions::default()).unwrap();
         assert_eq!(word.substitutions, ["rm -rf /"]);
+        let word = read("${x:-$(rm -rf \"/\")}${a[`ls`]}$(( $(id -u) + 1 ))", &ParserOptions::default()).unwrap();
+        assert_eq!(word.substitutions, ["rm -rf \"/\"", "ls", "id -u"]);
+        assert!(read("${x:-<(ls)}", &ParserOptions::default()).unwrap().substitutions == ["ls"]);
         assert!(read("r*", &ParserOptions::default()).unwrap().pattern);
         assert!(!read("'r*'", &ParserOptions::default()).unwrap().pattern);
     }
