@@ -34,6 +34,7 @@
 
 #![forbid(unsafe_code)]
 
+mod cover;
 mod options;
 mod pattern;
 mod resolve;
@@ -44,6 +45,7 @@ mod wrappers;
 
 use serde::Serialize;
 
+pub use cover::{Allowed, Coverage, covers};
 pub use pattern::{CommandPattern, Match, PatternError};
 
 /// One simple command the line would run.
