@@ -93,6 +93,9 @@ struct CachedDecl {
     /// The `command:` matcher: its `on_unknown` and its patterns in canonical form.
     #[serde(default)]
     command: Option<(crate::OnUnknown, serde_json::Value)>,
+    /// The `command:` matcher's own `on_interpreter`, where the hook set one.
+    #[serde(default)]
+    on_interpreter: Option<crate::OnUnknown>,
     sequential: bool,
     enabled: bool,
     run_async: bool,
@@ -145,6 +148,7 @@ struct CachedDeclRef<'a> {
     matcher: Option<&'a str>,
     condition: Option<&'a str>,
     command: Option<(crate::OnUnknown, &'a serde_json::Value)>,
+    on_interpreter: Option<crate::OnUnknown>,
     sequential: bool,
     enabled: bool,
     run_async: bool,
@@ -305,7 +309,13 @@ impl LoadCache {
             };
             let command = match cached.command {
                 None => None,
-                Some((on_unknown, patterns)) => Some(crate::CommandMatcher::from_value(&patterns, on_unknown).ok()?),
+                Some((on_unknown, patterns)) => {
+                    let matcher = crate::CommandMatcher::from_value(&patterns, on_unknown).ok()?;
+                    Some(match cached.on_interpreter {
+                        Some(answer) => matcher.with_on_interpreter(answer),
+                        None => matcher,
+                    })
+                }
             };
             let decl = HookDecl {
                 id: cached.id,
@@ -435,6 +445,7 @@ fn cached_ref(decl: &HookDecl) -> Option<CachedDeclRef<'_>> {
         matcher: decl.matcher.as_ref().map(|m| m.pattern.as_str()),
         condition: decl.condition.as_ref().map(crate::PermissionRule::as_str),
         command: decl.command.as_ref().map(|c| (c.on_unknown(), c.canonical())),
+        on_interpreter: decl.command.as_ref().and_then(crate::CommandMatcher::on_interpreter),
         sequential: decl.sequential,
         enabled: decl.enabled,
         run_async: decl.run_async,

@@ -142,9 +142,14 @@ fn write_canonical(value: &Value, out: &mut impl Write) -> io::Result<()> {
     }
 }
 
-/// A `command:` matcher as hashed: `{on_unknown, patterns}`, the patterns in their canonical form.
-fn command_value(command: &crate::CommandMatcher) -> Value {
-    json!({"on_unknown": command.on_unknown().as_str(), "patterns": command.canonical()})
+/// A `command:` matcher as hashed: `{on_interpreter?, on_unknown, patterns}`, the patterns in their canonical
+/// form (`on_interpreter` only where the hook set it, so the digests of hooks without it are unchanged).
+pub(crate) fn command_value(command: &crate::CommandMatcher) -> Value {
+    let mut value = json!({"on_unknown": command.on_unknown().as_str(), "patterns": command.canonical()});
+    if let Some(answer) = command.on_interpreter() {
+        value["on_interpreter"] = answer.as_str().into();
+    }
+    value
 }
 
 /// Writes exactly `canonical_json(&canonical_hash_input(decl))` without building either. The keys are written in

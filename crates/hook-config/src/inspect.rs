@@ -470,10 +470,7 @@ fn inspect_hook(hook: &LoadedHook) -> InspectHook {
             tools: decl.tools.clone(),
             matcher: decl.matcher.as_ref().map(|m| m.pattern.clone()),
             condition: decl.condition.as_ref().map(|c| c.as_str().to_owned()),
-            command: decl
-                .command
-                .as_ref()
-                .map(|c| serde_json::json!({"on_unknown": c.on_unknown().as_str(), "patterns": c.canonical()})),
+            command: decl.command.as_ref().map(crate::hash::command_value),
             only_errors: decl.filters.only_errors,
             scope: decl.filters.scope,
             sequential: decl.sequential,

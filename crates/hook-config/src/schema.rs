@@ -183,6 +183,13 @@ fn common_properties(hook: &mut Map<String, Value>) {
         json!({"description": "With `command`: what a line that cannot be read statically means (default: deny when \
                                on_error is deny, else pass).", "enum": ["deny", "ask", "pass"]}),
     );
+    add(
+        hook,
+        &["on_interpreter", "onInterpreter"],
+        json!({"description": "With `command`: what an interpreter one-liner (`python -c`, `perl -e`) means when it \
+                               is all the line holds that cannot be read (default: as on_unknown).",
+               "enum": ["deny", "ask", "pass"]}),
+    );
     add(hook, &["only_errors", "onlyErrors"], boolean.clone());
     add(hook, &["scope"], json!({"enum": ["main", "subagent", "any"]}));
     add(hook, &["sequential", "enabled"], boolean.clone());

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use hook_shell::{Analysis, CommandPattern, Limits, Match};
+use hook_shell::{Analysis, CommandPattern, Limits, Match, UnknownReason};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -51,9 +51,21 @@ impl OnUnknown {
 pub struct CommandMatcher {
     patterns: Vec<CommandPattern>,
     on_unknown: OnUnknown,
+    /// What an interpreter one-liner (`python -c`, `perl -e`) means when it is all that could not be read; `None`:
+    /// as `on_unknown`.
+    on_interpreter: Option<OnUnknown>,
     /// The patterns in their canonical form (a list of `{args?, piped_from?, program, via?}`): what is hashed, cached
     /// and shown.
     canonical: Value,
+}
+
+/// How strict an answer is: deny over ask over pass.
+fn strictness(answer: OnUnknown) -> u8 {
+    match answer {
+        OnUnknown::Deny => 2,
+        OnUnknown::Ask => 1,
+        OnUnknown::Pass => 0,
+    }
 }
 
 /// A `command:` value that cannot be read: the message, and the field below `command` it is about (`[1].args[0]`).
@@ -90,25 +102,74 @@ impl CommandMatcher {
             patterns.push(pattern);
             canonical.push(form);
         }
-        Ok(CommandMatcher { patterns, on_unknown, canonical: Value::Array(canonical) })
+        Ok(CommandMatcher { patterns, on_unknown, on_interpreter: None, canonical: Value::Array(canonical) })
     }
 
-    /// What the matcher says of a reading: any pattern matching wins; else what could not be read, if anything.
+    /// The matcher with its own answer for interpreter one-liners (`on_interpreter:`), which a guard on other
+    /// programs may leave to a guard on interpreters.
+    ///
+    /// ```
+    /// use hook_config::{CommandMatcher, OnUnknown, shell_analysis};
+    /// use hook_shell::{Match, UnknownReason};
+    /// use serde_json::json;
+    ///
+    /// let pipe = CommandMatcher::from_value(&json!({"program": "sh", "piped_from": "curl"}), OnUnknown::Deny)
+    ///     .unwrap()
+    ///     .with_on_interpreter(OnUnknown::Pass);
+    /// let line = |l: &str| shell_analysis(Some(&json!({"command": l}))).unwrap();
+    /// let Match::Unknown(unknown) = pipe.test(&line("python3 -c 'print(1)'")) else { panic!() };
+    /// assert_eq!(pipe.on_unknown_for(unknown.reason), OnUnknown::Pass);
+    /// // Anything else unread on the line still answers as `on_unknown`.
+    /// let Match::Unknown(unknown) = pipe.test(&line("python3 -c 'print(1)'; eval \"$x\"")) else { panic!() };
+    /// assert_eq!((unknown.reason, pipe.on_unknown_for(unknown.reason)), (UnknownReason::Eval, OnUnknown::Deny));
+    /// ```
+    pub fn with_on_interpreter(mut self, on_interpreter: OnUnknown) -> CommandMatcher {
+        self.on_interpreter = Some(on_interpreter);
+        self
+    }
+
+    /// What the matcher says of a reading: any pattern matching wins; else what could not be read, if anything —
+    /// of several, the one whose answer ([`CommandMatcher::on_unknown_for`]) is strictest.
     pub fn test(&self, analysis: &Analysis) -> Match {
-        let mut answer = Match::No;
+        let mut unknown: Option<hook_shell::Unknown> = None;
+        let mut consider = |candidate: &hook_shell::Unknown| {
+            let stricter = unknown.as_ref().is_none_or(|u| {
+                strictness(self.on_unknown_for(candidate.reason)) > strictness(self.on_unknown_for(u.reason))
+            });
+            if stricter {
+                unknown = Some(candidate.clone());
+            }
+        };
+        analysis.unknown.iter().for_each(&mut consider);
         for pattern in &self.patterns {
-            match pattern.test(analysis) {
-                Match::Yes => return Match::Yes,
-                unknown @ Match::Unknown(_) => answer = unknown,
-                Match::No => {}
+            for command in &analysis.commands {
+                match pattern.test_command(command) {
+                    Match::Yes => return Match::Yes,
+                    Match::Unknown(u) => consider(&u),
+                    Match::No => {}
+                }
             }
         }
-        answer
+        unknown.map_or(Match::No, Match::Unknown)
     }
 
     /// What an unreadable line means for this hook.
     pub fn on_unknown(&self) -> OnUnknown {
         self.on_unknown
+    }
+
+    /// What this hook answers when `reason` is what could not be read: `on_interpreter` for an interpreter
+    /// one-liner where the hook set one, else `on_unknown`.
+    pub fn on_unknown_for(&self, reason: UnknownReason) -> OnUnknown {
+        match (reason, self.on_interpreter) {
+            (UnknownReason::Interpreter, Some(answer)) => answer,
+            _ => self.on_unknown,
+        }
+    }
+
+    /// The hook's own `on_interpreter`, if it set one.
+    pub fn on_interpreter(&self) -> Option<OnUnknown> {
+        self.on_interpreter
     }
 
     /// The patterns in canonical form: a list of `{program, args?, piped_from?}` objects.

@@ -84,6 +84,9 @@ fn routing_fields(decl: &HookDecl, out: &mut Map<String, Value>) {
         let patterns = command.canonical();
         out.insert("command".into(), patterns.as_array().filter(|p| p.len() == 1).map_or(patterns, |p| &p[0]).clone());
         out.insert("on_unknown".into(), command.on_unknown().as_str().into());
+        if let Some(answer) = command.on_interpreter() {
+            out.insert("on_interpreter".into(), answer.as_str().into());
+        }
     }
     if decl.filters.only_errors {
         out.insert("only_errors".into(), true.into());

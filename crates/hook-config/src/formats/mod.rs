@@ -90,6 +90,7 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
     ("if", "if"),
     ("command", "command"),
     ("on_unknown", "onUnknown"),
+    ("on_interpreter", "onInterpreter"),
     ("only_errors", "onlyErrors"),
     ("scope", "scope"),
     ("sequential", "sequential"),

@@ -872,14 +872,17 @@ pub(super) fn deadline_text(ms: u64) -> String {
 fn unread_command(hook: &UserHook, probe: &Probe<'_>, input: &EventInput) -> Option<Record> {
     let command = hook.filter().command.as_ref()?;
     let Some(hook_shell::Match::Unknown(unknown)) = probe.command_match(command) else { return None };
+    let answer = command.on_unknown_for(unknown.reason);
+    let own = unknown.reason == hook_shell::UnknownReason::Interpreter && command.on_interpreter().is_some();
+    let key = if own { "on_interpreter" } else { "on_unknown" };
     let reason = format!(
-        "hook `{}` cannot tell what this shell command runs ({}: `{}`); its `on_unknown: {}` answers for it",
+        "hook `{}` cannot tell what this shell command runs ({}: `{}`); its `{key}: {}` answers for it",
         hook.decl().id,
         unknown.reason.describe(),
         unknown.text,
-        command.on_unknown().as_str()
+        answer.as_str()
     );
-    let effect = match command.on_unknown() {
+    let effect = match answer {
         hook_config::OnUnknown::Ask if input.event == Event::PreTool => Effect::AskUser { reason: Some(reason) },
         hook_config::OnUnknown::Pass => return None,
         _ => Effect::BlockTool { reason, severity: hook_types::HardBlock::HardBlock },

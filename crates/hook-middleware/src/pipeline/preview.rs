@@ -104,8 +104,12 @@ fn conditions(event: &Event, filter: &Filter) -> Vec<String> {
         conditions.push(format!("only when the call matches `{}` (`if`)", condition.as_str()));
     }
     if let Some(command) = &filter.command {
+        let interpreter = match command.on_interpreter() {
+            Some(answer) => format!(", an interpreter one-liner: {}", answer.as_str()),
+            None => String::new(),
+        };
         conditions.push(format!(
-            "only when the shell command runs {} (`command`; a line not read: {})",
+            "only when the shell command runs {} (`command`; a line not read: {}{interpreter})",
             command.canonical(),
             command.on_unknown().as_str()
         ));

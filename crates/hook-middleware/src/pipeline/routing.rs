@@ -220,7 +220,9 @@ impl<'a> Probe<'a> {
         if let Some(command) = &filter.command {
             match self.command_match(command) {
                 Some(Match::No) => return Some(Refusal::Command),
-                Some(Match::Unknown(_)) if command.on_unknown() == OnUnknown::Pass => return Some(Refusal::Command),
+                Some(Match::Unknown(unknown)) if command.on_unknown_for(unknown.reason) == OnUnknown::Pass => {
+                    return Some(Refusal::Command);
+                }
                 // A match runs the hook; a line not read that the hook denies or asks on is answered without it.
                 Some(Match::Yes | Match::Unknown(_)) | None => {}
             }
