@@ -35,6 +35,7 @@
 #![forbid(unsafe_code)]
 
 mod cover;
+mod downloads;
 mod options;
 mod pattern;
 mod resolve;
@@ -85,6 +86,10 @@ pub struct Command {
     /// `>&-`), here-documents and here-strings open no file and are not listed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub redirects: Vec<Redirection>,
+    /// Whether the program also receives arguments read at run time from standard input (run by `xargs` or
+    /// `parallel`): a pattern's arguments the line does not write could be among them.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub args_from_stdin: bool,
 }
 
 /// A file a command's redirection opens.
@@ -150,6 +155,9 @@ pub enum UnknownReason {
     GitConfig,
     /// `source` or `.` runs a file's commands.
     Source,
+    /// A file an earlier command of the line downloads is run by its own path (`curl -O …/i.sh; ./i.sh`): what
+    /// runs it is named by its first line.
+    Downloaded,
     /// `alias` defines a name that later lines expand to another command; `hash -p` makes a name run another
     /// program.
     Alias,
@@ -177,6 +185,7 @@ impl UnknownReason {
             UnknownReason::Interpreter => "an interpreter runs a program given on the command line",
             UnknownReason::GitConfig => "git is configured from the environment on the line",
             UnknownReason::Source => "`source` or `.` runs the commands of a file",
+            UnknownReason::Downloaded => "a file downloaded on the line is run",
             UnknownReason::Alias => "`alias` makes a name run another command",
             UnknownReason::Wrapper => "a wrapper's options could not be read",
             UnknownReason::Syntax => "the line is not shell syntax this reader follows",
@@ -248,6 +257,7 @@ pub fn parse(line: &str, limits: &Limits) -> Analysis {
     let mut reader = resolve::Reader::new(limits);
     reader.script(line, &resolve::Context::default());
     let mut analysis = reader.finish();
+    downloads::mark(&mut analysis.commands, &mut analysis.unknown);
     if ["GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_KEY", "--config-env"].iter().any(|v| line.contains(v))
         && analysis.commands.iter().any(|c| c.program == "git")
     {

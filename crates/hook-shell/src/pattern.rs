@@ -123,19 +123,45 @@ impl CommandPattern {
         {
             return Match::No;
         }
-        let glob: Vec<bool> = command.args.iter().map(|a| command.globs.contains(a)).collect();
-        let fits =
-            |p: &Alternatives, i: usize| p.matches(&command.args[i]) || (glob[i] && p.could_expand(&command.args[i]));
-        if all_matched(&self.args, command.args.len(), fits) {
+        let args = Arguments::of(command);
+        let fits = |p: &Alternatives, i: usize| match args.get(i) {
+            Some(_) if args.redirect[i] && !p.names_files() => false,
+            Some(arg) => p.matches(arg) || (args.glob[i] && p.could_expand(arg)),
+            None => false,
+        };
+        let subcommand = self.subcommand_entry(command);
+        let positional = |p: usize, i: usize| subcommand != Some(p) || i == 0;
+        if all_matched(&self.args, args.len(), |p, i| positional(p, i) && fits(&self.args[p], i)) {
             return Match::Yes;
         }
-        let unresolved: Vec<bool> = command.args.iter().map(|a| is_unresolved(a, &command.unresolved)).collect();
-        if unresolved.contains(&true) && all_matched(&self.args, command.args.len(), |p, i| unresolved[i] || fits(p, i))
+        // What a run-time value could make match: an unresolved argument in any slot, and as many more as the
+        // pattern names where xargs appends arguments read from standard input. A pattern on any program (`*`)
+        // answers on the names the line writes: it lists no program whose run-time arguments it would judge.
+        if self.program.is_any() {
+            return Match::No;
+        }
+        let free = if command.args_from_stdin { self.args.len() } else { 0 };
+        if (args.unresolved.contains(&true) || free > 0)
+            && all_matched(&self.args, args.len() + free, |p, i| {
+                let open = i >= args.len() || (args.unresolved[i] && (!args.redirect[i] || self.args[p].names_files()));
+                positional(p, i) && (open || fits(&self.args[p], i))
+            })
         {
             let text = command.argv.join(" ").chars().take(200).collect();
             return Match::Unknown(Unknown { reason: UnknownReason::DynamicArgument, text });
         }
         Match::No
+    }
+
+    /// For git, the index of the pattern's subcommand entry: its first argument, when that names subcommands
+    /// (`push`, `show|cat-file`), matches only the command's subcommand, which comes first.
+    fn subcommand_entry(&self, command: &Command) -> Option<usize> {
+        let first = self.args.first()?;
+        let plain = first.each.iter().all(|alt| {
+            matches!(alt.first(), Some(Token::Char(c)) if c.is_ascii_alphabetic())
+                && alt.iter().all(|t| matches!(t, Token::Char(c) if c.is_ascii_alphanumeric() || *c == '-'))
+        });
+        (command.program == "git" && plain).then_some(0)
     }
 
     /// What the pattern says of a whole reading: a match wins over what could not be read, and a command whose
@@ -153,6 +179,39 @@ impl CommandPattern {
             Some(unknown) => Match::Unknown(unknown),
             None => Match::No,
         }
+    }
+}
+
+/// The arguments a pattern is tested against: the command's, then the files its redirections open (`< .env cat`
+/// reads `.env` as surely as `cat .env`), which fill only a pattern's entries that name files.
+struct Arguments<'c> {
+    texts: Vec<&'c str>,
+    glob: Vec<bool>,
+    unresolved: Vec<bool>,
+    redirect: Vec<bool>,
+}
+
+impl<'c> Arguments<'c> {
+    fn of(command: &'c Command) -> Arguments<'c> {
+        let mut texts: Vec<&str> = command.args.iter().map(String::as_str).collect();
+        let mut glob: Vec<bool> = command.args.iter().map(|a| command.globs.contains(a)).collect();
+        let mut unresolved: Vec<bool> = command.args.iter().map(|a| is_unresolved(a, &command.unresolved)).collect();
+        let mut redirect = vec![false; texts.len()];
+        for file in &command.redirects {
+            texts.push(&file.target);
+            glob.push(false);
+            unresolved.push(!file.known);
+            redirect.push(true);
+        }
+        Arguments { texts, glob, unresolved, redirect }
+    }
+
+    fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    fn get(&self, i: usize) -> Option<&'c str> {
+        self.texts.get(i).copied()
     }
 }
 
@@ -197,6 +256,17 @@ impl Alternatives {
             });
         }
         Ok(Alternatives { has_slash: text.contains('/'), each })
+    }
+
+    /// Whether an alternative names files: it holds `/`, `.`, `~` or `*` (`.env`, `*/.ssh/*`, `/`), unlike a
+    /// subcommand or a flag.
+    fn names_files(&self) -> bool {
+        self.each.iter().any(|alt| alt.iter().any(|t| matches!(t, Token::Star | Token::Char('/' | '.' | '~'))))
+    }
+
+    /// Whether the pattern is `*` alone: any name.
+    fn is_any(&self) -> bool {
+        self.each.iter().any(|alt| alt.as_slice() == [Token::Star])
     }
 
     fn matches(&self, text: &str) -> bool {
@@ -352,8 +422,8 @@ fn glob(pattern: &[Token], text: &[char]) -> bool {
 
 /// Whether each pattern is matched by an argument of its own (`fits(pattern, argument)`), in any order (a small
 /// bipartite matching: a pattern may take an argument another pattern had, which then looks for another).
-fn all_matched(patterns: &[Alternatives], args: usize, fits: impl Fn(&Alternatives, usize) -> bool) -> bool {
-    let fits: Vec<Vec<usize>> = patterns.iter().map(|p| (0..args).filter(|&i| fits(p, i)).collect()).collect();
+fn all_matched(patterns: &[Alternatives], args: usize, fits: impl Fn(usize, usize) -> bool) -> bool {
+    let fits: Vec<Vec<usize>> = (0..patterns.len()).map(|p| (0..args).filter(|&i| fits(p, i)).collect()).collect();
     let mut owner: Vec<Option<usize>> = vec![None; args];
     (0..patterns.len()).all(|p| assign(p, &fits, &mut owner, &mut vec![false; args]))
 }
@@ -409,7 +479,7 @@ mod tests {
         let pats = |list: &[&str]| list.iter().map(|p| Alternatives::new(p, "args").unwrap()).collect::<Vec<_>>();
         let all = |p: &[&str], line: &str| {
             let (p, a) = (pats(p), args(line));
-            all_matched(&p, a.len(), |p, i| p.matches(&a[i]))
+            all_matched(&p, a.len(), |k, i| p[k].matches(&a[i]))
         };
         assert!(all(&["-r|-f", "-f"], "-f -r"));
         assert!(!all(&["-f", "-f"], "-f x"));

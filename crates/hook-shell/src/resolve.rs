@@ -200,6 +200,7 @@ impl<'l> Reader<'l> {
             via: cx.via.clone(),
             piped_from: cx.piped_from.clone(),
             redirects: cx.redirects.clone(),
+            args_from_stdin: cx.via.iter().any(|w| w == "xargs" || w == "parallel"),
         });
     }
 

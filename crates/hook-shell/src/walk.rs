@@ -328,6 +328,15 @@ impl Reader<'_> {
     }
 
     fn assignment(&mut self, assignment: &ast::Assignment, cx: &Context) {
+        // `a[$(cmd)]=1`: the subscript is arithmetic, its substitutions run before the value is assigned.
+        if let ast::AssignmentName::ArrayElementName(_, index) = &assignment.name
+            && (index.contains("$(") || index.contains('`') || index.contains("<("))
+        {
+            match word::embedded(index) {
+                Some(scripts) => scripts.iter().for_each(|script| self.nested(script, cx, None)),
+                None => self.unknown(UnknownReason::Syntax, index),
+            }
+        }
         match &assignment.value {
             ast::AssignmentValue::Scalar(word) => {
                 self.word(word, cx);

@@ -44,7 +44,14 @@ fn pieces_into(pieces: &[WordPieceWithSource], raw: &str, quoted: bool, word: &m
             WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
                 pieces_into(inner, raw, true, word);
             }
-            WordPiece::TildeExpansion(tilde) => word.text.push_str(&tilde_text(tilde)),
+            WordPiece::TildeExpansion(tilde) => {
+                // `~` is the home directory a pattern names as `~`; `~+` (the working directory), `~-` (the last
+                // one), `~user` and the directory stack are known only at run time.
+                if !matches!(tilde, TildeExpr::Home) {
+                    word.dynamic = true;
+                }
+                word.text.push_str(&tilde_text(tilde));
+            }
             WordPiece::EscapeSequence(escape) => {
                 let mut chars = escape.chars();
                 if chars.next() == Some('\\') && !chars.as_str().is_empty() {
