@@ -64,10 +64,67 @@ pub struct Command {
     /// The program of the command whose output this one reads in a pipeline (`curl … | sh`: `curl` for `sh`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub piped_from: Option<String>,
-    /// Whether some argument is known only at run time (a variable, a command substitution): such an argument is
-    /// kept as its source text (`$HOME`).
+    /// Whether some word or redirection target of the command is known only at run time (a variable, a command
+    /// substitution, a glob as a redirection's target): such a word is kept as its source text (`$HOME`), and listed
+    /// in [`unresolved`](Command::unresolved) when it is an argument.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub dynamic: bool,
+    /// The arguments known only at run time, as their source text (`"$1"` is `$1`): a pattern's argument could be
+    /// any of them, so a command that needs one to match is [`Match::Unknown`] for that pattern.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<String>,
+    /// The arguments that are globs the shell expands against the filesystem (`/*`, `~/.e*`, `.en?`): a pattern's
+    /// argument matches one when the glob could expand to a name it matches (`/*` to `/`, `.en?` to `.env`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub globs: Vec<String>,
+    /// The files its redirections open, its own and those of the compound commands around it
+    /// (`{ a; b; } > f` lists `f` on `a` and on `b`), in the order written. Duplications of descriptors (`2>&1`,
+    /// `>&-`), here-documents and here-strings open no file and are not listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redirects: Vec<Redirection>,
+}
+
+/// A file a command's redirection opens.
+///
+/// ```
+/// use hook_shell::{parse, Limits, Redirection, RedirectionMode};
+///
+/// let analysis = parse("< .env cat 2>>log >&2", &Limits::default());
+/// assert_eq!(
+///     analysis.commands[0].redirects,
+///     [
+///         Redirection { fd: 0, mode: RedirectionMode::Read, target: ".env".into(), known: true },
+///         Redirection { fd: 2, mode: RedirectionMode::Append, target: "log".into(), known: true },
+///     ]
+/// );
+/// let analysis = parse("{ ls; pwd; } > \"$OUT\"", &Limits::default());
+/// assert!(analysis.commands.iter().all(|c| c.redirects[0].target == "$OUT" && !c.redirects[0].known));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Redirection {
+    /// The descriptor redirected: 0 for `<`, 1 for `>`, `>>`, `>|` and `&>` (which also writes 2), 2 for `2>`, ….
+    pub fd: u32,
+    /// What is done with the file.
+    pub mode: RedirectionMode,
+    /// The path as bash opens it: quotes removed and the static expansions done; its source text when not
+    /// [`known`](Redirection::known).
+    pub target: String,
+    /// Whether `target` was resolved statically.
+    pub known: bool,
+}
+
+/// What a redirection does with its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedirectionMode {
+    /// `<`, `0<`.
+    Read,
+    /// `>`, `>|`, `&>`, `>&file`: created or truncated, then written.
+    Write,
+    /// `>>`, `&>>`.
+    Append,
+    /// `<>`.
+    ReadWrite,
 }
 
 /// Why part of a line cannot be known without running it.
@@ -80,6 +137,8 @@ pub enum UnknownReason {
     DynamicProgram,
     /// The program's name is a glob or a brace expansion, which the shell expands against the filesystem.
     PatternProgram,
+    /// An argument a pattern looks at is known only at run time (`rm -rf "$1"`, `rm -rf "$(pwd)"`).
+    DynamicArgument,
     /// `source` or `.` runs a file's commands.
     Source,
     /// `alias` defines a name that later lines expand to another command.
@@ -104,6 +163,7 @@ impl UnknownReason {
             UnknownReason::Eval => "`eval` runs a string built at run time",
             UnknownReason::DynamicProgram => "the program is named by a variable or a substitution",
             UnknownReason::PatternProgram => "the program is named by a glob or brace pattern",
+            UnknownReason::DynamicArgument => "an argument the guard looks at is known only at run time",
             UnknownReason::Source => "`source` or `.` runs the commands of a file",
             UnknownReason::Alias => "`alias` makes a name run another command",
             UnknownReason::Wrapper => "a wrapper's options could not be read",

@@ -6,7 +6,7 @@ use brush_parser::{ParserOptions, Token};
 use crate::options::{self, Syntax};
 use crate::walk::Stdin;
 use crate::word::Word;
-use crate::{Analysis, Command, Limits, Unknown, UnknownReason};
+use crate::{Analysis, Command, Limits, Redirection, Unknown, UnknownReason};
 
 /// The most parenthesis operators (subshells, `((`, `$((`, `<(`) one script may hold; brush's parser takes time
 /// exponential in their number (12 take a few milliseconds, 36 several seconds).
@@ -32,6 +32,8 @@ pub(crate) struct Context {
     pub depth: usize,
     pub via: Vec<String>,
     pub piped_from: Option<String>,
+    /// The files opened by the redirections around the command (its own, its compound commands').
+    pub redirects: Vec<Redirection>,
 }
 
 /// What a wrapper's words come to.
@@ -178,13 +180,18 @@ impl<'l> Reader<'l> {
         let argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
         let program = basename(&argv[0]).to_owned();
         let args = options::normalise(&program, &argv[1..]);
+        let unresolved: Vec<String> = words[1..].iter().filter(|w| w.dynamic).map(|w| w.text.clone()).collect();
+        let globs = words[1..].iter().filter(|w| w.pattern && !w.dynamic).map(|w| w.text.clone()).collect();
         self.out.commands.push(Command {
             program,
             args,
-            dynamic: words[1..].iter().any(|w| w.dynamic),
+            dynamic: !unresolved.is_empty() || cx.redirects.iter().any(|r| !r.known),
+            unresolved,
+            globs,
             argv,
             via: cx.via.clone(),
             piped_from: cx.piped_from.clone(),
+            redirects: cx.redirects.clone(),
         });
     }
 

@@ -3,9 +3,9 @@
 
 use brush_parser::ast;
 
-use crate::UnknownReason;
 use crate::resolve::{Context, Reader};
 use crate::word::{self, Word};
+use crate::{Redirection, RedirectionMode, UnknownReason};
 
 /// The most brackets and parentheses an arithmetic command is read with (its text is parsed to tell arithmetic from
 /// subshells).
@@ -49,12 +49,12 @@ impl Reader<'_> {
         match command {
             ast::Command::Simple(simple) => self.simple(simple, cx),
             ast::Command::Compound(compound, redirects) => {
-                self.compound(compound, cx);
-                if let Some(redirects) = redirects {
-                    for redirect in &redirects.0 {
-                        self.redirect(redirect, cx);
-                    }
+                // The compound's files are opened before its body runs, for every command inside it.
+                let mut inner = cx.clone();
+                for redirect in redirects.iter().flat_map(|r| &r.0) {
+                    self.redirect(redirect, cx, &mut inner.redirects);
                 }
+                self.compound(compound, &inner);
             }
             ast::Command::Function(function) => {
                 self.compound(&function.body.0, cx);
@@ -169,12 +169,30 @@ impl Reader<'_> {
         Some(read)
     }
 
-    fn redirect(&mut self, redirect: &ast::IoRedirect, cx: &Context) -> Option<Stdin> {
+    /// A redirection: its target's scripts read, the file it opens added to `files`, what it feeds the
+    /// command's standard input answered.
+    fn redirect(&mut self, redirect: &ast::IoRedirect, cx: &Context, files: &mut Vec<Redirection>) -> Option<Stdin> {
         match redirect {
-            ast::IoRedirect::File(_, _, target) => match target {
-                ast::IoFileRedirectTarget::Filename(word) | ast::IoFileRedirectTarget::Duplicate(word) => {
-                    self.word(word, cx);
+            ast::IoRedirect::File(fd, kind, target) => match target {
+                ast::IoFileRedirectTarget::Filename(word) => {
+                    let read = self.word(word, cx)?;
+                    let (default, mode) = match kind {
+                        ast::IoFileRedirectKind::Read => (0, RedirectionMode::Read),
+                        ast::IoFileRedirectKind::ReadAndWrite => (0, RedirectionMode::ReadWrite),
+                        ast::IoFileRedirectKind::Append => (1, RedirectionMode::Append),
+                        ast::IoFileRedirectKind::Write | ast::IoFileRedirectKind::Clobber => {
+                            (1, RedirectionMode::Write)
+                        }
+                        ast::IoFileRedirectKind::DuplicateInput | ast::IoFileRedirectKind::DuplicateOutput => {
+                            return self.duplicate(*fd, kind, read, files);
+                        }
+                    };
+                    files.push(opened(fd.map_or(default, descriptor), mode, read));
                     None
+                }
+                ast::IoFileRedirectTarget::Duplicate(word) => {
+                    let read = self.word(word, cx)?;
+                    self.duplicate(*fd, kind, read, files)
                 }
                 ast::IoFileRedirectTarget::ProcessSubstitution(_, subshell) => {
                     self.subshell(subshell, cx);
@@ -194,11 +212,34 @@ impl Reader<'_> {
                 let read = self.word(word, cx)?;
                 (fd.is_none_or(|fd| fd == 0) && !read.dynamic).then_some(Stdin::Script(read.text))
             }
-            ast::IoRedirect::OutputAndError(word, _) => {
-                self.word(word, cx);
+            ast::IoRedirect::OutputAndError(word, append) => {
+                let read = self.word(word, cx)?;
+                let mode = if *append { RedirectionMode::Append } else { RedirectionMode::Write };
+                files.push(opened(1, mode, read));
                 None
             }
         }
+    }
+
+    /// `>&word`, `<&word`: a copy of a descriptor when the word is one (`2>&1`, `>&-`); `>&file` (standard output
+    /// only) writes the file as `&>` does. A word known only at run time could be either, and is listed.
+    fn duplicate(
+        &mut self,
+        fd: Option<ast::IoFd>,
+        kind: &ast::IoFileRedirectKind,
+        read: Word,
+        files: &mut Vec<Redirection>,
+    ) -> Option<Stdin> {
+        let descriptor_text = |t: &str| {
+            let digits = t.strip_suffix('-').unwrap_or(t);
+            digits.chars().all(|c| c.is_ascii_digit())
+        };
+        let output = matches!(kind, ast::IoFileRedirectKind::DuplicateOutput);
+        let known = !read.dynamic && !read.pattern;
+        if output && fd.is_none_or(|fd| fd == 1) && !(known && descriptor_text(&read.text)) {
+            files.push(opened(1, RedirectionMode::Write, read));
+        }
+        None
     }
 
     fn heredoc_substitutions(&mut self, body: &str, cx: &Context) {
@@ -227,8 +268,9 @@ impl Reader<'_> {
     fn simple(&mut self, simple: &ast::SimpleCommand, cx: &Context) {
         let mut words = Vec::new();
         let mut stdin = None;
+        let mut own = cx.clone();
         for item in simple.prefix.iter().flat_map(|p| &p.0) {
-            self.item(item, cx, &mut words, &mut stdin);
+            self.item(item, cx, &mut words, &mut stdin, &mut own.redirects);
         }
         if let Some(program) = &simple.word_or_name {
             match self.word(program, cx) {
@@ -237,10 +279,10 @@ impl Reader<'_> {
             }
         }
         for item in simple.suffix.iter().flat_map(|s| &s.0) {
-            self.item(item, cx, &mut words, &mut stdin);
+            self.item(item, cx, &mut words, &mut stdin, &mut own.redirects);
         }
         if !words.is_empty() {
-            self.resolve(words, cx, stdin);
+            self.resolve(words, &own, stdin);
         }
     }
 
@@ -250,10 +292,11 @@ impl Reader<'_> {
         cx: &Context,
         words: &mut Vec<Word>,
         stdin: &mut Option<Stdin>,
+        files: &mut Vec<Redirection>,
     ) {
         match item {
             ast::CommandPrefixOrSuffixItem::IoRedirect(redirect) => {
-                if let Some(found) = self.redirect(redirect, cx) {
+                if let Some(found) = self.redirect(redirect, cx, files) {
                     *stdin = Some(found);
                 }
             }
@@ -292,6 +335,15 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// The file a redirection opens, from its target word.
+fn opened(fd: u32, mode: RedirectionMode, target: Word) -> Redirection {
+    Redirection { fd, mode, known: !target.dynamic && !target.pattern, target: target.text }
+}
+
+fn descriptor(fd: ast::IoFd) -> u32 {
+    u32::try_from(fd).unwrap_or(u32::MAX)
 }
 
 /// What a simple command reads on its standard input, where the line says.

@@ -3,3 +3,4 @@
 mod bounds;
 mod properties;
 mod table;
+mod three_valued;
