@@ -33,6 +33,7 @@ pub fn registration(protected: Protected, home: Option<PathBuf>) -> Registration
         Ok::<_, EvalError>(evaluate(&protected, home.as_deref(), input))
     })
     .source("built in (docs/self-protection.md)")
+    .quiet_when_passing(true)
 }
 
 fn evaluate(protected: &Protected, home: Option<&Path>, input: &EventInput) -> Evaluation {

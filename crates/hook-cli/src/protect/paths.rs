@@ -137,7 +137,9 @@ impl Protected {
     /// directory that holds a protected place, or a new file named `hook` in a `PATH` directory.
     pub fn covering(&self, path: &Path, tree: bool) -> Option<Entry> {
         for entry in &self.entries {
-            let holds = tree && entry.path.starts_with(path);
+            // The root itself is left to the user's own guards (`rm -rf /` is every guard's first example, and
+            // what it destroys is not the guards alone).
+            let holds = tree && path.parent().is_some() && entry.path.starts_with(path);
             if path == entry.path || (entry.dir && path.starts_with(&entry.path)) || holds {
                 return Some(entry.clone());
             }
