@@ -105,7 +105,7 @@ impl Engine {
             false => None,
         };
         let mut config = load(ctx, &options, keep)?;
-        let (pipeline, receipts, otel) = pipeline(&mut config, &options)?;
+        let (pipeline, receipts, otel) = pipeline(&mut config, &options, &ctx.layout)?;
         Ok(Engine {
             config,
             pipeline,
@@ -242,6 +242,7 @@ fn load(ctx: &Context, options: &EngineOptions, keep: impl FnMut(&hook_config::L
 fn pipeline(
     config: &mut Config,
     options: &EngineOptions,
+    layout: &hook_config::Layout,
 ) -> Result<(Pipeline, Option<PathBuf>, Option<Arc<OtelExporter>>)> {
     // One process per event: receipts are written on this thread, not on a thread made for them
     // (docs/performance.md#the-process-start).
@@ -252,6 +253,9 @@ fn pipeline(
     }
     let mut builder =
         Pipeline::builder().limits(limits).workspace(&config.workspace).user_hooks(tier).receipts_inline(true);
+    // The guard protects itself: a fixed guard, before every user hook (docs/self-protection.md).
+    let protected = crate::protect::Protected::new(layout, &config.workspace, layout.home.as_deref());
+    builder = builder.fixed(crate::protect::registration(protected, layout.home.clone()));
     // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
     // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
     // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.

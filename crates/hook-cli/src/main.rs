@@ -33,6 +33,7 @@ mod install;
 mod manual;
 mod platform;
 mod preview;
+mod protect;
 mod receipts;
 mod render;
 mod run;
@@ -182,6 +183,14 @@ fn dispatch(cli: &Cli) -> Result<u8> {
         Command::Schema(args) => return schema::run(args),
         Command::Completions(args) => return manual::completions(args),
         Command::Man(args) => return manual::man(args),
+        _ => {}
+    }
+    // The engine's loosening commands run only from a person's terminal, never as an agent's tool call.
+    match &cli.command {
+        Command::Trust(_) => protect::refuse_inside_agent("trust")?,
+        Command::Install(_) => protect::refuse_inside_agent("install")?,
+        Command::Uninstall(_) => protect::refuse_inside_agent("uninstall")?,
+        Command::Import(args) if args.write => protect::refuse_inside_agent("import --write")?,
         _ => {}
     }
     let ctx = Context::new(&cli.global)?;

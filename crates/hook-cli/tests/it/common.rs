@@ -120,6 +120,10 @@ impl Env {
             .env_remove("NO_COLOR")
             .env_remove("RUST_BACKTRACE")
             .env_remove("HOOK_BRIDGE_DEPTH")
+            // The variables an agent's shell tool sets (the agent table's `tool_call_env`): a suite run from inside
+            // an agent still runs `hook trust` as a person would.
+            .env_remove("CLAUDECODE")
+            .env_remove("CODEX_THREAD_ID")
             .stdin(Stdio::null());
         command
     }

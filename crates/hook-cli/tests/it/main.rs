@@ -103,6 +103,8 @@ mod run;
 #[cfg(unix)]
 mod schema;
 #[cfg(unix)]
+mod self_protection;
+#[cfg(unix)]
 mod session_state;
 #[cfg(unix)]
 mod shell_guards;

@@ -422,7 +422,14 @@ impl Dispatch<'_> {
             if denied_by.is_none() && record.denies(event) {
                 denied_by = Some(record.meta.hook_id.clone());
             }
-            records.push(record);
+            let silent = guard.registration.quiet_pass
+                && record.summary.status == RunStatus::Completed
+                && record.effects.is_empty()
+                && record.summary.entries.is_empty()
+                && matches!(record.decision, hook_types::Decision::Pass);
+            if !silent {
+                records.push(record);
+            }
         }
         records
     }

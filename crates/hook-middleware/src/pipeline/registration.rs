@@ -207,6 +207,7 @@ pub struct Registration {
     pub(crate) source: Option<String>,
     pub(crate) on_error: Option<OnError>,
     pub(crate) action: Action,
+    pub(crate) quiet_pass: bool,
 }
 
 impl Registration {
@@ -218,6 +219,7 @@ impl Registration {
             filter: Filter::default(),
             source: None,
             on_error: None,
+            quiet_pass: false,
             action: Action::InProcess(Arc::new(evaluate)),
         }
     }
@@ -237,6 +239,7 @@ impl Registration {
             filter: Filter::default(),
             source: None,
             on_error: None,
+            quiet_pass: false,
             action: Action::Command(CommandAction { invocation, timeout, protocol, as_mode: None }),
         }
     }
@@ -284,6 +287,22 @@ impl Registration {
         if let Action::Command(command) = &mut self.action {
             command.as_mode = Some(as_mode);
         }
+        self
+    }
+
+    /// Leaves no run in the result, the receipts or the spans when the registration passes with nothing to say (no
+    /// effect, no entry, no error): a built-in guard consulted on every call (the `hook` CLI's self-protection) is
+    /// then seen only when it acts. Every ask, deny, effect or failure is recorded as usual.
+    ///
+    /// ```
+    /// use hook_middleware::pipeline::{Evaluation, Registration};
+    /// use hook_types::Event;
+    /// let guard = Registration::in_process("host.quiet", [Event::PreTool], |_: &_, _: &[_]| Ok(Evaluation::pass()))
+    ///     .quiet_when_passing(true);
+    /// assert_eq!(guard.id(), "host.quiet");
+    /// ```
+    pub fn quiet_when_passing(mut self, quiet: bool) -> Self {
+        self.quiet_pass = quiet;
         self
     }
 

@@ -141,4 +141,5 @@ pub(super) const AGENT: Agent = Agent {
     switches: &[],
     folder_trust: None,
     binary: Some("auggie"),
+    tool_call_env: &[],
 };

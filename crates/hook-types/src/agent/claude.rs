@@ -171,6 +171,7 @@ pub(super) const AGENT: Agent = Agent {
     switches: SWITCHES,
     folder_trust: Some(TRUST),
     binary: Some("claude"),
+    tool_call_env: &["CLAUDECODE"],
 };
 
 /// Claude Code 2.1.197 (the `claude` binary of `@anthropic-ai/claude-code-linux-x64`): its hooks come from the merged

@@ -134,4 +134,5 @@ pub(super) const AGENT: Agent = Agent {
     switches: &[],
     folder_trust: None,
     binary: Some("cline"),
+    tool_call_env: &[],
 };

@@ -52,4 +52,5 @@ pub(super) const AGENT: Agent = Agent {
     switches: &[],
     folder_trust: None,
     binary: None,
+    tool_call_env: &[],
 };

@@ -69,6 +69,7 @@ pub(super) const AGENT: Agent = Agent {
     switches: SWITCHES,
     folder_trust: Some(TRUST),
     binary: Some("codex"),
+    tool_call_env: &["CODEX_THREAD_ID"],
 };
 
 /// Codex 0.169.0 (codex-rs/features/src/lib.rs): hooks are the stable feature `hooks` (legacy alias `codex_hooks`),

@@ -94,6 +94,7 @@ pub(super) const AGENT: Agent = Agent {
     switches: SWITCHES,
     folder_trust: Some(TRUST),
     binary: Some("copilot"),
+    tool_call_env: &[],
 };
 
 /// GitHub Copilot CLI 1.0.102 (cli-main.js, help topic "config": "`disableAllHooks`: whether to disable all hooks

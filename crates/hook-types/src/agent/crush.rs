@@ -108,4 +108,5 @@ pub(super) const AGENT: Agent = Agent {
     switches: &[],
     folder_trust: None,
     binary: Some("crush"),
+    tool_call_env: &[],
 };

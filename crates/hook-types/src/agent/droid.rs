@@ -89,6 +89,7 @@ pub(super) const AGENT: Agent = Agent {
     switches: SWITCHES,
     folder_trust: Some(TRUST),
     binary: Some("droid"),
+    tool_call_env: &[],
 };
 
 /// Factory Droid 0.225.2 (the `droid` binary's bundle: `getHooksDisabled(){return this.settings.hooks?.hooksDisabled

@@ -75,6 +75,7 @@ pub(super) const AGENT: Agent = Agent {
     switches: SWITCHES,
     folder_trust: Some(TRUST),
     binary: Some("gemini"),
+    tool_call_env: &[],
 };
 
 /// Gemini CLI 0.61.0 (bundle/chunk-2YTYPKEZ.js, `loadSettings` and the settings schema): system defaults, user,

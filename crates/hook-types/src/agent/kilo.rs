@@ -78,4 +78,5 @@ pub(super) const AGENT: Agent = Agent {
     switches: &[],
     folder_trust: None,
     binary: Some("kilo"),
+    tool_call_env: &[],
 };

@@ -117,6 +117,15 @@ pub struct Agent {
     pub folder_trust: Option<FolderTrust>,
     /// The agent's executable, whose `--version` `hook doctor` shows beside [`Agent::version`].
     pub binary: Option<&'static str>,
+    /// Variables the agent sets in the environment of the commands its tools run (its shell tool), read in its own
+    /// source: a `hook` that sees one runs as the agent's tool call, not in the user's terminal, and refuses the
+    /// commands that loosen its guards. Empty where the agent's source shows none.
+    ///
+    /// ```
+    /// use hook_types::Protocol;
+    /// assert_eq!(Protocol::Claude.agent().tool_call_env, ["CLAUDECODE"]);
+    /// ```
+    pub tool_call_env: &'static [&'static str],
 }
 
 /// The variables an agent sets for its hooks about the event and the call.

@@ -98,4 +98,5 @@ pub(super) const AGENT: Agent = Agent {
     switches: &[],
     folder_trust: None,
     binary: Some("opencode"),
+    tool_call_env: &[],
 };

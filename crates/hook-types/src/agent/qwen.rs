@@ -96,6 +96,7 @@ pub(super) const AGENT: Agent = Agent {
     switches: SWITCHES,
     folder_trust: Some(TRUST),
     binary: Some("qwen"),
+    tool_call_env: &[],
 };
 
 /// Qwen Code 0.24.4 (chunks/chunk-WH7PDTZL.js, `loadCliConfig`): `disableAllHooks` in its merged settings turns every
