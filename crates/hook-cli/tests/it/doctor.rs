@@ -225,7 +225,7 @@ fn an_untrusted_gate_blocks_and_a_tool_spelling_no_agent_uses_warns() {
     assert_eq!(out.code, 0, "{out:#?}");
     let (out, report) = doctor(&env, "gemini", None);
     assert_eq!(out.code, 0, "{}", out.stdout);
-    assert_eq!(report["agents"][0]["gates"]["shell"]["run"], json!(["no-rm"]));
+    assert_eq!(report["agents"][0]["gates"]["shell"]["run"], json!(["hook.self-protection", "no-rm"]));
 }
 
 #[test]

@@ -53,7 +53,8 @@ fn each_hook_is_listed_with_the_rule_that_rules_it_out_or_why_it_does_not_run() 
     assert_eq!(json["version"], 1);
     assert_eq!(json["tool_reading"], "`Bash` reads as the canonical tool `shell`");
     let hooks = hooks(&json);
-    assert_eq!(hooks.len(), 7, "every hook, matched or not: {hooks:#?}");
+    assert_eq!(hooks.len(), 8, "every hook, matched or not, the built-in gate first: {hooks:#?}");
+    assert_eq!(hooks[0], ("hook.self-protection".to_owned(), "runs".to_owned(), "matches and runs".to_owned()));
     assert_eq!(find(&hooks, "shell-guard").1, "runs");
     let writes = find(&hooks, "writes-only");
     assert_eq!(writes.1, "tools");
@@ -68,7 +69,7 @@ fn each_hook_is_listed_with_the_rule_that_rules_it_out_or_why_it_does_not_run() 
 
     // The same through the text form, one hook a line with its reason under it.
     let text = env.hook(&["explain", "pre_tool", "--tool", "Bash"]);
-    assert!(text.stdout.starts_with("pre_tool · tool Bash · 7 hook(s): 2 match, 1 would run\n"), "{}", text.stdout);
+    assert!(text.stdout.starts_with("pre_tool · tool Bash · 8 hook(s): 3 match, 2 would run\n"), "{}", text.stdout);
     assert!(text.stdout.contains("  disabled     off  project · command\n"), "{}", text.stdout);
 }
 

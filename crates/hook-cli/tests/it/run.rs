@@ -189,8 +189,12 @@ fn preview_lists_what_would_run_in_order_without_running() {
     let json = out.json();
     assert_eq!(json["version"], 1);
     let ids: Vec<&str> = json["hooks"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["gates.protect-env", "gates.decide"], "in-process hooks first, then commands");
-    assert_eq!(json["hooks"][1]["will_run"], false, "untrusted");
+    assert_eq!(
+        ids,
+        ["hook.self-protection", "gates.protect-env", "gates.decide"],
+        "the built-in gate, then in-process hooks, then commands"
+    );
+    assert_eq!(json["hooks"][2]["will_run"], false, "untrusted");
     insta::assert_yaml_snapshot!("preview_json", json);
     let text = env.hook(&["preview", "pre_tool", "--tool", "shell"]);
     assert!(!env.home.join("state").exists(), "preview runs nothing and writes no receipt");
