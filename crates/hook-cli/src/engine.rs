@@ -254,8 +254,11 @@ fn pipeline(
     let mut builder =
         Pipeline::builder().limits(limits).workspace(&config.workspace).user_hooks(tier).receipts_inline(true);
     // The guard protects itself: a fixed guard, before every user hook (docs/self-protection.md).
-    let protected = crate::protect::Protected::new(layout, &config.workspace, layout.home.as_deref());
-    builder = builder.fixed(crate::protect::registration(protected, layout.home.clone()));
+    // Only the managed file can turn it off (`self_protection: false`).
+    if !config.self_protection_off {
+        let protected = crate::protect::Protected::new(layout, &config.workspace, layout.home.as_deref());
+        builder = builder.fixed(crate::protect::registration(protected, layout.home.clone()));
+    }
     // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the
     // continuation cap and the skipped-guard notices are the session's, not this process's. A rehearsal that
     // writes no receipts (`hook test`, `--no-receipts`) keeps no state either.

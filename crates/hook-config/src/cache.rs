@@ -73,6 +73,8 @@ struct Entry {
     /// What the normalizer asked the filesystem, with the answers.
     probes: Vec<Probe>,
     only_managed: bool,
+    #[serde(default)]
+    self_protection_off: bool,
     issues: Vec<Issue>,
     closed_gates: Vec<ClosedGate>,
     hooks: Vec<CachedDecl>,
@@ -133,6 +135,7 @@ struct EntryRef<'a> {
     workspace: &'a Path,
     probes: &'a [Probe],
     only_managed: bool,
+    self_protection_off: bool,
     issues: &'a [Issue],
     closed_gates: &'a [ClosedGate],
     hooks: Vec<CachedDeclRef<'a>>,
@@ -363,6 +366,7 @@ impl LoadCache {
             hooks,
             issues: entry.issues,
             only_managed: entry.only_managed,
+            self_protection_off: entry.self_protection_off,
             closed_gates: entry.closed_gates,
         })
     }
@@ -377,6 +381,7 @@ impl LoadCache {
             workspace,
             probes,
             only_managed: load.only_managed,
+            self_protection_off: load.self_protection_off,
             issues: &load.issues,
             closed_gates: &load.closed_gates,
             hooks,

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::cache::LoadCache;
 use crate::closed_gate::ClosedGate;
+use crate::formats::WireField;
 use crate::formats::{self, WireHook, hook_field};
 use crate::issues::{Place, Reporter, describe};
 use crate::model::{Format, HookDecl, Issue, IssueSeverity};
@@ -44,6 +45,9 @@ pub struct FileLoad {
     pub issues: Vec<Issue>,
     /// The managed file's `only_managed: true` (always `false` for other origins, which get a warning instead).
     pub only_managed: bool,
+    /// The managed file's `self_protection: false`: the built-in self-protection gate is off (always `false` for
+    /// other origins, which get a warning instead).
+    pub self_protection_off: bool,
     /// The gates closed by what could not be read: a gate's declaration dropped for an error, a declaration whose
     /// event is unknown, a file that does not parse (see [`ClosedGate`]).
     pub closed_gates: Vec<ClosedGate>,
@@ -312,28 +316,9 @@ fn load_tree(
         );
     }
 
-    let only_managed = match wire.only_managed {
-        None => false,
-        Some(field) => {
-            let place = Place {
-                field: Some(field.written.clone()),
-                node: Some((field.node, Target::Node)),
-                ..Place::default()
-            };
-            match field.value {
-                Value::Bool(value) if cx.origin == Origin::Managed => value,
-                Value::Bool(_) => {
-                    reporter
-                        .warn(place, format!("`{}` only has an effect in the managed file; ignored", field.written));
-                    false
-                }
-                ref other => {
-                    reporter.error(place, format!("expected `true` or `false`, found {}", describe(other)));
-                    false
-                }
-            }
-        }
-    };
+    let only_managed = managed_flag(wire.only_managed, cx.origin, &mut reporter);
+    let self_protection_off = !managed_flag(wire.self_protection, cx.origin, &mut reporter).unwrap_or(true);
+    let only_managed = only_managed.unwrap_or(false);
     let Hooks { hooks, outcomes, .. } = hooks;
     let (issues, events) = reporter.into_parts();
     let mut issues: Vec<(Issue, Option<String>)> = issues.into_iter().zip(events).collect();
@@ -343,7 +328,26 @@ fn load_tree(
     let closed_gates = closed_gates(&issues, &outcomes, cx.origin);
     let issues = issues.into_iter().map(|(issue, _)| issue).collect();
     let probes = cx.memo.probes();
-    (FileLoad { hooks, issues, only_managed, closed_gates }, Some((cx.workspace, probes)))
+    (FileLoad { hooks, issues, only_managed, self_protection_off, closed_gates }, Some((cx.workspace, probes)))
+}
+
+/// A boolean only the managed file may set (`only_managed`, `self_protection`): its value there, `None` where it is
+/// absent, not a boolean (an error) or in another origin's file (a warning: it has no effect there).
+fn managed_flag(field: Option<WireField>, origin: Origin, reporter: &mut Reporter<'_>) -> Option<bool> {
+    let field = field?;
+    let place =
+        Place { field: Some(field.written.clone()), node: Some((field.node, Target::Node)), ..Place::default() };
+    match field.value {
+        Value::Bool(value) if origin == Origin::Managed => Some(value),
+        Value::Bool(_) => {
+            reporter.warn(place, format!("`{}` only has an effect in the managed file; ignored", field.written));
+            None
+        }
+        ref other => {
+            reporter.error(place, format!("expected `true` or `false`, found {}", describe(other)));
+            None
+        }
+    }
 }
 
 /// How many hooks the root of a hook-list file lists (a capacity hint; 0 for other shapes).

@@ -39,10 +39,17 @@ pub struct InspectReport {
     pub workspace: PathBuf,
     /// The managed file says `only_managed: true`: no other hook runs.
     pub only_managed: bool,
+    /// The managed file says `self_protection: false`: the built-in self-protection gate is off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub self_protection_off: bool,
     /// Whether the user origin is trusted (not when the config home lies inside the workspace).
     pub user_trusted: bool,
     /// The trust store consulted, if any.
     pub trust_store: Option<PathBuf>,
+    /// The host's built-in hooks (the CLI's `hook.self-protection`), which run before every declared one; filled
+    /// by the host, empty from [`InspectReport::new`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub built_in: Vec<InspectBuiltIn>,
     /// The hooks in force, in precedence order.
     pub hooks: Vec<InspectHook>,
     /// Hooks that lost an id collision.
@@ -61,6 +68,19 @@ pub struct InspectReport {
     pub issues: Vec<Issue>,
     /// Every file looked at, in precedence order.
     pub sources: Vec<SourceFile>,
+}
+
+/// A hook the host builds in rather than a file declares.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InspectBuiltIn {
+    /// Its id (`hook.self-protection`).
+    pub id: String,
+    /// The events it listens to.
+    pub events: Vec<hook_types::Event>,
+    /// Whether it runs; only the managed policy turns one off.
+    pub enabled: bool,
+    /// What it does, or why it is off.
+    pub about: String,
 }
 
 /// Gates closed by something that could not be read: they answer deny with `reason` until the file is fixed.
@@ -220,8 +240,10 @@ impl InspectReport {
             version: INSPECT_VERSION,
             workspace: config.workspace.clone(),
             only_managed: config.only_managed,
+            self_protection_off: config.self_protection_off,
             user_trusted: config.user_trusted,
             trust_store: config.trust_store.clone(),
+            built_in: Vec::new(),
             hooks: config.hooks.iter().map(inspect_hook).collect(),
             overridden: config
                 .overridden
@@ -303,6 +325,14 @@ impl InspectReport {
         }
         if self.only_managed {
             line(out, "policy       only_managed: only managed hooks run; the others are shown".to_owned());
+        }
+        if self.self_protection_off {
+            line(out, "policy       self_protection: false: the built-in hook.self-protection gate is off".to_owned());
+        }
+        for hook in &self.built_in {
+            let events: Vec<String> = hook.events.iter().map(ToString::to_string).collect();
+            let state = if hook.enabled { "on" } else { "OFF" };
+            line(out, format!("built in     {}  {} · {state}: {}", hook.id, events.join(", "), hook.about));
         }
     }
 

@@ -103,7 +103,7 @@ pub use formats::{
 };
 pub use hash::{canonical_hash_input, content_hash};
 pub use inspect::{
-    INSPECT_VERSION, InspectClosedGate, InspectExcluded, InspectFilters, InspectHook, InspectHookRef,
+    INSPECT_VERSION, InspectBuiltIn, InspectClosedGate, InspectExcluded, InspectFilters, InspectHook, InspectHookRef,
     InspectOverridden, InspectReport, InspectShadow,
 };
 pub use layout::{DEFAULT_APP_DIR, DEFAULT_MANAGED_FILE, Layout, TRUST_STORE_FILE};

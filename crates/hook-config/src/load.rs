@@ -92,6 +92,8 @@ pub struct Config {
     pub closed_gates: Vec<ClosedGate>,
     /// The managed file says `only_managed: true`: every other hook is shown but not run.
     pub only_managed: bool,
+    /// The managed file says `self_protection: false`: the host's built-in self-protection gate is off.
+    pub self_protection_off: bool,
     /// Whether the user origin is trusted (not when the config home lies inside the workspace).
     pub user_trusted: bool,
     /// With [`LoadOptions::trust_workspace`]: how many hooks in force run, or are in force, only because of it (not
@@ -189,6 +191,7 @@ pub fn load(layout: &Layout, options: &LoadOptions) -> Result<Config, LoadError>
         excluded,
         issues,
         only_managed,
+        self_protection_off: found.self_protection_off,
         user_trusted: trust.user_trusted,
         trusted_in_memory,
         sources: found.sources,
@@ -262,6 +265,8 @@ struct Found {
     closed_gates: Vec<ClosedGate>,
     /// The managed file's `only_managed`.
     only_managed: bool,
+    /// The managed file's `self_protection: false`.
+    self_protection_off: bool,
 }
 
 /// Looks for every origin's files (discovery's slots, in precedence order) and reads those found.
@@ -328,6 +333,7 @@ impl Found {
         self.closed_gates.extend(file.closed_gates);
         // The reader honours `only_managed` in the managed file only (and warns elsewhere).
         self.only_managed |= file.only_managed && slot.origin == Origin::Managed;
+        self.self_protection_off |= file.self_protection_off && slot.origin == Origin::Managed;
         self.per_file.push((slot.path.clone(), file.hooks));
     }
 }

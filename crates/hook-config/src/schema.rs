@@ -65,7 +65,7 @@ fn file_schema(hook: Value) -> Value {
         "$schema": DRAFT,
         "title": "hooks.yaml",
         "description": "Hook declarations (docs/declarations.md): a list of hooks, or `{version: 1, hooks: [...]}`; the \
-                        managed file may add `only_managed: true`.",
+                        managed file may add `only_managed: true` and `self_protection: false`.",
         "oneOf": [
             {"$ref": "#/$defs/hooks"},
             {
@@ -75,6 +75,8 @@ fn file_schema(hook: Value) -> Value {
                     "hooks": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/hooks"}]},
                     "only_managed": {"type": "boolean"},
                     "onlyManaged": {"type": "boolean"},
+                    "self_protection": {"type": "boolean"},
+                    "selfProtection": {"type": "boolean"},
                 },
                 "required": ["hooks"],
                 "additionalProperties": false,

@@ -36,6 +36,18 @@ pub fn registration(protected: Protected, home: Option<PathBuf>) -> Registration
     .quiet_when_passing(true)
 }
 
+/// The gate as `hook inspect` shows it: on, unless the managed file says `self_protection: false`.
+pub fn inspected(off: bool) -> hook_config::InspectBuiltIn {
+    let about = if off {
+        "turned off by the managed file's `self_protection: false`".to_owned()
+    } else {
+        "asks (denies unattended) before a tool call changes a hook file, the engine's files or the `hook` \
+         program, or runs a loosening `hook` command (docs/self-protection.md)"
+            .to_owned()
+    };
+    hook_config::InspectBuiltIn { id: ID.to_owned(), events: vec![Event::PreTool], enabled: !off, about }
+}
+
 fn evaluate(protected: &Protected, home: Option<&Path>, input: &EventInput) -> Evaluation {
     let Some(finding) = finding(protected, home, input) else { return Evaluation::pass() };
     let reason = format!(

@@ -132,3 +132,34 @@ fn the_loosening_commands_refuse_inside_an_agent_and_the_others_still_run() {
     let out = env.hook(&["trust", "--all", "--yes"]);
     assert_eq!(out.code, 0, "{out:#?}");
 }
+
+#[test]
+fn only_the_managed_file_turns_the_gate_off_and_inspect_shows_which() {
+    let env = installed();
+    let settings =
+        call(&env, "Write", json!({"file_path": ".claude/settings.json", "content": "{}"}), "bypassPermissions");
+    let inspect = env.inspect_json();
+    assert_eq!(inspect["built_in"][0]["id"], "hook.self-protection", "{inspect:#}");
+    assert_eq!(inspect["built_in"][0]["enabled"], true);
+    // A user file cannot: the key is ignored there with a warning, and the gate still denies.
+    let user = env.config_home().join("hooks.yaml");
+    std::fs::create_dir_all(env.config_home()).unwrap();
+    std::fs::write(&user, "version: 1\nself_protection: false\nhooks: []\n").unwrap();
+    let out = env.hook(&["validate"]);
+    assert!(
+        out.stdout.contains("only has an effect in the managed file")
+            || out.stderr.contains("only has an effect in the managed file"),
+        "{out:#?}"
+    );
+    assert!(env.bridge("claude", &settings).denies("claude"));
+    std::fs::remove_file(&user).unwrap();
+    // The managed file can.
+    std::fs::write(env.home.join("managed.yaml"), "version: 1\nself_protection: false\nhooks: []\n").unwrap();
+    let out = env.bridge("claude", &settings);
+    assert!(!protected_by_the_gate(&out), "{out:#?}");
+    let inspect = env.inspect_json();
+    assert_eq!(inspect["self_protection_off"], true, "{inspect:#}");
+    assert_eq!(inspect["built_in"][0]["enabled"], false);
+    let text = env.hook(&["inspect"]);
+    assert!(text.stdout.contains("hook.self-protection  pre_tool · OFF"), "{}", text.stdout);
+}

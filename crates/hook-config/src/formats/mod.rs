@@ -67,6 +67,8 @@ pub(crate) struct WireFile {
     pub(crate) hooks: Vec<WireHook>,
     /// `only_managed`, if the file says it.
     pub(crate) only_managed: Option<WireField>,
+    /// `self_protection`, if the file says it.
+    pub(crate) self_protection: Option<WireField>,
 }
 
 /// How a format spells the keys of a hook list file: which spelling issues suggest.
@@ -122,7 +124,12 @@ pub(crate) const HOOK_KEYS: &[Key] = &[
 ];
 
 /// The keys of a hook-list file's top-level mapping.
-const FILE_KEYS: &[Key] = &[("version", "version"), ("hooks", "hooks"), ("only_managed", "onlyManaged")];
+const FILE_KEYS: &[Key] = &[
+    ("version", "version"),
+    ("hooks", "hooks"),
+    ("only_managed", "onlyManaged"),
+    ("self_protection", "selfProtection"),
+];
 
 /// Reads a parsed file of `format` into the intermediate form. `None` when the file as a whole is unusable (it was
 /// reported).
@@ -300,6 +307,7 @@ fn file_keys(
             }
             Some("version") => {}
             Some("hooks") => hooks = Some((value, node)),
+            Some(key @ "self_protection") => file.self_protection = Some(WireField { key, written, value, node }),
             Some(key) => file.only_managed = Some(WireField { key, written, value, node }),
             None => {
                 let suggestion = suggest(FILE_KEYS, &written, spelling);
