@@ -19,6 +19,7 @@
 //! assert!(findings[0].blocks);
 //! ```
 
+mod changed;
 mod entries;
 mod settings;
 
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub use changed::changed_since_install;
 pub use entries::{BridgeEntry, bridge_entries, installed_scopes};
 pub use settings::{agent_findings, agent_variables, resolve};
 

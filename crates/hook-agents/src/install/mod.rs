@@ -79,7 +79,7 @@ pub use command::{bridge_command, quote};
 pub use executables::{ASIDE_DIR, ExecutablesChange, FileMove, WrittenFile, bridge_script};
 pub use fallback::{FALLBACK_ANSWERED, guarded_command, guards_event, wrapper_timer_secs};
 pub use files::json_kind;
-pub(crate) use files::{Confine, replace};
+pub(crate) use files::{Confine, replace, sha256};
 pub(crate) use handlers::{handlers, is_bridge};
 pub use native::native_form;
 pub(crate) use native::{insertion, yaml_block};

@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use hook_agents::bridge::agent_runs_it;
-use hook_agents::doctor::{BridgeEntry, Finding, Place, agent_findings, bridge_entries, installed_scopes};
+use hook_agents::doctor::{
+    BridgeEntry, Finding, Place, agent_findings, bridge_entries, changed_since_install, installed_scopes,
+};
 use hook_agents::install::{Agent, AgentInstall, InstallScope, Installs, agent_state_file_here, installs_path};
 use hook_config::Config;
 use serde::Serialize;
@@ -165,7 +167,10 @@ fn diagnose(ctx: &Context, only: Option<Agent>, interactive: bool, probe: bool) 
         if only.is_some_and(|a| a != agent) || (only.is_none() && scopes.is_empty() && !present(agent, &place)) {
             continue;
         }
-        agents.push(examine(ctx, agent, &scopes, &place, &hook, &config, probe)?);
+        let mut report = examine(ctx, agent, &scopes, &place, &hook, &config, probe)?;
+        // A protected file changed behind the engine's back (docs/self-protection.md): said, with the entries' diff.
+        report.findings.extend(changed_since_install(&installs, agent, &ctx.layout.workspace));
+        agents.push(report);
     }
     let live = agents.iter().all(|a| a.live);
     Ok(Report { version: JSON_VERSION, live, probed: probe, hook, agents })

@@ -257,3 +257,29 @@ fn the_json_report_is_versioned() {
     assert!(probe.as_str().unwrap().starts_with("the bridge answered (exit 0)"), "{probe}");
     insta::assert_yaml_snapshot!("doctor_json", report);
 }
+
+#[test]
+fn a_settings_file_changed_behind_the_engine_is_reported_with_the_entries_diff() {
+    let env = Env::new("gates");
+    assert_eq!(env.hook(&["install", "--agent", "claude"]).code, 0);
+    let changed = |report: &Value| -> Vec<String> {
+        let findings = report["agents"][0]["findings"].as_array().unwrap();
+        findings.iter().filter(|f| f["check"] == "changed_since_install").map(|f| f["message"].to_string()).collect()
+    };
+    let (_, report) = doctor(&env, "claude", None);
+    assert!(changed(&report).is_empty(), "as installed: {report:#}");
+    // A key added by hand: the file changed, its bridge entries did not.
+    let path = env.ws.join(".claude/settings.json");
+    let mut settings = common::read_json(&path);
+    settings["model"] = json!("opus");
+    std::fs::write(&path, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+    let (_, report) = doctor(&env, "claude", None);
+    let found = changed(&report);
+    assert_eq!(found.len(), 1, "{report:#}");
+    assert!(found[0].contains("bridge entries are as installed"), "{found:?}");
+    // The model's favourite: `{}` over the settings. The diff names each entry that went.
+    std::fs::write(&path, "{}").unwrap();
+    let (_, report) = doctor(&env, "claude", None);
+    let found = changed(&report);
+    assert!(found[0].contains("- PreToolUse: ") && found[0].contains("+ PreToolUse: (no bridge entry)"), "{found:?}");
+}
