@@ -256,7 +256,7 @@ fn pipeline(
     // The guard protects itself: a fixed guard, before every user hook (docs/self-protection.md).
     // Only the managed file can turn it off (`self_protection: false`).
     if !config.self_protection_off {
-        let protected = crate::protect::Protected::new(layout, &config.workspace, layout.home.as_deref());
+        let protected = crate::protect::LazyProtected::new(layout, &config.workspace, layout.home.as_deref());
         builder = builder.fixed(crate::protect::registration(protected, layout.home.clone()));
     }
     // One process per event (a bridge call, a `hook run` in a script): the session's state lives on disk so the

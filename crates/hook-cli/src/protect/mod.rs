@@ -18,7 +18,7 @@ use hook_types::{Effect, Event};
 pub mod paths;
 pub mod shell;
 
-pub use paths::Protected;
+pub use paths::LazyProtected;
 use shell::Target;
 
 /// The gate's id, as `hook inspect` and receipts show it.
@@ -28,7 +28,7 @@ pub const ID: &str = "hook.self-protection";
 const UNATTENDED_MODES: &[&str] = &["bypass", "dontask", "dont_ask", "skip", "auto", "yolo", "never"];
 
 /// The gate, protecting `protected`.
-pub fn registration(protected: Protected, home: Option<PathBuf>) -> Registration {
+pub fn registration(protected: LazyProtected, home: Option<PathBuf>) -> Registration {
     Registration::in_process(ID, [Event::PreTool], move |input: &EventInput, _: &[Effect]| {
         Ok::<_, EvalError>(evaluate(&protected, home.as_deref(), input))
     })
@@ -48,7 +48,7 @@ pub fn inspected(off: bool) -> hook_config::InspectBuiltIn {
     hook_config::InspectBuiltIn { id: ID.to_owned(), events: vec![Event::PreTool], enabled: !off, about }
 }
 
-fn evaluate(protected: &Protected, home: Option<&Path>, input: &EventInput) -> Evaluation {
+fn evaluate(protected: &LazyProtected, home: Option<&Path>, input: &EventInput) -> Evaluation {
     let Some(finding) = finding(protected, home, input) else { return Evaluation::pass() };
     let reason = format!(
         "{ID}: {finding}. The agent cannot change its own guards; to make this change, do it yourself in your own \
@@ -63,7 +63,7 @@ fn evaluate(protected: &Protected, home: Option<&Path>, input: &EventInput) -> E
 }
 
 /// What the call would do to a protected place, in words; `None` when it changes none.
-fn finding(protected: &Protected, home: Option<&Path>, input: &EventInput) -> Option<String> {
+fn finding(protected: &LazyProtected, home: Option<&Path>, input: &EventInput) -> Option<String> {
     let name = input.tool_name.as_deref()?;
     let tool_input = input.tool_input.as_ref()?;
     let canonical = hook_types::canonical_tool(name);
@@ -78,7 +78,7 @@ fn finding(protected: &Protected, home: Option<&Path>, input: &EventInput) -> Op
     }
 }
 
-fn shell_finding(protected: &Protected, home: Option<&Path>, cwd: &Path, line: &str) -> Option<String> {
+fn shell_finding(protected: &LazyProtected, home: Option<&Path>, cwd: &Path, line: &str) -> Option<String> {
     for target in shell::targets(line) {
         match target {
             Target::Loosening(command) => {
@@ -120,7 +120,7 @@ const PATH_FIELDS: &[&str] =
     &["file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file", "filename", "file"];
 
 fn native_finding(
-    protected: &Protected,
+    protected: &LazyProtected,
     home: Option<&Path>,
     cwd: &Path,
     tool_input: &serde_json::Value,

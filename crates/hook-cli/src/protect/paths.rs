@@ -22,6 +22,36 @@ pub struct Entry {
     pub what: String,
 }
 
+/// The protected set, built on first use: most tool calls write nothing (a read, `git status`), and they should
+/// not pay for listing every agent's files (a few hundred path resolutions).
+#[derive(Debug)]
+pub struct LazyProtected {
+    layout: Layout,
+    workspace: PathBuf,
+    home: Option<PathBuf>,
+    built: std::sync::OnceLock<Protected>,
+}
+
+impl LazyProtected {
+    /// The protected set of `workspace` under `layout`, to be built when first asked.
+    pub fn new(layout: &Layout, workspace: &Path, home: Option<&Path>) -> LazyProtected {
+        LazyProtected {
+            layout: layout.clone(),
+            workspace: workspace.to_path_buf(),
+            home: home.map(Path::to_path_buf),
+            built: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl std::ops::Deref for LazyProtected {
+    type Target = Protected;
+
+    fn deref(&self) -> &Protected {
+        self.built.get_or_init(|| Protected::new(&self.layout, &self.workspace, self.home.as_deref()))
+    }
+}
+
 /// Everything the gate protects, for one workspace.
 #[derive(Debug, Clone, Default)]
 pub struct Protected {
