@@ -40,7 +40,7 @@ pub struct InspectReport {
     /// The managed file says `only_managed: true`: no other hook runs.
     pub only_managed: bool,
     /// The managed file says `self_protection: false`: the built-in self-protection gate is off.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub self_protection_off: bool,
     /// Whether the user origin is trusted (not when the config home lies inside the workspace).
     pub user_trusted: bool,
