@@ -296,6 +296,10 @@ fn render(
             painter.paint(Style::Dim, &format!("{origin} · {}", e.entry.kind.as_str()))
         ));
         out.push_str(&format!("               {}\n", clean_line(&why(e))));
+        if let Some(dropped) = &e.allow_dropped {
+            let line = format!("its allow would be dropped: {dropped}");
+            out.push_str(&format!("               {}\n", painter.paint(Style::Yellow, &clean_line(&line))));
+        }
     }
     if hooks.is_empty() {
         out.push_str("  no hooks: the verdict would be the event's default\n");

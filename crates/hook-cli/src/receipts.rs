@@ -76,6 +76,9 @@ fn show_tail(ctx: &Context, log: &Path, n: usize) -> Result<u8> {
             // The rule that decided is the hook itself: its id.
             out.push_str(&format!("    why: {} (rule `{}`)\n", clean_line(reason), clean_line(&receipt.hook_id)));
         }
+        if let Some(dropped) = &receipt.dropped {
+            out.push_str(&format!("    allow dropped: {}\n", clean_line(dropped)));
+        }
     }
     emit(&out)?;
     Ok(exit::SUCCESS)

@@ -171,13 +171,23 @@ fn common_properties(hook: &mut Map<String, Value>) {
             "via": {"description": "A wrapper the command runs through (`xargs`, `find -exec`, `sudo`, `bash`).", "type": "string", "minLength": 1}
         }
     });
+    let mut listed = pattern.clone();
+    listed["properties"]["writes"] = json!({"description": "In `all`: the commands this entry matches may also write \
+                                                             files through redirections (`sort -o`, `> out`).",
+                                            "type": "boolean"});
+    let all = json!({
+        "type": "object", "additionalProperties": false, "required": ["all"],
+        "properties": {"all": {"description": "The allow-list form: the hook's allow stands only when every command \
+                                               of the line matches one of these.",
+                               "type": "array", "minItems": 1, "items": listed}}
+    });
     add(
         hook,
         &["command"],
         json!({"description": "Tool events only: patterns over the commands a shell call runs, its line read by a \
                                shell parser (docs/shell-commands.md): `{program: git, args: [push, \"--force|-f\"]}` \
-                               or a list of them.",
-               "oneOf": [pattern.clone(), {"type": "array", "minItems": 1, "items": pattern}]}),
+                               or a list of them; `{all: [...]}` to approve only lines made of listed commands.",
+               "oneOf": [pattern.clone(), {"type": "array", "minItems": 1, "items": pattern}, all]}),
     );
     add(
         hook,

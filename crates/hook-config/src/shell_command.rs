@@ -4,12 +4,16 @@
 //! quoting, nested `sh -c` scripts resolved); the matcher's patterns are tested against those. Where part of the
 //! line cannot be known statically (`eval`, a program named by a variable, `source`) and no command read matches,
 //! `on_unknown` decides: `deny` and `ask` answer the call without running the hook, `pass` lets it go by.
+//!
+//! An approval is held to the whole line: under `command: {all: [...]}` a hook's allow stands only when every
+//! command of the line is in the list ([`CommandMatcher::allow_breaker`]), and under the plain form only when the
+//! line is one command.
 
 use std::borrow::Cow;
 
-use hook_shell::{Analysis, CommandPattern, Limits, Match, UnknownReason};
+use hook_shell::{Allowed, Analysis, CommandPattern, Coverage, Limits, Match, UnknownReason};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// What a gate answers when a [`CommandMatcher`] cannot tell whether a command line matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,12 +54,15 @@ impl OnUnknown {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandMatcher {
     patterns: Vec<CommandPattern>,
+    /// The allow-list form (`{all: [...]}`): each pattern with whether the commands it matches may write files.
+    /// `None` for the plain form.
+    allow_list: Option<Vec<Allowed>>,
     on_unknown: OnUnknown,
     /// What an interpreter one-liner (`python -c`, `perl -e`) means when it is all that could not be read; `None`:
     /// as `on_unknown`.
     on_interpreter: Option<OnUnknown>,
-    /// The patterns in their canonical form (a list of `{args?, piped_from?, program, via?}`): what is hashed, cached
-    /// and shown.
+    /// The patterns in their canonical form (a list of `{args?, piped_from?, program, via?}`, or `{all: [...]}` of
+    /// them with `writes?`): what is hashed, cached and shown.
     canonical: Value,
 }
 
@@ -65,6 +72,55 @@ fn strictness(answer: OnUnknown) -> u8 {
         OnUnknown::Deny => 2,
         OnUnknown::Ask => 1,
         OnUnknown::Pass => 0,
+    }
+}
+
+/// Why a plain `command:` cannot approve a line: it is not one command read whole.
+fn one_command_breaker(analysis: &Analysis) -> Option<String> {
+    let fix = "a plain `command:` approves only a line that is one command; list every command an approval may \
+               cover in `command: {all: [...]}`";
+    if let Some(unknown) = analysis.unknown.first() {
+        return Some(format!(
+            "part of the line cannot be read ({}: `{}`); {fix}",
+            unknown.reason.describe(),
+            shown(&unknown.text)
+        ));
+    }
+    match analysis.commands.as_slice() {
+        [] => Some(format!("the line runs no command this reader found; {fix}")),
+        [one] if one.dynamic => {
+            Some(format!("`{}` has words known only at run time; {fix}", shown(&one.argv.join(" "))))
+        }
+        [_] => None,
+        many => {
+            let listed: Vec<String> = many.iter().take(4).map(|c| format!("`{}`", shown(&c.argv.join(" ")))).collect();
+            let more = if many.len() > 4 { ", ..." } else { "" };
+            Some(format!("the line runs {} commands ({}{more}); {fix}", many.len(), listed.join(", ")))
+        }
+    }
+}
+
+/// A command or a piece of a line for a message: at most 120 characters.
+fn shown(text: &str) -> String {
+    let mut out: String = text.chars().take(120).collect();
+    if out.len() < text.len() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// The patterns of a list or of one pattern, each with where it sits below `command` (`at` leads).
+fn items<'v>(value: &'v Value, at: &str) -> Result<Vec<(String, &'v Value)>, CommandMatcherError> {
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            Ok(items.iter().enumerate().map(|(i, item)| (format!("{at}[{i}]"), item)).collect())
+        }
+        Value::Object(_) => Ok(vec![(at.to_owned(), value)]),
+        _ => Err(CommandMatcherError {
+            message: "expected a pattern `{program: git, args: [push, \"--force|-f\"]}` or a non-empty list of them"
+                .to_owned(),
+            at: at.to_owned(),
+        }),
     }
 }
 
@@ -78,31 +134,72 @@ pub struct CommandMatcherError {
 }
 
 impl CommandMatcher {
-    /// Reads a `command:` value: one pattern (`{program, args?, piped_from?, via?}`) or a list of them.
+    /// Reads a `command:` value: one pattern (`{program, args?, piped_from?, via?}`), a list of them, or the
+    /// allow-list form `{all: [pattern, ...]}`, whose patterns may also say `writes: true`.
+    ///
+    /// ```
+    /// use hook_config::{CommandMatcher, OnUnknown, shell_analysis};
+    /// use serde_json::json;
+    ///
+    /// let read_only = json!({"all": [{"program": "ls|cat"}, {"program": "git", "args": ["status|log"]}]});
+    /// let approver = CommandMatcher::from_value(&read_only, OnUnknown::Pass).unwrap();
+    /// let line = |l: &str| shell_analysis(Some(&json!({"command": l}))).unwrap();
+    /// assert_eq!(approver.allow_breaker(&line("ls -la && git status")), None);
+    /// assert_eq!(
+    ///     approver.allow_breaker(&line("ls && rm -rf ~")).as_deref(),
+    ///     Some("`rm -rf ~` is not in its `command: {all: ...}` list")
+    /// );
+    /// ```
     pub fn from_value(value: &Value, on_unknown: OnUnknown) -> Result<CommandMatcher, CommandMatcherError> {
-        let items: Vec<(String, &Value)> = match value {
-            Value::Array(items) if !items.is_empty() => {
-                items.iter().enumerate().map(|(i, item)| (format!("[{i}]"), item)).collect()
-            }
-            Value::Object(_) => vec![(String::new(), value)],
-            _ => {
-                return Err(CommandMatcherError {
-                    message: "expected a pattern `{program: git, args: [push, \"--force|-f\"]}` or a non-empty list \
-                              of them"
-                        .to_owned(),
-                    at: String::new(),
-                });
-            }
-        };
+        if let Value::Object(map) = value
+            && map.contains_key("all")
+        {
+            return Self::allow_list(map, on_unknown);
+        }
+        let items = items(value, "")?;
         let mut patterns = Vec::with_capacity(items.len());
         let mut canonical = Vec::with_capacity(items.len());
         for (at, item) in items {
-            let (pattern, form) = read_pattern(item)
+            let (pattern, form) = read_pattern(item, false)
                 .map_err(|(message, below)| CommandMatcherError { message, at: format!("{at}{below}") })?;
-            patterns.push(pattern);
+            patterns.push(pattern.pattern);
             canonical.push(form);
         }
-        Ok(CommandMatcher { patterns, on_unknown, on_interpreter: None, canonical: Value::Array(canonical) })
+        Ok(CommandMatcher {
+            patterns,
+            allow_list: None,
+            on_unknown,
+            on_interpreter: None,
+            canonical: Value::Array(canonical),
+        })
+    }
+
+    /// The `{all: [...]}` form.
+    fn allow_list(map: &Map<String, Value>, on_unknown: OnUnknown) -> Result<CommandMatcher, CommandMatcherError> {
+        if let Some(key) = map.keys().find(|k| *k != "all") {
+            return Err(CommandMatcherError {
+                message: format!(
+                    "unknown key `{key}` beside `all`; the allow-list form is `{{all: [{{program: ls}}, ...]}}` alone"
+                ),
+                at: format!(".{key}"),
+            });
+        }
+        let items = items(&map["all"], ".all")?;
+        let mut allowed = Vec::with_capacity(items.len());
+        let mut canonical = Vec::with_capacity(items.len());
+        for (at, item) in items {
+            let (entry, form) = read_pattern(item, true)
+                .map_err(|(message, below)| CommandMatcherError { message, at: format!("{at}{below}") })?;
+            allowed.push(entry);
+            canonical.push(form);
+        }
+        Ok(CommandMatcher {
+            patterns: allowed.iter().map(|a| a.pattern.clone()).collect(),
+            allow_list: Some(allowed),
+            on_unknown,
+            on_interpreter: None,
+            canonical: json!({"all": canonical}),
+        })
     }
 
     /// The matcher with its own answer for interpreter one-liners (`on_interpreter:`), which a guard on other
@@ -153,6 +250,54 @@ impl CommandMatcher {
         unknown.map_or(Match::No, Match::Unknown)
     }
 
+    /// Whether this is the allow-list form (`{all: [...]}`).
+    pub fn is_allow_list(&self) -> bool {
+        self.allow_list.is_some()
+    }
+
+    /// Why an allow of a hook this matcher scopes cannot stand on the line `analysis` reads, or `None` when it can.
+    ///
+    /// - The allow-list form: every simple command of the line (substitutions and nested scripts included) is
+    ///   matched by one of its patterns, writes a file through a redirection only where that pattern says
+    ///   `writes: true`, and was read whole; otherwise the first command that breaks it, or what was not read.
+    /// - The plain form matches a line when any one command does, so it approves only a line that is one command,
+    ///   read whole: on any other line its allow would cover commands it never looked at.
+    ///
+    /// ```
+    /// use hook_config::{CommandMatcher, OnUnknown, shell_analysis};
+    /// use serde_json::json;
+    ///
+    /// let ls = CommandMatcher::from_value(&json!({"program": "ls"}), OnUnknown::Pass).unwrap();
+    /// let line = |l: &str| shell_analysis(Some(&json!({"command": l}))).unwrap();
+    /// assert_eq!(ls.allow_breaker(&line("ls -la")), None);
+    /// assert!(ls.allow_breaker(&line("ls; rm -rf x")).unwrap().starts_with("the line runs 2 commands (`ls`, `rm -rf x`)"));
+    /// assert!(ls.allow_breaker(&line("ls \"$D\"")).unwrap().contains("known only at run time"));
+    /// ```
+    pub fn allow_breaker(&self, analysis: &Analysis) -> Option<String> {
+        match &self.allow_list {
+            Some(allowed) => match hook_shell::covers(allowed, analysis) {
+                Coverage::All => None,
+                Coverage::Uncovered(command) => {
+                    let text = shown(&command.argv.join(" "));
+                    let writes = allowed.iter().any(|a| a.pattern.test_command(&command) == Match::Yes);
+                    Some(if writes {
+                        format!(
+                            "`{text}` writes a file, and its entry in `command: {{all: ...}}` has no `writes: true`"
+                        )
+                    } else {
+                        format!("`{text}` is not in its `command: {{all: ...}}` list")
+                    })
+                }
+                Coverage::Unknown(unknown) => Some(format!(
+                    "part of the line cannot be read ({}: `{}`), so the list cannot be said to cover it",
+                    unknown.reason.describe(),
+                    shown(&unknown.text)
+                )),
+            },
+            None => one_command_breaker(analysis),
+        }
+    }
+
     /// What an unreadable line means for this hook.
     pub fn on_unknown(&self) -> OnUnknown {
         self.on_unknown
@@ -178,18 +323,28 @@ impl CommandMatcher {
     }
 }
 
-/// One pattern and its canonical form; on error the message and the field below the pattern.
-fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, String)> {
+/// One pattern and its canonical form (`writes` read only in an allow list); on error the message and the field
+/// below the pattern.
+fn read_pattern(value: &Value, in_list: bool) -> Result<(Allowed, Value), (String, String)> {
     let Value::Object(map) = value else {
         return Err(("expected a mapping with `program` (and `args`, `piped_from`, `via`)".to_owned(), String::new()));
     };
-    if let Some(key) = map.keys().find(|k| !matches!(k.as_str(), "program" | "args" | "piped_from" | "via")) {
-        let hint = hook_types::did_you_mean(key, ["program", "args", "piped_from", "via"]);
+    let keys: &[&str] = if in_list {
+        &["program", "args", "piped_from", "via", "writes"]
+    } else {
+        &["program", "args", "piped_from", "via"]
+    };
+    if let Some(key) = map.keys().find(|k| !keys.contains(&k.as_str())) {
+        if key == "writes" {
+            return Err((
+                "`writes` belongs to the allow-list form: `command: {all: [{program: sort, writes: true}]}`".to_owned(),
+                ".writes".to_owned(),
+            ));
+        }
+        let hint = hook_types::did_you_mean(key, keys.iter().copied());
+        let expected: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
         return Err((
-            format!(
-                "unknown key `{key}`{}; expected `program`, `args`, `piped_from`, `via`",
-                crate::issues::hint(hint)
-            ),
+            format!("unknown key `{key}`{}; expected {}", crate::issues::hint(hint), expected.join(", ")),
             format!(".{key}"),
         ));
     }
@@ -213,7 +368,7 @@ fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, Strin
         Some(_) => return Err(("expected a list of argument patterns".to_owned(), ".args".to_owned())),
     };
     let mut pattern = CommandPattern::new(program, &args).map_err(|e| (e.message, String::new()))?;
-    // Keys in byte order (`args` < `piped_from` < `program` < `via`), as the canonical JSON of the hash writes them.
+    // Keys in byte order (`args` < `piped_from` < `program` < `via` < `writes`), as the canonical JSON of the hash writes them.
     let mut form = Map::new();
     if !args.is_empty() {
         form.insert("args".into(), args.clone().into());
@@ -235,7 +390,15 @@ fn read_pattern(value: &Value) -> Result<(CommandPattern, Value), (String, Strin
         }
         Some(_) => return Err(("expected wrapper names, e.g. `xargs|find -exec`".to_owned(), ".via".to_owned())),
     }
-    Ok((pattern, Value::Object(form)))
+    let writes = match map.get("writes") {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => {
+            form.insert("writes".into(), true.into());
+            true
+        }
+        Some(_) => return Err(("expected `true` or `false`".to_owned(), ".writes".to_owned())),
+    };
+    Ok((Allowed { pattern, writes }, Value::Object(form)))
 }
 
 /// The commands a shell call runs: its input's `command` (a string, or an argv whose `bash -c` script is read)

@@ -28,6 +28,7 @@ fn receipt() -> Receipt {
         bound: None,
         reason: None,
         background: false,
+        dropped: None,
         prev: None,
     }
 }

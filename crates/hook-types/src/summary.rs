@@ -213,6 +213,10 @@ pub struct Receipt {
     /// decided nothing. Absent (`false`) otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub background: bool,
+    /// The hook allowed, and the pipeline dropped the allow: why (an approval scoped by `command:` or an `if` rule
+    /// on a line that runs a command it does not cover; a rewrite by a higher-precedence hook). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<String>,
     /// The sha256 (hex) of the previous line of the log, filled in by the file sink; `null` elsewhere.
     pub prev: Option<String>,
 }

@@ -9,6 +9,7 @@
 //! and state homes, and the logs of each run: `run-N.requests.jsonl`, `run-N.stdout`, `run-N.stderr`), removed
 //! after a pass unless `--keep`, kept after a failure.
 
+mod adversary;
 mod agent;
 mod chat;
 mod claude;

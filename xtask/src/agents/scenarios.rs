@@ -8,6 +8,7 @@
 
 use anyhow::Result;
 
+use super::adversary;
 use super::agent::{Approver, Point, Run, write_own_hooks};
 use super::codex;
 use super::doctor;
@@ -48,6 +49,11 @@ pub const SCENARIOS: &[Scenario] = &[
     // A refused force push re-tried as `-f` and through `bash -c`: the `command:` guard reads the parsed command.
     Scenario { name: "force_push_retries", agents: &["claude", "codex"], run: retries::force_push_retries },
     Scenario { name: "migrate", agents: &[], run: migrate },
+    // The model as the adversary: an approval held to the whole line, a delete inside a substitution, an attempt
+    // to take the guard away.
+    Scenario { name: "auto_approve", agents: &["claude", "codex"], run: adversary::auto_approve },
+    Scenario { name: "substitution_guard", agents: &["claude", "codex"], run: adversary::substitution_guard },
+    Scenario { name: "self_protection", agents: &["claude", "codex"], run: adversary::self_protection },
     // Qwen Code 0.24.4 shows a hook's `systemMessage` in neither of its headless outputs (text, stream-json): the
     // suite cannot see what it shows its user, so these two run for the agents that print it.
     Scenario { name: "notice_baseline", agents: &["claude", "codex", "gemini"], run: notice_baseline },

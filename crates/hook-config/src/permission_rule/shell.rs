@@ -58,17 +58,39 @@ pub(crate) fn command_matches(pattern: &ShellPattern, command: &str) -> bool {
         return true;
     }
     analysis.commands.iter().any(|simple| {
-        if simple.dynamic {
-            // An argument only run time knows could be anything the rule names.
-            return true;
-        }
-        let written = simple.argv.join(" ");
-        let named = std::iter::once(simple.program.as_str()).chain(simple.argv[1..].iter().map(String::as_str));
-        let normalised = std::iter::once(simple.program.as_str()).chain(simple.args.iter().map(String::as_str));
-        pattern.matches_simple(&written)
-            || pattern.matches_simple(&named.collect::<Vec<_>>().join(" "))
-            || pattern.matches_simple(&normalised.collect::<Vec<_>>().join(" "))
+        // An argument only run time knows could be anything the rule names.
+        simple.dynamic || simple_matches(pattern, simple)
     })
+}
+
+/// Why an allow of a hook scoped by this rule cannot stand on `command`: the line holds a command the rule does
+/// not match, or a part that cannot be read; `None` when every command it runs matches. Claude Code holds its own
+/// permission rules to every command of a line the same way.
+pub(crate) fn allow_breaker(pattern: &ShellPattern, command: &str) -> Option<String> {
+    let analysis = hook_shell::parse(command, &hook_shell::Limits::default());
+    if let Some(unknown) = analysis.unknown.first() {
+        return Some(format!("part of the line cannot be read ({}: `{}`)", unknown.reason.describe(), unknown.text));
+    }
+    analysis.commands.iter().find_map(|simple| {
+        let text = || simple.argv.join(" ").chars().take(120).collect::<String>();
+        if simple.dynamic {
+            Some(format!("`{}` has words known only at run time", text()))
+        } else if !simple_matches(pattern, simple) {
+            Some(format!("`{}` does not match the rule", text()))
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether one simple command matches, compared three ways (see [`command_matches`]).
+fn simple_matches(pattern: &ShellPattern, simple: &hook_shell::Command) -> bool {
+    let written = simple.argv.join(" ");
+    let named = std::iter::once(simple.program.as_str()).chain(simple.argv[1..].iter().map(String::as_str));
+    let normalised = std::iter::once(simple.program.as_str()).chain(simple.args.iter().map(String::as_str));
+    pattern.matches_simple(&written)
+        || pattern.matches_simple(&named.collect::<Vec<_>>().join(" "))
+        || pattern.matches_simple(&normalised.collect::<Vec<_>>().join(" "))
 }
 
 #[cfg(test)]
@@ -89,6 +111,17 @@ mod tests {
         assert!(matches("git push *", "(cd x; git push)"));
         assert!(matches("git push:*", "echo origin | xargs git push"));
         assert!(!matches("git push *", "cat <<EOF\ngit push\nEOF"));
+    }
+
+    #[test]
+    fn an_allow_stands_only_when_every_command_matches() {
+        let breaker = |rule: &str, command: &str| allow_breaker(&ShellPattern::new(rule), command);
+        assert_eq!(breaker("ls *", "ls -la"), None);
+        assert_eq!(breaker("ls:*", "ls -la | ls"), None);
+        assert_eq!(breaker("ls *", "ls && rm -rf ~").as_deref(), Some("`rm -rf ~` does not match the rule"));
+        assert_eq!(breaker("ls *", "ls $(rm -rf ~)").as_deref(), Some("`rm -rf ~` does not match the rule"));
+        assert!(breaker("ls *", "ls \"$D\"").unwrap().contains("known only at run time"));
+        assert!(breaker("ls *", "ls; eval \"$X\"").unwrap().starts_with("part of the line cannot be read"));
     }
 
     #[test]

@@ -26,6 +26,8 @@ impl Fixture {
             "- id: mcp-note\n  on: pre_tool\n  matcher: \"^mcp__.*\"\n  kind: prompt\n  message: careful with MCP\n\
              - id: fmt\n  on: post_tool\n  kind: command\n  shell: \"$HOOK_PROJECT_DIR/scripts/notify.sh --fmt\"\n\
              - id: no-push\n  on: pre_tool\n  if: \"shell(git push *)\"\n  kind: prompt\n  message: pushes are reviewed\n\
+             - id: read-only\n  on: permission_request\n  command: {all: [{program: ls}, {program: sort, writes: true}]}\n  \
+               on_interpreter: pass\n  kind: effect\n  effect: { kind: allow_tool }\n\
              - id: broken-gate\n  on: pre_tool\n  kind: effect\n  effect: { kind: block_tol, reason: typo }\n",
         )
         .unwrap();
@@ -80,6 +82,7 @@ fn a_cached_load_is_the_cold_load_and_a_second_load_reads_only_the_cache() {
     assert!(!cold.issues.is_empty() && !cold.closed_gates.is_empty(), "the fixture has a broken gate hook");
     assert!(cold.hooks.iter().any(|h| h.decl.matcher.is_some()));
     assert!(cold.hooks.iter().any(|h| h.decl.condition.is_some()));
+    assert!(cold.hooks.iter().any(|h| h.decl.command.as_ref().is_some_and(|c| c.is_allow_list())));
     let first = fixture.cached();
     assert_eq!(all(&first), all(&cold));
     let written = fixture.entries();

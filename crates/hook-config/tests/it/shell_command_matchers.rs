@@ -82,3 +82,40 @@ fn on_unknown_without_a_matcher_or_a_command_off_a_tool_event_is_an_error() {
     );
     assert!(ask_after.issues.iter().any(|i| i.message.contains("pre_tool only")), "{:#?}", ask_after.issues);
 }
+
+#[test]
+fn the_allow_list_form_loads_hashes_apart_and_names_its_fields_when_wrong() {
+    let list = "{all: [{program: \"ls|cat\"}, {program: sort, writes: true}]}";
+    let approver = load(&GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", list));
+    assert!(approver.issues.is_empty(), "{:#?}", approver.issues);
+    let matcher = approver.hooks[0].command.as_ref().unwrap();
+    assert!(matcher.is_allow_list());
+    let input = canonical_hash_input(&approver.hooks[0]);
+    assert_eq!(
+        input["command"]["patterns"],
+        json!({"all": [{"program": "ls|cat"}, {"program": "sort", "writes": true}]})
+    );
+    // The same patterns in the plain form are another hook: they approve another set of lines.
+    let plain = load(
+        &GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", "[{program: \"ls|cat\"}, {program: sort}]"),
+    );
+    assert_ne!(approver.hooks[0].hash, plain.hooks[0].hash);
+    let breaker = |line: &str| matcher.allow_breaker(&shell_analysis(Some(&json!({"command": line}))).unwrap());
+    assert_eq!(breaker("ls | sort -o out"), None, "sort may write");
+    assert!(breaker("cat x > y").unwrap().contains("`cat x` writes a file"));
+
+    for (command, field, says) in [
+        ("{all: [{program: ls, writes: yes}]}", "hooks[0].command.all[0].writes", "expected `true` or `false`"),
+        ("{all: [{program: ls}], any: [{program: rm}]}", "hooks[0].command.any", "unknown key `any` beside `all`"),
+        ("{all: []}", "hooks[0].command.all", "non-empty list"),
+        ("{all: [{program: ls}, {progam: cat}]}", "hooks[0].command.all[1].progam", "did you mean `program`"),
+        ("{program: ls, writes: true}", "hooks[0].command.writes", "belongs to the allow-list form"),
+    ] {
+        let load = load(&GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", command));
+        let issue =
+            load.issues.iter().find(|i| i.severity == IssueSeverity::Error).unwrap_or_else(|| panic!("{command}"));
+        assert_eq!(issue.field.as_deref(), Some(field), "{command}: {issue:#?}");
+        assert!(issue.message.contains(says), "{command}: {}", issue.message);
+        assert!(load.hooks.is_empty(), "{command}: the hook is dropped");
+    }
+}

@@ -144,8 +144,9 @@ impl Dispatch<'_> {
     async fn run(mut self) -> DispatchResult {
         let event = &self.input.event;
         let mut guards = Box::pin(self.run_guards(self.input, None)).await;
-        let (mut users, background) = Box::pin(self.run_users(&guards)).await;
+        let (mut users, background, dropped) = Box::pin(self.run_users(&guards)).await;
         self.background = background;
+        self.notices.extend(dropped);
         let guard_count = guards.len();
         let mut all: Vec<&mut Record> = guards.iter_mut().chain(users.iter_mut()).collect();
         let folded = fold::fold(event, &mut all);
@@ -443,8 +444,11 @@ impl Dispatch<'_> {
     /// 2. the in-process hooks run in precedence order, each seeing the effects before it;
     /// 3. the `async: true` observers start and leave the dispatch;
     /// 4. the scheduled hooks (command, http, evaluated) run concurrently;
-    /// 5. every hook below the highest-precedence deny is cancelled and its results discarded.
-    async fn run_users(&self, guards: &[Record]) -> (Vec<Record>, Vec<String>) {
+    /// 5. an allow that does not cover the whole shell line is dropped, with a notice ([`drop_partial_allows`]);
+    /// 6. every hook below the highest-precedence deny is cancelled and its results discarded.
+    ///
+    /// The records, the ids of the hooks started in the background, and the notices of the dropped allows.
+    async fn run_users(&self, guards: &[Record]) -> (Vec<Record>, Vec<String>, Vec<String>) {
         let table = self.table;
         let probe = Probe::of(self.input).within(&self.inner.workspace);
         let positions = table.user_index.matching(&table.user, &probe);
@@ -455,6 +459,7 @@ impl Dispatch<'_> {
         let denied = self.run_in_process(&hooks, &mut records, guards).await;
         let (background, started) = self.start_background(&hooks, &mut records);
         self.run_scheduled(&hooks, &mut records, &background, denied).await;
+        let dropped = drop_partial_allows(&hooks, &mut records, &probe);
         let mut stayed: Vec<(Record, bool)> = records
             .into_iter()
             .zip(settled)
@@ -463,7 +468,7 @@ impl Dispatch<'_> {
             .map(|(_, (r, settled))| (r.expect("every hook has a record"), settled))
             .collect();
         cancel_below_deny(&self.input.event, &mut stayed);
-        (stayed.into_iter().map(|(record, _)| record).collect(), started)
+        (stayed.into_iter().map(|(record, _)| record).collect(), started, dropped)
     }
 
     /// A record for each of `hooks` that does not run: all of them where a guard denied on an event a deny decides,
@@ -872,6 +877,28 @@ fn cancelled(mut record: Record, cause: Cancel, cx: &RunContext<'_>) -> Record {
 
 pub(super) fn deadline_text(ms: u64) -> String {
     format!("cancelled: the dispatch deadline of {ms} ms passed")
+}
+
+/// An allow stands only when everything it covers is allowed: each run whose hook is scoped by `command:` or an
+/// `if` shell rule, and which allows a shell call whose line runs a command that scope does not cover, loses its
+/// allow (the agent's own approval flow goes on) with a Warning entry and a line in its receipt naming the
+/// command. One notice per dropped allow, for the user.
+fn drop_partial_allows(hooks: &[&UserHook], records: &mut [Option<Record>], probe: &Probe<'_>) -> Vec<String> {
+    let mut notices = Vec::new();
+    for (hook, record) in hooks.iter().zip(records.iter_mut()) {
+        let Some(record) = record else { continue };
+        let allows = matches!(record.decision, hook_types::Decision::Allow { .. })
+            || record.effects.iter().any(|e| matches!(e, Effect::AllowTool { .. }));
+        if !allows {
+            continue;
+        }
+        if let Some(why) = probe.allow_breaker(hook.filter())
+            && record.drop_allow(&why)
+        {
+            notices.push(format!("hook `{}` approved this call, and its approval was dropped: {why}", hook.decl().id));
+        }
+    }
+    notices
 }
 
 /// The answer of a hook whose `command:` matcher could not read the shell call and says `on_unknown: deny` or

@@ -110,6 +110,10 @@ pub struct Explanation {
     pub events: Vec<Event>,
     /// `None` when it matches the event.
     pub mismatch: Option<Mismatch>,
+    /// A user hook that matches, scoped by `command:` or an `if` shell rule, on a shell line that runs a command
+    /// its scope does not cover: why an allow it gives would be dropped (the dispatch drops it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow_dropped: Option<String>,
 }
 
 impl Explanation {
@@ -149,7 +153,11 @@ impl Pipeline {
         }
         for in_process in [true, false] {
             for hook in table.user.iter().filter(|h| h.in_process() == in_process) {
-                out.push(explained(user_entry(event, hook), hook, &probe, settled));
+                let mut explanation = explained(user_entry(event, hook), hook, &probe, settled);
+                if explanation.mismatch.is_none() {
+                    explanation.allow_dropped = probe.allow_breaker(hook.filter());
+                }
+                out.push(explanation);
             }
         }
         out
@@ -161,7 +169,7 @@ fn explained<T: Routable>(mut entry: PreviewEntry, item: &T, probe: &Probe<'_>, 
         // Tested, not left as conditions.
         entry.conditions.clear();
     }
-    Explanation { entry, events: item.events().to_vec(), mismatch: mismatch(item, probe) }
+    Explanation { entry, events: item.events().to_vec(), mismatch: mismatch(item, probe), allow_dropped: None }
 }
 
 /// Why `item` does not fire for the probe: another event, else the routing test's refusal, with what it tested.

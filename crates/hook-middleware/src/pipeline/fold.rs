@@ -63,20 +63,8 @@ pub(crate) fn fold(event: &Event, records: &mut [&mut Record]) -> Folded {
             );
         }
         for (i, record) in records.iter_mut().enumerate() {
-            if i == winner {
-                continue;
-            }
-            let allowed = matches!(record.decision, Decision::Allow { .. })
-                || record.effects.iter().any(|e| matches!(e, Effect::AllowTool { .. }));
-            if allowed {
-                record.effects.retain(|e| !matches!(e, Effect::AllowTool { .. }));
-                if matches!(record.decision, Decision::Allow { .. }) {
-                    record.decision = Decision::Pass;
-                }
-                record.entry(
-                    EntryKind::Warning,
-                    format!("its allow was downgraded to pass: `{winner_id}` rewrote the input, so no hook approved what will run"),
-                );
+            if i != winner {
+                record.drop_allow(&format!("`{winner_id}` rewrote the input, so no hook approved what will run"));
             }
         }
     }

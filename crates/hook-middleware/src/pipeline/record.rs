@@ -47,6 +47,8 @@ pub(crate) struct Record {
     /// Not run because what it runs changed since it was trusted (its status is `untrusted`; its receipt says
     /// `modified`).
     pub modified: bool,
+    /// The allow the pipeline dropped from this run, and why (for the receipt).
+    pub dropped: Option<String>,
     /// The hook's span, if it ran in one. Its status is recorded only once the dispatch has folded every run, so
     /// the span says what the run summary and the receipt say (a run the fold discards is `cancelled` there too).
     pub span: Option<tracing::Span>,
@@ -79,6 +81,7 @@ impl Record {
             bound: None,
             cancelled: None,
             modified: false,
+            dropped: None,
             span: None,
         }
     }
@@ -88,6 +91,23 @@ impl Record {
         let mut record = Record::bare(meta, event, status);
         record.entry(EntryKind::Feedback, why);
         record
+    }
+
+    /// Drops the run's allow (an allow decision and every `allow_tool`), with a Warning entry: `its allow was
+    /// dropped: {why}`. Whether it had one.
+    pub(crate) fn drop_allow(&mut self, why: &str) -> bool {
+        let decided = matches!(self.decision, Decision::Allow { .. });
+        let effects = self.effects.len();
+        self.effects.retain(|e| !matches!(e, Effect::AllowTool { .. }));
+        if !decided && effects == self.effects.len() {
+            return false;
+        }
+        if decided {
+            self.decision = Decision::Pass;
+        }
+        self.entry(EntryKind::Warning, format!("its allow was dropped: {why}"));
+        self.dropped = Some(why.to_owned());
+        true
     }
 
     /// A cancelled hook: every result it had is discarded, one entry says why.
@@ -159,6 +179,7 @@ impl Record {
                 _ => None,
             },
             background: false,
+            dropped: self.dropped.clone(),
             prev: None,
         }
     }

@@ -230,6 +230,26 @@ impl<'a> Probe<'a> {
         None
     }
 
+    /// Why an allow from a hook under `filter` cannot stand on this call, or `None` when it can: on a shell call, a
+    /// `command:` or `if` shell rule matches a line when one command of it does, and an approval must cover every
+    /// command the line runs ([`CommandMatcher::allow_breaker`], [`PermissionRule::allow_breaker`]). Nothing to say
+    /// in a preview, off the shell tool, or for a hook scoped by neither.
+    pub(crate) fn allow_breaker(&self, filter: &Filter) -> Option<String> {
+        let call = self.call?;
+        if !self.event.is_tool_event() || self.tool.as_deref() != Some("shell") {
+            return None;
+        }
+        if let Some(command) = &filter.command {
+            let analysis = self.shell.get_or_init(|| hook_config::shell_analysis(call.input));
+            if let Some(why) = analysis.as_ref().and_then(|a| command.allow_breaker(a)) {
+                return Some(why);
+            }
+        }
+        let condition = filter.condition.as_ref()?;
+        let why = condition.allow_breaker(call.input)?;
+        Some(format!("under `if: {}`, {why}", condition.as_str()))
+    }
+
     /// What a `command:` matcher says of this call: `No` for a call that is not a shell command on a tool event,
     /// `None` in a preview (no input, so it does not exclude).
     pub(crate) fn command_match(&self, command: &CommandMatcher) -> Option<Match> {

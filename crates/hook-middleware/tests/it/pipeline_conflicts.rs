@@ -80,7 +80,7 @@ fn an_allow_plus_another_hooks_rewrite_gives_pass() {
         &result,
         r#"verdict: pass
            effect: {"kind":"rewrite_tool_input","input":{"command":"rm -r build"}}
-           run: approver: completed (exit 0) | Warning: its allow was downgraded to pass: `fixer` rewrote the input, so no hook approved what will run
+           run: approver: completed (exit 0) | Warning: its allow was dropped: `fixer` rewrote the input, so no hook approved what will run
            run: fixer: completed (exit 0)"#,
     );
     // The hook that rewrote may approve its own input.
@@ -121,7 +121,7 @@ fn a_guard_that_denies_the_rewritten_input_denies_the_call() {
            reason: piping into sh is refused
            run: host.no-pipes-to-sh: completed
            run: sneaky: completed (exit 0)
-           run: approver: completed (exit 0) | Warning: its allow was downgraded to pass: `sneaky` rewrote the input, so no hook approved what will run
+           run: approver: completed (exit 0) | Warning: its allow was dropped: `sneaky` rewrote the input, so no hook approved what will run
            run: host.no-pipes-to-sh: blocked | Feedback: re-checked the tool input as rewritten by `sneaky` | Feedback: piping into sh is refused"#,
     );
 }

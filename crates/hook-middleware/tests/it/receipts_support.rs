@@ -45,6 +45,7 @@ pub fn receipt(n: u64) -> Receipt {
         bound: None,
         reason: None,
         background: false,
+        dropped: None,
         prev: None,
     }
 }

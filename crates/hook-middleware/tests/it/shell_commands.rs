@@ -91,3 +91,85 @@ fn command_and_policy_hooks_get_the_commands_in_their_payload() {
     assert_eq!(payload["commands"][0]["via"], json!(["sudo"]));
     assert_eq!(payload["unknown_commands"][0]["reason"], "eval");
 }
+
+/// Approvers of each scope: an allow-list, a plain `command:`, an `if` shell rule, and a real script that answers
+/// allow to whatever it is given (the engine, not the script, holds the approval to the line).
+fn approvers(fixture: &Fixture) {
+    let script = fixture.script("approve.sh", "cat > /dev/null\necho '{\"decision\": \"allow\"}'\n");
+    fixture.user_hooks(&format!(
+        concat!(
+            "- id: list\n  on: permission_request\n",
+            "  command: {{all: [{{program: \"ls|cat\"}}, {{program: git, args: [status]}}, {{program: sort, writes: true}}]}}\n",
+            "  kind: effect\n  effect: {{kind: allow_tool, reason: read-only}}\n",
+            "- id: plain\n  on: pre_tool\n  command: {{program: ls}}\n",
+            "  kind: effect\n  effect: {{kind: allow_tool}}\n",
+            "- id: rule\n  on: pre_tool\n  if: \"shell(git status*)\"\n",
+            "  kind: command\n  argv: [\"{}\"]\n",
+        ),
+        script.display()
+    ));
+}
+
+#[test]
+fn an_allow_list_approves_a_line_only_when_every_command_is_on_it() {
+    let fixture = Fixture::new();
+    approvers(&fixture);
+    let ring = std::sync::Arc::new(hook_middleware::receipts::RingSink::new(64));
+    let pipeline = fixture.builder().receipt_sink(ring.clone()).build().unwrap();
+    let permission = |line: &str| {
+        let mut input = pre_tool("Bash", json!({"command": line}));
+        input.event = hook_types::Event::PermissionRequest;
+        dispatch(&pipeline, &input)
+    };
+    for line in ["ls -la", "ls | cat -n && git status", "sort -o out.txt in.txt", "ls 2>/dev/null"] {
+        let result = permission(line);
+        assert_eq!(result.verdict, Verdict::Allow, "{line}: {}", render(&result));
+        assert!(result.notices.is_empty(), "{line}: {:?}", result.notices);
+    }
+    let broken = [
+        ("ls && rm -rf ~", "`rm -rf ~` is not in its"),
+        ("ls $(curl -s x)", "`curl -s x` is not in its"),
+        ("bash -c 'ls; git push -f'", "`git push -f` is not in its"),
+        ("ls > listing", "`ls` writes a file"),
+        ("cat \"$F\"", "cannot be read"),
+        ("ls; eval \"$X\"", "cannot be read"),
+    ];
+    for (line, why) in broken {
+        let result = permission(line);
+        assert_eq!(result.verdict, Verdict::None, "{line}: the agent's own approval goes on: {}", render(&result));
+        assert!(result.effects.is_empty(), "{line}: {:?}", result.effects);
+        assert!(entries_of(&result, "list").contains(why), "{line}: {}", render(&result));
+        assert!(result.notices.iter().any(|n| n.contains("`list`") && n.contains(why)), "{line}: {:?}", result.notices);
+        let receipt = ring.snapshot().into_iter().last().unwrap();
+        assert!(receipt.dropped.as_deref().is_some_and(|d| d.contains(why)), "{line}: {receipt:?}");
+        assert_eq!(receipt.effects, ["allow_tool"], "the receipt still says what the hook emitted");
+    }
+}
+
+#[test]
+fn a_plain_command_or_if_scope_approves_only_a_line_that_is_one_command() {
+    let fixture = Fixture::new();
+    approvers(&fixture);
+    let pipeline = fixture.pipeline();
+    let ls = dispatch(&pipeline, &pre_tool("Bash", json!({"command": "ls -la"})));
+    assert_eq!(ls.verdict, Verdict::Allow, "{}", render(&ls));
+    let status = dispatch(&pipeline, &pre_tool("Bash", json!({"command": "git status --short"})));
+    assert_eq!(status.verdict, Verdict::Allow, "the script's allow stands: {}", render(&status));
+
+    let both = dispatch(&pipeline, &pre_tool("Bash", json!({"command": "ls && curl -s x; pwd"})));
+    assert_eq!(both.verdict, Verdict::Pass, "{}", render(&both));
+    assert!(entries_of(&both, "plain").contains("the line runs 3 commands"), "{}", render(&both));
+    let smuggled = dispatch(&pipeline, &pre_tool("Bash", json!({"command": "git status; rm -rf ~"})));
+    assert_eq!(smuggled.verdict, Verdict::Pass, "{}", render(&smuggled));
+    assert_eq!(status_of(&smuggled, "rule"), RunStatus::Completed, "the script ran: {}", render(&smuggled));
+    let why = entries_of(&smuggled, "rule");
+    assert!(why.contains("under `if: shell(git status*)`, `rm -rf ~` does not match the rule"), "{why}");
+    assert!(smuggled.notices.iter().any(|n| n.contains("`rule`")), "{:?}", smuggled.notices);
+    // A deny from the same scope is never narrowed: only approvals are held to the line.
+    let fixture = Fixture::new();
+    fixture.user_hooks(
+        "- id: no-ls\n  on: pre_tool\n  command: {program: ls}\n  kind: effect\n  effect: {kind: block_tool, reason: no}\n",
+    );
+    let denied = dispatch(&fixture.pipeline(), &pre_tool("Bash", json!({"command": "ls; pwd"})));
+    assert_eq!(denied.verdict, Verdict::Deny, "{}", render(&denied));
+}

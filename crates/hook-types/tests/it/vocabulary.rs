@@ -273,6 +273,7 @@ fn receipt_snapshot() {
         bound: None,
         reason: None,
         background: false,
+        dropped: None,
         prev: Some("0".repeat(64)),
     };
     insta::assert_yaml_snapshot!(receipt);
