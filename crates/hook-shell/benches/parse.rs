@@ -4,7 +4,8 @@
 //! `ls -la` to here-documents and nested `bash -c`), three per-line costs: a force-push regular expression of the
 //! kind guards use today (`regex`, compiled once), `hook_shell::parse` alone, and `parse` plus a `command:` pattern
 //! test, which is what a guard with a `command:` matcher pays per call. Besides criterion's figures it prints the
-//! mean per line of each from one paired run (the three measured alternately, median of rounds).
+//! mean per line of each from one paired run (the three measured alternately, median of rounds), and the
+//! distribution over the lines of parse-and-decide (the pattern and an allow-list's `covers`), line by line.
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
 use std::hint::black_box;
@@ -48,6 +49,43 @@ fn benches(c: &mut Criterion) {
     });
     group.finish();
     paired(&lines, &regex, &pattern);
+    per_line_distribution(&lines, &pattern);
+}
+
+/// Parse and decide, line by line: each line read and tested against the force-push pattern and an allow-list
+/// (`hook_shell::covers`, what an approver pays) 41 times, its median kept; then the median, 90th percentile and
+/// maximum over the lines.
+fn per_line_distribution(lines: &[String], pattern: &CommandPattern) {
+    let limits = Limits::default();
+    let allowed = [
+        hook_shell::Allowed { pattern: CommandPattern::new("ls|cat|head|grep|pwd", &[]).unwrap(), writes: false },
+        hook_shell::Allowed { pattern: CommandPattern::new("git", &["status|log|diff"]).unwrap(), writes: false },
+    ];
+    let mut medians: Vec<Duration> = lines
+        .iter()
+        .map(|line| {
+            let mut times: Vec<Duration> = (0..41)
+                .map(|_| {
+                    let start = Instant::now();
+                    let analysis = parse(black_box(line), &limits);
+                    black_box(pattern.test(&analysis));
+                    black_box(hook_shell::covers(&allowed, &analysis));
+                    start.elapsed()
+                })
+                .collect();
+            times.sort();
+            times[times.len() / 2]
+        })
+        .collect();
+    medians.sort();
+    let at = |q: f64| medians[((medians.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "parse and decide, per line over {} lines: median {:?}, p90 {:?}, max {:?}",
+        medians.len(),
+        at(0.5),
+        at(0.9),
+        at(1.0)
+    );
 }
 
 /// One paired run: the three alternately, 15 rounds, the median round's time per line of each.
