@@ -14,12 +14,12 @@ use hook_types::{Agent, AgentFiles, AgentPath};
 /// One protected place: a file, or a directory and everything under it.
 #[derive(Debug, Clone)]
 pub struct Entry {
-    /// The path, resolved as [`resolve`] resolves a tool call's.
-    pub path: PathBuf,
     /// Whether everything under `path` is protected too.
     pub dir: bool,
     /// What it is, for the reason ("Claude Code's hook settings").
     pub what: String,
+    /// The path, resolved as [`resolve`] resolves a tool call's, then case-folded ([`folded`]): how it is compared.
+    key: PathBuf,
 }
 
 /// The protected set, built on first use: most tool calls write nothing (a read, `git status`), and they should
@@ -159,27 +159,32 @@ impl Protected {
         {
             self.needles.push(first.to_owned());
         }
-        self.entries.push(Entry { path, dir, what: what.to_owned() });
+        self.entries.push(Entry { dir, what: what.to_owned(), key: folded(&path) });
     }
 
     /// The protected entry `path` (resolved) falls under, if any: the file itself, a file under a protected
     /// directory, with `tree` (a removal, a move, a change of mode or owner, which reach what a directory holds) a
     /// directory that holds a protected place, or a new file named `hook` in a `PATH` directory.
+    ///
+    /// Paths are compared case-folded: where the file system folds case (macOS's and Windows' defaults, a
+    /// `casefold` directory on Linux) `.Claude/Settings.json` is the settings file; where it does not, it is a
+    /// file beside it, and asking before writing it costs nothing.
     pub fn covering(&self, path: &Path, tree: bool) -> Option<Entry> {
+        let key = folded(path);
         for entry in &self.entries {
             // The root itself is left to the user's own guards (`rm -rf /` is every guard's first example, and
             // what it destroys is not the guards alone).
-            let holds = tree && path.parent().is_some() && entry.path.starts_with(path);
-            if path == entry.path || (entry.dir && path.starts_with(&entry.path)) || holds {
+            let holds = tree && key.parent().is_some() && entry.key.starts_with(&key);
+            if key == entry.key || (entry.dir && key.starts_with(&entry.key)) || holds {
                 return Some(entry.clone());
             }
         }
-        let hook_on_path = path.file_name().is_some_and(|n| n == "hook")
-            && path.parent().is_some_and(|d| self.path_dirs.iter().any(|p| p == d));
+        let hook_on_path = key.file_name().is_some_and(|n| n == "hook")
+            && key.parent().is_some_and(|d| self.path_dirs.iter().any(|p| folded(p) == d));
         hook_on_path.then(|| Entry {
-            path: path.to_owned(),
             dir: false,
             what: "a `hook` program on PATH, which would shadow the one the agents' entries run".to_owned(),
+            key,
         })
     }
 
@@ -213,6 +218,11 @@ fn expand_home(raw: &str, home: Option<&Path>) -> Option<String> {
         }
     }
     Some(raw.to_owned())
+}
+
+/// `path` in lower case, for a comparison that holds on a file system that folds case.
+fn folded(path: &Path) -> PathBuf {
+    PathBuf::from(path.to_string_lossy().to_lowercase())
 }
 
 /// `.` and `..` folded without touching the file system.

@@ -45,6 +45,9 @@ fn attempts(env: &Env) -> Vec<(&'static str, &'static str, Value)> {
         ("hook uninstall through the shell", "Bash", json!({"command": "cd . && hook uninstall --agent claude"})),
         ("a hook shadowing the binary on PATH", "Bash", json!({"command": "cp /bin/true /usr/local/bin/hook"})),
         ("the user's settings by ~", "Bash", json!({"command": "touch ~/.claude/settings.json"})),
+        // On a file system that folds case (macOS's, Windows') these are the settings file and the hooks folder.
+        ("the settings in another case", "Write", json!({"file_path": ".Claude/Settings.JSON", "content": "{}"})),
+        ("the hooks folder in another case", "Bash", json!({"command": "rm -rf .HOOKS"})),
         (
             "a dynamic target in a line naming the settings",
             "Bash",
