@@ -72,6 +72,11 @@ pub const ERROR_EXIT: u8 = 1;
 /// of them too: [`BLOCKING_EXIT`] where the engine, reading it by the agent's rules, denied, else [`ERROR_EXIT`].
 pub const BRIDGE_STATUSES: [u8; 3] = [0, ERROR_EXIT, BLOCKING_EXIT];
 
+/// The bridge's exit statuses on a gate event: it never exits [`ERROR_EXIT`] there, so the installed handler can
+/// read a 1 (the npm launcher's status when its platform package is missing, a crash a runtime reports as 1) as the
+/// bridge failing to answer, and deny. Claude Code and Codex read 1 as a non-blocking error and run the tool.
+pub const GATE_STATUSES: [u8; 2] = [0, BLOCKING_EXIT];
+
 /// The bridge's answer to `read` after the dispatch that gave `result`, in the agent's output protocol (see the
 /// module docs).
 ///
@@ -129,12 +134,17 @@ fn replay(read: &AgentInput, result: &DispatchResult) -> Option<Answer> {
     }
     let replay = run.replay.as_ref()?;
     let exit_code = u8::try_from(replay.exit_code).ok()?;
+    let gate = read.agent.event(&read.event_name).event.class() == EventClass::Gate;
     // A status the installed handler would read as the bridge failing becomes the one of the bridge's statuses the
     // agent reads the same way: the blocking one where the engine, reading it by the agent's rules, denied (Gemini
     // CLI denies from exit 2 up), the non-blocking error elsewhere.
+    // On a gate the bridge never exits 1 (GATE_STATUSES): a hook's non-blocking error there is answered as the
+    // engine read it instead of replayed.
     let exit_code = match exit_code {
+        code if gate && code == ERROR_EXIT && result.verdict != hook_types::Verdict::Deny => return None,
         code if BRIDGE_STATUSES.contains(&code) => code,
         _ if result.verdict == hook_types::Verdict::Deny => BLOCKING_EXIT,
+        _ if gate => return None,
         _ => ERROR_EXIT,
     };
     Some(Answer { exit_code, stdout: replay.stdout.clone(), stderr: replay.stderr.clone() })

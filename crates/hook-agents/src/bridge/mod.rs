@@ -53,7 +53,7 @@ mod select;
 #[cfg(test)]
 mod tests;
 
-pub use answer::{Answer, BLOCKING_EXIT, BRIDGE_STATUSES, ERROR_EXIT, answer, failure};
+pub use answer::{Answer, BLOCKING_EXIT, BRIDGE_STATUSES, ERROR_EXIT, GATE_STATUSES, answer, failure};
 pub use input::{AgentInput, InputError, parse_input, parse_input_as, project_root};
 pub use nested::{BRIDGE_DEPTH_VAR, MAX_BRIDGE_DEPTH, Nesting, nested_answer, too_deep};
 pub use reply::Reply;

@@ -388,18 +388,23 @@ fn each_agent_input_becomes_the_engines_event_and_fields() {
 
 #[test]
 fn a_lone_hook_of_the_agents_protocol_is_answered_with_its_own_answer() {
-    // Codex shows `Failed` for a hook that exits 1; the bridge exits 1 too, rather than answering `completed` with a
-    // systemMessage `codex exec` never shows.
+    // Codex shows `Failed` for a hook that exits 1; off a gate the bridge exits 1 too, rather than answering
+    // `completed` with a systemMessage `codex exec` never shows.
     let own = Replay { exit_code: 1, stdout: String::new(), stderr: "oops\n".into() };
     let failed = RunSummary {
         protocol: Protocol::Codex,
         replay: Some(own.clone()),
         ..run(RunStatus::Failed, vec![OutputEntry::new(EntryKind::Error, "hook `x` exited with undefined code 1")])
     };
+    let mut observed = result(&Event::PostTool, Verdict::Pass, None, vec![]);
+    observed.runs = vec![RunSummary { event: Event::PostTool, ..failed.clone() }];
+    let (out, _) = check(Agent::Codex, "PostToolUse", &observed);
+    assert_eq!(out, Answer { exit_code: 1, stdout: own.stdout.clone(), stderr: own.stderr.clone() });
+    // On a gate the bridge never exits 1 (the installed handler denies a 1): the engine's reading is answered.
     let mut dispatched = result(&Event::PreTool, Verdict::Pass, None, vec![]);
     dispatched.runs = vec![failed.clone()];
     let (out, _) = check(Agent::Codex, gate(Agent::Codex), &dispatched);
-    assert_eq!(out, Answer { exit_code: 1, stdout: own.stdout.clone(), stderr: own.stderr.clone() });
+    assert_eq!(out.exit_code, 0, "{out:?}");
 
     // Not into another agent, not beside a second run, not when the pipeline has something to say.
     let (out, _) = check(Agent::Claude, gate(Agent::Claude), &dispatched);

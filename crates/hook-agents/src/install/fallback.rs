@@ -13,8 +13,9 @@
 //!    bridge with SIGKILL (a stopped or hung one too) and exits 124. Every process is reaped by its parent, so nothing
 //!    is left behind, and no signal is sent that a race could lose: the watcher is signalled only once the timer ran
 //!    out, when it is waiting on a bridge that has run for all of it.
-//! 2. The bridge's own statuses pass through: 0, 1 and 2 ([`BRIDGE_STATUSES`](crate::bridge::BRIDGE_STATUSES); the bridge maps every other status it
-//!    could hand back to 1).
+//! 2. The bridge's own statuses on a gate pass through: 0 and 2 ([`GATE_STATUSES`](crate::bridge::GATE_STATUSES);
+//!    the bridge never exits 1 on a gate, so a 1 — the npm launcher's status when its platform package is missing —
+//!    is the bridge failing to answer, and denies).
 //! 3. Anything else — 127 (not found), 126 (not executable), death by a signal (a crash, an abort, the kernel's
 //!    out-of-memory kill, the timer), a status the bridge never uses — becomes the agent's blocking answer, built by
 //!    [`crate::bridge::failure`] as the bridge itself would have answered, with a reason that names the cause and the
@@ -41,7 +42,7 @@ use hook_types::{EventClass, Limits};
 
 use super::agent::{Agent, BRIDGE_ANSWER_MARGIN_MS, BRIDGE_TIMEOUT_MARGIN_MS};
 use super::command::quote;
-use crate::bridge::BRIDGE_STATUSES;
+use crate::bridge::GATE_STATUSES;
 
 /// How long the wrapper's timer gives the bridge before it kills it, in whole seconds: the dispatch deadline plus
 /// the grace plus the time between the bridge's own answer deadline and the agent's timeout, halfway
@@ -123,7 +124,7 @@ fn windows_script(agent: Agent, event: &str, command: &str, limits: &Limits) -> 
 fn posix_wrapper(agent: Agent, event: &str, command: &str, limits: &Limits) -> String {
     let timer = wrapper_timer_secs(limits);
     let program = program_word(command);
-    let statuses = BRIDGE_STATUSES.map(|s| s.to_string()).join("|");
+    let statuses = GATE_STATUSES.map(|s| s.to_string()).join("|");
     let why = Why {
         timer: format!("{program} did not answer within {timer} s"),
         missing: format!("{program} was not found on the PATH the agent gives its hooks (exit 127)"),

@@ -199,7 +199,8 @@ fn a_bridge_given_sigterm_on_a_gate_kills_its_hook_and_answers_deny() {
         let mut child = command.spawn().unwrap();
         child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
         let started = Instant::now();
-        while !env.ws.join("started").exists() {
+        // Until the hook has written its pid, not merely created the file.
+        while std::fs::read_to_string(env.ws.join("started")).map_or(true, |pid| !pid.ends_with('\n')) {
             assert!(started.elapsed() < Duration::from_secs(30), "the hook never started");
             std::thread::sleep(Duration::from_millis(10));
         }

@@ -249,6 +249,35 @@ fn a_program_named_hook_that_is_not_the_engine_blocks_the_call() {
 }
 
 #[test]
+fn a_hook_exiting_1_or_3_blocks_the_call_for_every_agent() {
+    // 1 is what the npm launcher exits with when its platform package is missing, and what Claude Code and Codex
+    // read as a non-blocking error: the tool would run.
+    for status in [1, 3] {
+        let failing = fake_hook(&format!("#!/bin/sh\ncat >/dev/null\necho 'launcher: no binary' >&2\nexit {status}\n"));
+        for (agent, event) in AGENTS {
+            let installed = Installed::new(agent, event, &[]);
+            let out = installed.run(&format!("{}:{SYSTEM_PATH}", failing.path().display()), &[]);
+            installed.assert_blocks(&out, &format!("hook exited with status {status}, which hook bridge never uses"));
+        }
+    }
+}
+
+#[test]
+fn a_hooks_own_exit_1_on_a_gate_is_answered_not_replayed() {
+    // A Claude Code hook that exits 1 is a non-blocking error by Claude Code's rules: the engine passes, and the
+    // bridge says so with a status the handler passes through (0), not the 1 it would read as a failure.
+    let installed = Installed::new("claude", "PreToolUse", &[]);
+    installed.env.write(
+        ".hooks/hooks.yaml",
+        "hooks:\n  - id: flaky\n    on: pre_tool\n    protocol: claude\n    kind: command\n    shell: \"echo oops >&2; exit 1\"\n    on_error: ignore\n",
+    );
+    assert_eq!(installed.env.hook(&["trust", "--all", "--yes"]).code, 0);
+    let out = installed.run(&path_with_hook(), &[]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(!out.denies("claude"), "{out:#?}");
+}
+
+#[test]
 fn the_bridges_own_answers_pass_through_the_handler_unchanged() {
     for (agent, event) in AGENTS {
         let installed = Installed::new(agent, event, &[]);

@@ -3,7 +3,7 @@
 //! it holds whichever shell the agent starts its hooks with (Claude Code: Git Bash, else PowerShell).
 //!
 //! The script reads the agent's input, starts the bridge command through `%ComSpec% /d /s /c`, hands it the input,
-//! and waits at most the timer for it. The bridge's statuses 0, 1 and 2 pass through; anything else — `cmd`'s 9009
+//! and waits at most the timer for it. The bridge's statuses on a gate, 0 and 2, pass through; anything else — `cmd`'s 9009
 //! (not found), another status, no answer in time (then the bridge's tree is killed with `taskkill /T /F`), a start
 //! that failed — becomes the agent's blocking answer with the reason, as on Unix. The bridge command sits on a line
 //! of its own, `$hook_bridge_line = '…'`, where [`hook_config::BridgeProgram`] finds it after decoding.
@@ -47,7 +47,7 @@ pub(super) fn script(command: &str, timer_secs: u64, reasons: &Reasons, answer: 
         "$w = $p.StandardInput.BaseStream.WriteAsync($in.ToArray(), 0, [int]$in.Length)".to_owned(),
         format!("if ($w.Wait({ms})) {{ $p.StandardInput.Close() }}"),
         format!("if ($p.WaitForExit([Math]::Max(0, {ms} - [int]$t.ElapsedMilliseconds))) {{"),
-        "$c = $p.ExitCode; if ($c -in 0,1,2) { exit $c }".to_owned(),
+        "$c = $p.ExitCode; if ($c -in 0,2) { exit $c }".to_owned(),
         format!(
             "if ($c -eq 9009) {{ $why = {} }} else {{ $why = {} + $c }}",
             literal(&reasons.missing),
@@ -133,7 +133,7 @@ mod tests {
             Answer { stdout: format!("{{\"why\":\"{MARK}\"}}\n"), stderr: "it's blocked\n".into(), exit_code: 2 };
         let script = script("hook bridge --protocol claude", 64, &reasons(), &answer);
         assert!(script.starts_with("$hook_bridge_line = 'hook bridge --protocol claude'\n"), "{script}");
-        assert!(script.contains("if ($c -in 0,1,2) { exit $c }"), "{script}");
+        assert!(script.contains("if ($c -in 0,2) { exit $c }"), "{script}");
         assert!(script.contains("WaitForExit([Math]::Max(0, 64000 - "), "{script}");
         assert!(script.contains("[Console]::Out.Write('{\"why\":\"' + $why + '\"}' + \"`n\")"), "{script}");
         assert!(script.contains("[Console]::Error.Write('it''s blocked' + \"`n\")"), "{script}");
