@@ -60,6 +60,8 @@ pub struct Protected {
     path_dirs: Vec<PathBuf>,
     /// Names a line must mention before a write the engine cannot resolve there is held against it.
     needles: Vec<String>,
+    /// What the file system said of each directory while the set was built (emptied after).
+    resolver: Resolver,
 }
 
 impl Protected {
@@ -83,7 +85,8 @@ impl Protected {
         }
         set.path_dirs = std::env::var_os("PATH")
             .map(|path| {
-                std::env::split_paths(&path).filter(|d| d.is_absolute()).map(|d| resolve_existing(&d)).collect()
+                let dirs: Vec<PathBuf> = std::env::split_paths(&path).filter(|d| d.is_absolute()).collect();
+                dirs.iter().map(|d| set.resolver.resolve_existing(d)).collect()
             })
             .unwrap_or_default();
         for path in std::env::var_os("PATH").iter().flat_map(std::env::split_paths) {
@@ -94,6 +97,7 @@ impl Protected {
         }
         set.needles.sort();
         set.needles.dedup();
+        set.resolver = Resolver::default();
         set
     }
 
@@ -148,7 +152,7 @@ impl Protected {
     }
 
     fn push(&mut self, path: &Path, dir: bool, what: &str) {
-        let path = resolve_existing(&fold(path));
+        let path = self.resolver.resolve_existing(&fold(path));
         if let Some(name) = path.file_name().and_then(|n| n.to_str()).filter(|n| n.len() > 4) {
             self.needles.push(name.to_owned());
         }
@@ -205,7 +209,7 @@ pub fn resolve(raw: &str, cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
     }
     let path = Path::new(&expanded);
     let absolute = if path.is_absolute() { path.to_owned() } else { cwd.join(path) };
-    Some(resolve_existing(&fold(&absolute)))
+    Some(Resolver::default().resolve_existing(&fold(&absolute)))
 }
 
 fn expand_home(raw: &str, home: Option<&Path>) -> Option<String> {
@@ -227,6 +231,12 @@ fn folded(path: &Path) -> PathBuf {
 
 /// `.` and `..` folded without touching the file system.
 fn fold(path: &Path) -> PathBuf {
+    // Most paths (the protected set's, built by joins) hold no `.` or `..` and no doubled or trailing `/`.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let dotted = bytes.split(|b| *b == b'/').any(|part| part == b"." || part == b"..");
+    if !dotted && !bytes.windows(2).any(|w| w == b"//") && !bytes.ends_with(b"/") {
+        return path.to_owned();
+    }
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -240,25 +250,143 @@ fn fold(path: &Path) -> PathBuf {
     out
 }
 
-/// The longest prefix of `path` that exists, with its links followed, and the rest appended: a file not yet
-/// written resolves to where it will be written. Links inside the rest are folded again.
-fn resolve_existing(path: &Path) -> PathBuf {
-    let mut prefix = path.to_owned();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(&prefix) {
-            let mut out = real;
-            for part in rest.iter().rev() {
-                out.push(part);
+/// Resolves paths as the kernel would, remembering what it learnt of each path: the protected set's few hundred
+/// entries share a few dozen directories, and `std::fs::canonicalize` on each entry and each of its missing
+/// prefixes asked the kernel about every component again (about 850 `readlink` calls, a millisecond of a bridge
+/// call that writes). Here each path is looked at once, walking down from the root: one `lstat`, and a `readlink`
+/// for a link; a path already seen costs one lookup of its bytes.
+#[derive(Debug, Clone, Default)]
+struct Resolver {
+    /// A path as written → where it really is (`None` where nothing is there).
+    known: std::collections::HashMap<std::ffi::OsString, Option<PathBuf>>,
+    /// A directory as written → where it resolves, and whether it exists: the entries of one directory (an agent's
+    /// settings folder) cost one lookup of it and one `lstat` each.
+    dirs: std::collections::HashMap<std::ffi::OsString, (PathBuf, bool)>,
+}
+
+/// How many links one resolution follows before it gives up (the kernel's own bound).
+const MAX_LINKS: u8 = 40;
+
+impl Resolver {
+    /// The longest prefix of the absolute `path` that exists, with its links followed, and the rest appended: a file
+    /// not yet written resolves to where it will be written (through a dangling link too: a write creates its
+    /// target).
+    fn resolve_existing(&mut self, path: &Path) -> PathBuf {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return self.walk(path, 0) };
+        let (dir, exists) = match self.dirs.get(parent.as_os_str()) {
+            Some(known) => known.clone(),
+            None => {
+                let dir = self.walk(parent, 0);
+                let exists = self.known.get(parent.as_os_str()).is_some_and(Option::is_some);
+                self.dirs.insert(parent.as_os_str().to_owned(), (dir.clone(), exists));
+                (dir, exists)
             }
-            return out;
+        };
+        let candidate = dir.join(name);
+        if !exists {
+            return candidate;
         }
-        match (prefix.file_name().map(ToOwned::to_owned), prefix.parent().map(Path::to_path_buf)) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                prefix = parent;
+        match std::fs::symlink_metadata(&candidate) {
+            Ok(meta) if meta.file_type().is_symlink() => self.walk(path, 0),
+            _ => candidate,
+        }
+    }
+
+    fn walk(&mut self, path: &Path, links: u8) -> PathBuf {
+        let mut written = PathBuf::new();
+        let mut real = PathBuf::new();
+        let mut components = path.components();
+        while let Some(component) = components.next() {
+            written.push(component);
+            let answer = match self.known.get(written.as_os_str()) {
+                Some(known) => known.clone(),
+                None => {
+                    let answer = self.look(&real, component, links);
+                    self.known.insert(written.clone().into_os_string(), answer.clone());
+                    answer
+                }
+            };
+            match answer {
+                Some(next) => real = next,
+                None => {
+                    real.push(component);
+                    real.extend(components);
+                    return real;
+                }
             }
-            _ => return path.to_owned(),
         }
+        real
+    }
+
+    /// Where `component` under the real directory `parent` is, if anything is there.
+    fn look(&mut self, parent: &Path, component: Component<'_>, links: u8) -> Option<PathBuf> {
+        let name = match component {
+            Component::Normal(name) => name,
+            Component::CurDir => return Some(parent.to_owned()),
+            Component::ParentDir => return std::fs::canonicalize(parent.join("..")).ok(),
+            Component::RootDir | Component::Prefix(_) => {
+                return Some(PathBuf::from(component.as_os_str()));
+            }
+        };
+        let candidate = parent.join(name);
+        let meta = std::fs::symlink_metadata(&candidate).ok()?;
+        if !meta.file_type().is_symlink() {
+            return Some(candidate);
+        }
+        let target = std::fs::read_link(&candidate).ok()?;
+        // A target that climbs (`..`) means what the kernel makes of it after the link, not lexically: ask it.
+        if links >= MAX_LINKS || target.components().any(|c| c == Component::ParentDir) {
+            return std::fs::canonicalize(&candidate).ok();
+        }
+        let target = if target.is_relative() { parent.join(target) } else { target };
+        Some(self.walk(&fold(&target), links + 1))
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// The remembering resolver answers what `canonicalize` answers, through absolute, relative and climbing links,
+    /// a loop, and missing tails.
+    #[test]
+    fn the_resolver_agrees_with_canonicalize() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let link = |target: &str, at: &str| std::os::unix::fs::symlink(target, root.join(at)).unwrap();
+        std::fs::create_dir_all(root.join("real/inner")).unwrap();
+        std::fs::write(root.join("real/inner/settings.json"), "{}").unwrap();
+        link(&root.join("real").display().to_string(), "absolute");
+        link("real/inner", "relative");
+        link("real/inner/../inner", "climbing");
+        link("loop-b", "loop-a");
+        link("loop-a", "loop-b");
+        let mut resolver = Resolver::default();
+        for path in ["absolute/inner/settings.json", "relative/settings.json", "climbing/settings.json", "real"] {
+            let path = root.join(path);
+            assert_eq!(resolver.resolve_existing(&path), std::fs::canonicalize(&path).unwrap(), "{}", path.display());
+        }
+        assert_eq!(
+            resolver.resolve_existing(&root.join("relative/new/file.txt")),
+            root.join("real/inner/new/file.txt"),
+            "a missing tail is appended to the real prefix"
+        );
+        let looped = resolver.resolve_existing(&root.join("loop-a/x"));
+        assert!(looped.starts_with(&root) && looped.ends_with("x"), "a loop ends: {}", looped.display());
+        link("real/inner/new.json", "dangling");
+        assert_eq!(
+            resolver.resolve_existing(&root.join("dangling")),
+            root.join("real/inner/new.json"),
+            "a write creates it"
+        );
+        assert_eq!(resolver.resolve_existing(&root.join("missing/x")), root.join("missing/x"));
+        // Asked again, through the directories it remembers: the same answers.
+        assert_eq!(
+            resolver.resolve_existing(&root.join("relative/settings.json")),
+            root.join("real/inner/settings.json")
+        );
+        assert_eq!(resolver.resolve_existing(&root.join("relative/other.json")), root.join("real/inner/other.json"));
+        assert_eq!(fold(Path::new("/a/./b/../c//d/")), Path::new("/a/c/d"));
+        assert_eq!(fold(Path::new("/a/.claude/x")), Path::new("/a/.claude/x"));
     }
 }
