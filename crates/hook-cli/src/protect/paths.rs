@@ -17,9 +17,28 @@ pub struct Entry {
     /// Whether everything under `path` is protected too.
     pub dir: bool,
     /// What it is, for the reason ("Claude Code's hook settings").
-    pub what: String,
+    pub what: What,
     /// The path, resolved as [`resolve`] resolves a tool call's, then case-folded ([`folded`]): how it is compared.
     key: PathBuf,
+}
+
+/// What a protected place is, for a reason: an agent's hook settings, or one of the engine's own places. Kept as
+/// static text and written only into a reason: the set is built on a call that writes, a few hundred places.
+#[derive(Debug, Clone, Copy)]
+pub enum What {
+    /// The named agent's hook settings.
+    Agent(&'static str),
+    /// One of the engine's own places, described.
+    Engine(&'static str),
+}
+
+impl std::fmt::Display for What {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            What::Agent(name) => write!(f, "{name}'s hook settings"),
+            What::Engine(what) => f.write_str(what),
+        }
+    }
 }
 
 /// The protected set, built on first use: most tool calls write nothing (a read, `git status`), and they should
@@ -58,8 +77,6 @@ pub struct Protected {
     entries: Vec<Entry>,
     /// The `PATH` directories: a new file named `hook` in one would shadow the program the entries run.
     path_dirs: Vec<PathBuf>,
-    /// Names a line must mention before a write the engine cannot resolve there is held against it.
-    needles: Vec<String>,
     /// What the file system said of each directory while the set was built (emptied after).
     resolver: Resolver,
 }
@@ -71,17 +88,17 @@ impl Protected {
         for agent in hook_types::Protocol::ALL.iter().map(|p| p.agent()) {
             set.agent(agent, workspace, home);
         }
-        set.dir(&workspace.join(".hooks"), "the workspace's hook files (.hooks/)");
+        set.dir(&workspace.join(".hooks"), What::Engine("the workspace's hook files (.hooks/)"));
         if let Some(config_home) = layout.config_home_path() {
-            set.dir(config_home, "the engine's config home (user hooks, trust store, install records)");
+            set.dir(config_home, What::Engine("the engine's config home (user hooks, trust store, install records)"));
         }
         let state = hook_middleware::receipts::session_state_dir(workspace);
         if let Some(state) = state.as_deref().and_then(Path::parent).and_then(Path::parent) {
-            set.dir(state, "the engine's state (receipts, session state)");
+            set.dir(state, What::Engine("the engine's state (receipts, session state)"));
         }
-        set.file(&layout.managed_file, "the managed hook policy");
+        set.file(&layout.managed_file, What::Engine("the managed hook policy"));
         if let Ok(exe) = std::env::current_exe() {
-            set.file(&exe, "the `hook` program the agents' entries run");
+            set.file(&exe, What::Engine("the `hook` program the agents' entries run"));
         }
         set.path_dirs = std::env::var_os("PATH")
             .map(|path| {
@@ -92,26 +109,24 @@ impl Protected {
         for path in std::env::var_os("PATH").iter().flat_map(std::env::split_paths) {
             let candidate = path.join("hook");
             if candidate.is_file() {
-                set.file(&candidate, "the `hook` program on PATH");
+                set.file(&candidate, What::Engine("the `hook` program on PATH"));
             }
         }
-        set.needles.sort();
-        set.needles.dedup();
         set.resolver = Resolver::default();
         set
     }
 
     fn agent(&mut self, agent: &'static Agent, workspace: &Path, home: Option<&Path>) {
-        let what = format!("{}'s hook settings", agent.name);
+        let what = What::Agent(agent.name);
         let AgentFiles { project, local, user, read, overrides, read_user } = agent.files;
         let in_workspace = project.iter().chain(local.iter()).chain(read.iter()).chain(overrides.iter());
         for relative in in_workspace {
-            self.relative(workspace, relative, &what);
+            self.relative(workspace, relative, what);
         }
         if let Some(home) = home {
             let user_read = read_user.unwrap_or(read);
             for relative in user.iter().chain(user_read.iter()).chain(overrides.iter()) {
-                self.relative(home, relative, &what);
+                self.relative(home, relative, what);
             }
         }
         for switch in agent.switches {
@@ -128,42 +143,32 @@ impl Protected {
                 };
                 if let Some(path) = path {
                     match AgentFiles::json_dir(&path.to_string_lossy()) {
-                        Some(dir) => self.dir(Path::new(dir), &what),
-                        None => self.file(&path, &what),
+                        Some(dir) => self.dir(Path::new(dir), what),
+                        None => self.file(&path, what),
                     }
                 }
             }
         }
     }
 
-    fn relative(&mut self, base: &Path, relative: &str, what: &str) {
+    fn relative(&mut self, base: &Path, relative: &str, what: What) {
         match AgentFiles::json_dir(relative) {
             Some(dir) => self.dir(&base.join(dir), what),
             None => self.file(&base.join(relative), what),
         }
     }
 
-    fn file(&mut self, path: &Path, what: &str) {
+    fn file(&mut self, path: &Path, what: What) {
         self.push(path, false, what);
     }
 
-    fn dir(&mut self, path: &Path, what: &str) {
+    fn dir(&mut self, path: &Path, what: What) {
         self.push(path, true, what);
     }
 
-    fn push(&mut self, path: &Path, dir: bool, what: &str) {
+    fn push(&mut self, path: &Path, dir: bool, what: What) {
         let path = self.resolver.resolve_existing(&fold(path));
-        if let Some(name) = path.file_name().and_then(|n| n.to_str()).filter(|n| n.len() > 4) {
-            self.needles.push(name.to_owned());
-        }
-        // The first directory of a workspace- or home-relative file (`.claude`) is a name a line may build a path from.
-        if let Some(first) = path.parent().and_then(Path::file_name).and_then(|n| n.to_str())
-            && first.starts_with('.')
-            && first.len() > 2
-        {
-            self.needles.push(first.to_owned());
-        }
-        self.entries.push(Entry { dir, what: what.to_owned(), key: folded(&path) });
+        self.entries.push(Entry { dir, what, key: folded(&path) });
     }
 
     /// The protected entry `path` (resolved) falls under, if any: the file itself, a file under a protected
@@ -185,17 +190,26 @@ impl Protected {
         }
         let hook_on_path = key.file_name().is_some_and(|n| n == "hook")
             && key.parent().is_some_and(|d| self.path_dirs.iter().any(|p| folded(p) == d));
-        hook_on_path.then(|| Entry {
+        hook_on_path.then_some(Entry {
             dir: false,
-            what: "a `hook` program on PATH, which would shadow the one the agents' entries run".to_owned(),
+            what: What::Engine("a `hook` program on PATH, which would shadow the one the agents' entries run"),
             key,
         })
     }
 
     /// Whether `text` names a protected place: a write whose target the engine cannot read counts against a line
     /// only when it does.
+    ///
+    /// The names looked for: each place's own name where it is longer than four characters, and the first directory
+    /// of a workspace- or home-relative file (`.claude`), a name a line may build a path from; compared case-folded.
     pub fn mentioned_in(&self, text: &str) -> bool {
-        self.needles.iter().any(|needle| text.contains(needle.as_str()))
+        let text = text.to_lowercase();
+        self.entries.iter().any(|entry| {
+            let name = entry.key.file_name().and_then(|n| n.to_str()).filter(|n| n.len() > 4);
+            let first = entry.key.parent().and_then(Path::file_name).and_then(|n| n.to_str());
+            let first = first.filter(|n| n.starts_with('.') && n.len() > 2);
+            name.into_iter().chain(first).any(|needle| text.contains(needle))
+        })
     }
 }
 
@@ -226,7 +240,10 @@ fn expand_home(raw: &str, home: Option<&Path>) -> Option<String> {
 
 /// `path` in lower case, for a comparison that holds on a file system that folds case.
 fn folded(path: &Path) -> PathBuf {
-    PathBuf::from(path.to_string_lossy().to_lowercase())
+    match path.to_str() {
+        Some(text) if text.is_ascii() => PathBuf::from(text.to_ascii_lowercase()),
+        _ => PathBuf::from(path.to_string_lossy().to_lowercase()),
+    }
 }
 
 /// `.` and `..` folded without touching the file system.
@@ -293,29 +310,30 @@ impl Resolver {
     }
 
     fn walk(&mut self, path: &Path, links: u8) -> PathBuf {
-        let mut written = PathBuf::new();
-        let mut real = PathBuf::new();
-        let mut components = path.components();
-        while let Some(component) = components.next() {
-            written.push(component);
-            let answer = match self.known.get(written.as_os_str()) {
-                Some(known) => known.clone(),
-                None => {
-                    let answer = self.look(&real, component, links);
-                    self.known.insert(written.clone().into_os_string(), answer.clone());
-                    answer
-                }
-            };
-            match answer {
-                Some(next) => real = next,
-                None => {
-                    real.push(component);
-                    real.extend(components);
-                    return real;
-                }
-            }
+        if let Some(real) = self.real(path, links) {
+            return real;
         }
-        real
+        match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) => self.walk(parent, links).join(name),
+            _ => path.to_owned(),
+        }
+    }
+
+    /// Where `path` really is, if anything is there: its parent's answer (remembered) and one look at its last
+    /// component.
+    fn real(&mut self, path: &Path, links: u8) -> Option<PathBuf> {
+        if let Some(known) = self.known.get(path.as_os_str()) {
+            return known.clone();
+        }
+        let answer = match (path.parent(), path.components().next_back()) {
+            (Some(parent), Some(component)) => match self.real(parent, links) {
+                Some(parent) => self.look(&parent, component, links),
+                None => None,
+            },
+            _ => Some(path.to_owned()),
+        };
+        self.known.insert(path.as_os_str().to_owned(), answer.clone());
+        answer
     }
 
     /// Where `component` under the real directory `parent` is, if anything is there.
