@@ -405,6 +405,6 @@ mod tests {
         );
         assert_eq!(resolver.resolve_existing(&root.join("relative/other.json")), root.join("real/inner/other.json"));
         assert_eq!(fold(Path::new("/a/./b/../c//d/")), Path::new("/a/c/d"));
-        assert_eq!(fold(Path::new("/a/.claude/x")), Path::new("/a/.claude/x"));
+        assert_eq!(fold(Path::new("/a/.agent/x")), Path::new("/a/.agent/x"));
     }
 }

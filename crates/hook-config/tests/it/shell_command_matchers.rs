@@ -16,6 +16,17 @@ fn load(yaml: &str) -> hook_config::FileLoad {
 
 const GUARD: &str = "version: 1\nhooks:\n  - id: no-force-push\n    on: pre_tool\n    command: {program: git, args: [push, \"--force|-f\"]}\n    kind: effect\n    effect: {kind: block_tool, reason: no}\n";
 
+/// The guard with `command` as its matcher is refused: an error on `field` saying `says`, naming the hook, and the
+/// hook dropped (its gate closed).
+fn assert_refused(command: &str, field: &str, says: &str) {
+    let load = load(&GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", command));
+    let issue = load.issues.iter().find(|i| i.severity == IssueSeverity::Error).unwrap_or_else(|| panic!("{command}"));
+    assert_eq!(issue.field.as_deref(), Some(field), "{command}: {issue:#?}");
+    assert!(issue.message.contains(says), "{command}: {}", issue.message);
+    assert_eq!(issue.hook_id.as_deref(), Some("no-force-push"));
+    assert!(load.hooks.is_empty(), "{command}: the hook is dropped, its gate closed");
+}
+
 #[test]
 fn a_command_matcher_loads_with_the_gates_fail_closed_default_and_matches_what_runs() {
     let load = load(GUARD);
@@ -56,14 +67,14 @@ fn a_command_matcher_that_cannot_be_read_names_the_hook_and_the_field() {
         ("{program: git, arg: [push]}", "hooks[0].command.arg", "did you mean `args`"),
         ("[{program: rm}, {program: \"git||x\"}]", "hooks[0].command[1]", "empty alternative"),
         ("git push", "hooks[0].command", "expected a pattern"),
+        // The allow-list form's own fields.
+        ("{all: [{program: ls, writes: yes}]}", "hooks[0].command.all[0].writes", "expected `true` or `false`"),
+        ("{all: [{program: ls}], any: [{program: rm}]}", "hooks[0].command.any", "unknown key `any` beside `all`"),
+        ("{all: []}", "hooks[0].command.all", "non-empty list"),
+        ("{all: [{program: ls}, {progam: cat}]}", "hooks[0].command.all[1].progam", "did you mean `program`"),
+        ("{program: ls, writes: true}", "hooks[0].command.writes", "belongs to the allow-list form"),
     ] {
-        let load = load(&GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", command));
-        let issue =
-            load.issues.iter().find(|i| i.severity == IssueSeverity::Error).unwrap_or_else(|| panic!("{command}"));
-        assert_eq!(issue.field.as_deref(), Some(field), "{command}: {issue:#?}");
-        assert!(issue.message.contains(says), "{command}: {}", issue.message);
-        assert_eq!(issue.hook_id.as_deref(), Some("no-force-push"));
-        assert!(load.hooks.is_empty(), "the hook is dropped, its gate closed");
+        assert_refused(command, field, says);
     }
 }
 
@@ -84,7 +95,7 @@ fn on_unknown_without_a_matcher_or_a_command_off_a_tool_event_is_an_error() {
 }
 
 #[test]
-fn the_allow_list_form_loads_hashes_apart_and_names_its_fields_when_wrong() {
+fn the_allow_list_form_loads_and_hashes_apart_from_the_plain_form() {
     let list = "{all: [{program: \"ls|cat\"}, {program: sort, writes: true}]}";
     let approver = load(&GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", list));
     assert!(approver.issues.is_empty(), "{:#?}", approver.issues);
@@ -103,19 +114,4 @@ fn the_allow_list_form_loads_hashes_apart_and_names_its_fields_when_wrong() {
     let breaker = |line: &str| matcher.allow_breaker(&shell_analysis(Some(&json!({"command": line}))).unwrap());
     assert_eq!(breaker("ls | sort -o out"), None, "sort may write");
     assert!(breaker("cat x > y").unwrap().contains("`cat x` writes a file"));
-
-    for (command, field, says) in [
-        ("{all: [{program: ls, writes: yes}]}", "hooks[0].command.all[0].writes", "expected `true` or `false`"),
-        ("{all: [{program: ls}], any: [{program: rm}]}", "hooks[0].command.any", "unknown key `any` beside `all`"),
-        ("{all: []}", "hooks[0].command.all", "non-empty list"),
-        ("{all: [{program: ls}, {progam: cat}]}", "hooks[0].command.all[1].progam", "did you mean `program`"),
-        ("{program: ls, writes: true}", "hooks[0].command.writes", "belongs to the allow-list form"),
-    ] {
-        let load = load(&GUARD.replace("{program: git, args: [push, \"--force|-f\"]}", command));
-        let issue =
-            load.issues.iter().find(|i| i.severity == IssueSeverity::Error).unwrap_or_else(|| panic!("{command}"));
-        assert_eq!(issue.field.as_deref(), Some(field), "{command}: {issue:#?}");
-        assert!(issue.message.contains(says), "{command}: {}", issue.message);
-        assert!(load.hooks.is_empty(), "{command}: the hook is dropped");
-    }
 }
