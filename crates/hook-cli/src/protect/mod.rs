@@ -86,8 +86,8 @@ fn shell_finding(protected: &LazyProtected, home: Option<&Path>, cwd: &Path, lin
             }
             Target::Path { raw, tree } => match paths::resolve(&raw, cwd, home) {
                 Some(path) => {
-                    if let Some(entry) = protected.covering(&path, tree) {
-                        return Some(format!("this call would change `{}`, {}", path.display(), entry.what));
+                    if let Some(what) = protected.covering(&path, tree) {
+                        return Some(format!("this call would change `{}`, {}", path.display(), what));
                     }
                 }
                 None if protected.mentioned_in(line) => {
@@ -101,8 +101,8 @@ fn shell_finding(protected: &LazyProtected, home: Option<&Path>, cwd: &Path, lin
             Target::Into { dir, names } => {
                 let Some(dir) = paths::resolve(&dir, cwd, home).filter(|d| d.is_dir()) else { continue };
                 for name in names {
-                    if let Some(entry) = protected.covering(&dir.join(&name), false) {
-                        return Some(format!("this call would change `{}`, {}", dir.join(name).display(), entry.what));
+                    if let Some(what) = protected.covering(&dir.join(&name), false) {
+                        return Some(format!("this call would change `{}`, {}", dir.join(name).display(), what));
                     }
                 }
             }
@@ -141,8 +141,8 @@ fn native_finding(
     for raw in raws {
         match paths::resolve(&raw, cwd, home) {
             Some(path) => {
-                if let Some(entry) = protected.covering(&path, false) {
-                    return Some(format!("this call would change `{}`, {}", path.display(), entry.what));
+                if let Some(what) = protected.covering(&path, false) {
+                    return Some(format!("this call would change `{}`, {}", path.display(), what));
                 }
             }
             None if protected.mentioned_in(&raw) => {

@@ -7,19 +7,50 @@
 //! itself, with any file named `hook` in a `PATH` directory.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 use hook_config::Layout;
 use hook_types::{Agent, AgentFiles, AgentPath};
 
 /// One protected place: a file, or a directory and everything under it.
-#[derive(Debug, Clone)]
+///
+/// Where it really is is asked of the file system only when a call's path could be it: a place whose name is
+/// neither the path's own name (a file) nor one of its directories' (a directory) can be that path only if the
+/// place is itself a symbolic link (links above it keep its name), which one `lstat` of it tells. So a write costs
+/// one `lstat` per place, and a walk through the links only for the few places it could reach.
+#[derive(Debug)]
 pub struct Entry {
     /// Whether everything under `path` is protected too.
     pub dir: bool,
     /// What it is, for the reason ("Claude Code's hook settings").
     pub what: What,
+    /// The path as the agent table and the layout name it, `.` and `..` folded.
+    nominal: PathBuf,
+    /// Its last component, case-folded.
+    name: String,
+    /// Whether the place itself is a symbolic link, once asked.
+    link: OnceLock<bool>,
     /// The path, resolved as [`resolve`] resolves a tool call's, then case-folded ([`folded`]): how it is compared.
-    key: PathBuf,
+    key: OnceLock<PathBuf>,
+}
+
+impl Entry {
+    fn new(nominal: PathBuf, dir: bool, what: What) -> Entry {
+        let name = nominal.file_name().map(|n| folded_text(&n.to_string_lossy())).unwrap_or_default();
+        Entry { dir, what, nominal, name, link: OnceLock::new(), key: OnceLock::new() }
+    }
+
+    /// The resolved, case-folded path.
+    fn key(&self, resolver: &Mutex<Resolver>) -> &Path {
+        self.key.get_or_init(|| {
+            let mut resolver = resolver.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            folded(&resolver.resolve_existing(&self.nominal))
+        })
+    }
+
+    fn is_link(&self) -> bool {
+        *self.link.get_or_init(|| std::fs::symlink_metadata(&self.nominal).is_ok_and(|m| m.file_type().is_symlink()))
+    }
 }
 
 /// What a protected place is, for a reason: an agent's hook settings, or one of the engine's own places. Kept as
@@ -72,13 +103,15 @@ impl std::ops::Deref for LazyProtected {
 }
 
 /// Everything the gate protects, for one workspace.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Protected {
     entries: Vec<Entry>,
-    /// The `PATH` directories: a new file named `hook` in one would shadow the program the entries run.
+    /// The `PATH` directories as given: a new file named `hook` in one would shadow the program the entries run.
     path_dirs: Vec<PathBuf>,
-    /// What the file system said of each directory while the set was built (emptied after).
-    resolver: Resolver,
+    /// The same resolved and case-folded, once a path named `hook` asks.
+    resolved_path_dirs: OnceLock<Vec<PathBuf>>,
+    /// What the file system said of each path so far.
+    resolver: Mutex<Resolver>,
 }
 
 impl Protected {
@@ -101,18 +134,14 @@ impl Protected {
             set.file(&exe, What::Engine("the `hook` program the agents' entries run"));
         }
         set.path_dirs = std::env::var_os("PATH")
-            .map(|path| {
-                let dirs: Vec<PathBuf> = std::env::split_paths(&path).filter(|d| d.is_absolute()).collect();
-                dirs.iter().map(|d| set.resolver.resolve_existing(d)).collect()
-            })
+            .map(|path| std::env::split_paths(&path).filter(|d| d.is_absolute()).collect())
             .unwrap_or_default();
-        for path in std::env::var_os("PATH").iter().flat_map(std::env::split_paths) {
-            let candidate = path.join("hook");
+        for dir in set.path_dirs.clone() {
+            let candidate = dir.join("hook");
             if candidate.is_file() {
                 set.file(&candidate, What::Engine("the `hook` program on PATH"));
             }
         }
-        set.resolver = Resolver::default();
         set
     }
 
@@ -167,34 +196,52 @@ impl Protected {
     }
 
     fn push(&mut self, path: &Path, dir: bool, what: What) {
-        let path = self.resolver.resolve_existing(&fold(path));
-        self.entries.push(Entry { dir, what, key: folded(&path) });
+        self.entries.push(Entry::new(fold(path), dir, what));
     }
 
-    /// The protected entry `path` (resolved) falls under, if any: the file itself, a file under a protected
+    /// What the protected place `path` (resolved) falls under is, if any: the file itself, a file under a protected
     /// directory, with `tree` (a removal, a move, a change of mode or owner, which reach what a directory holds) a
     /// directory that holds a protected place, or a new file named `hook` in a `PATH` directory.
     ///
     /// Paths are compared case-folded: where the file system folds case (macOS's and Windows' defaults, a
     /// `casefold` directory on Linux) `.Claude/Settings.json` is the settings file; where it does not, it is a
     /// file beside it, and asking before writing it costs nothing.
-    pub fn covering(&self, path: &Path, tree: bool) -> Option<Entry> {
+    pub fn covering(&self, path: &Path, tree: bool) -> Option<What> {
         let key = folded(path);
+        let own_name = key.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
         for entry in &self.entries {
-            // The root itself is left to the user's own guards (`rm -rf /` is every guard's first example, and
-            // what it destroys is not the guards alone).
-            let holds = tree && key.parent().is_some() && entry.key.starts_with(&key);
-            if key == entry.key || (entry.dir && key.starts_with(&entry.key)) || holds {
-                return Some(entry.clone());
+            // Only a place that could be this path (or, for `tree`, hold it) is resolved; see [`Entry`]. A tree
+            // operation (a removal, a move) reaches what a directory holds by any name, so it resolves all.
+            let could =
+                tree || if entry.dir {
+                    key.components().any(|c| c.as_os_str().to_string_lossy() == entry.name)
+                } else {
+                    own_name == entry.name
+                } || entry.is_link();
+            if !could {
+                continue;
+            }
+            // Where it really is, and where it is named (a file system that folds case finds it there too).
+            let nominal = folded(&entry.nominal);
+            for entry_key in [entry.key(&self.resolver), nominal.as_path()] {
+                // The root itself is left to the user's own guards (`rm -rf /` is every guard's first example,
+                // and what it destroys is not the guards alone).
+                let holds = tree && key.parent().is_some() && entry_key.starts_with(&key);
+                if key == entry_key || (entry.dir && key.starts_with(entry_key)) || holds {
+                    return Some(entry.what);
+                }
             }
         }
-        let hook_on_path = key.file_name().is_some_and(|n| n == "hook")
-            && key.parent().is_some_and(|d| self.path_dirs.iter().any(|p| folded(p) == d));
-        hook_on_path.then_some(Entry {
-            dir: false,
-            what: What::Engine("a `hook` program on PATH, which would shadow the one the agents' entries run"),
-            key,
-        })
+        if own_name != "hook" {
+            return None;
+        }
+        let dirs = self.resolved_path_dirs.get_or_init(|| {
+            let mut resolver = self.resolver.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.path_dirs.iter().map(|d| folded(&resolver.resolve_existing(&fold(d)))).collect()
+        });
+        key.parent()
+            .is_some_and(|d| dirs.iter().any(|p| p == d))
+            .then_some(What::Engine("a `hook` program on PATH, which would shadow the one the agents' entries run"))
     }
 
     /// Whether `text` names a protected place: a write whose target the engine cannot read counts against a line
@@ -205,10 +252,10 @@ impl Protected {
     pub fn mentioned_in(&self, text: &str) -> bool {
         let text = text.to_lowercase();
         self.entries.iter().any(|entry| {
-            let name = entry.key.file_name().and_then(|n| n.to_str()).filter(|n| n.len() > 4);
-            let first = entry.key.parent().and_then(Path::file_name).and_then(|n| n.to_str());
+            let name = Some(entry.name.as_str()).filter(|n| n.len() > 4);
+            let first = entry.nominal.parent().and_then(Path::file_name).map(|n| folded_text(&n.to_string_lossy()));
             let first = first.filter(|n| n.starts_with('.') && n.len() > 2);
-            name.into_iter().chain(first).any(|needle| text.contains(needle))
+            name.into_iter().any(|needle| text.contains(needle)) || first.is_some_and(|n| text.contains(n.as_str()))
         })
     }
 }
@@ -240,10 +287,12 @@ fn expand_home(raw: &str, home: Option<&Path>) -> Option<String> {
 
 /// `path` in lower case, for a comparison that holds on a file system that folds case.
 fn folded(path: &Path) -> PathBuf {
-    match path.to_str() {
-        Some(text) if text.is_ascii() => PathBuf::from(text.to_ascii_lowercase()),
-        _ => PathBuf::from(path.to_string_lossy().to_lowercase()),
-    }
+    PathBuf::from(folded_text(&path.to_string_lossy()))
+}
+
+/// `text` in lower case (ASCII the quick way).
+fn folded_text(text: &str) -> String {
+    if text.is_ascii() { text.to_ascii_lowercase() } else { text.to_lowercase() }
 }
 
 /// `.` and `..` folded without touching the file system.
@@ -406,5 +455,33 @@ mod tests {
         assert_eq!(resolver.resolve_existing(&root.join("relative/other.json")), root.join("real/inner/other.json"));
         assert_eq!(fold(Path::new("/a/./b/../c//d/")), Path::new("/a/c/d"));
         assert_eq!(fold(Path::new("/a/.agent/x")), Path::new("/a/.agent/x"));
+    }
+}
+
+#[cfg(all(test, unix))]
+mod links {
+    use super::*;
+
+    /// A place reached through a link by another name: the place is itself a link (a settings file kept with the
+    /// user's dotfiles, the workspace's `.hooks` pointing elsewhere), and the call names the link's target.
+    #[test]
+    fn a_place_that_is_a_link_is_found_by_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let (ws, home) = (root.join("ws"), root.join("home"));
+        for d in [ws.join("elsewhere"), home.join("dotfiles"), home.join(".claude")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(home.join("dotfiles/claude.json"), "{}").unwrap();
+        std::os::unix::fs::symlink("../dotfiles/claude.json", home.join(".claude/settings.json")).unwrap();
+        std::os::unix::fs::symlink(ws.join("elsewhere"), ws.join(".hooks")).unwrap();
+        let layout = Layout::new(&ws).with_home(Some(home.clone())).with_config_home(root.join("cfg"));
+        let protected = Protected::new(&layout, &ws, Some(&home));
+        assert!(protected.covering(&home.join("dotfiles/claude.json"), false).is_some(), "the settings' target");
+        assert!(protected.covering(&ws.join("elsewhere/hooks.yaml"), false).is_some(), ".hooks' target");
+        assert!(protected.covering(&home.join("dotfiles/other.json"), false).is_none());
+        assert!(protected.covering(&ws.join("src/main.rs"), false).is_none());
+        assert!(protected.covering(&home.join(".CLAUDE/Settings.json"), false).is_some(), "case-folded");
+        assert!(protected.covering(&home.join("dotfiles"), true).is_some(), "a removal of the folder holding it");
     }
 }
