@@ -414,13 +414,24 @@ impl Resolver {
 mod tests {
     use super::*;
 
+    /// A fresh directory and its real path.
+    fn scratch() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        (dir, root)
+    }
+
+    /// A symbolic link at `at` (under `root`) to `target`.
+    fn link(root: &Path, target: impl AsRef<Path>, at: &str) {
+        std::os::unix::fs::symlink(target, root.join(at)).unwrap();
+    }
+
     /// The remembering resolver answers what `canonicalize` answers, through absolute, relative and climbing links,
     /// a loop, and missing tails.
     #[test]
     fn the_resolver_agrees_with_canonicalize() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(dir.path()).unwrap();
-        let link = |target: &str, at: &str| std::os::unix::fs::symlink(target, root.join(at)).unwrap();
+        let (_dir, root) = scratch();
+        let link = |target: &str, at: &str| link(&root, target, at);
         std::fs::create_dir_all(root.join("real/inner")).unwrap();
         std::fs::write(root.join("real/inner/settings.json"), "{}").unwrap();
         link(&root.join("real").display().to_string(), "absolute");
@@ -456,32 +467,29 @@ mod tests {
         assert_eq!(fold(Path::new("/a/./b/../c//d/")), Path::new("/a/c/d"));
         assert_eq!(fold(Path::new("/a/.agent/x")), Path::new("/a/.agent/x"));
     }
-}
 
-#[cfg(all(test, unix))]
-mod links {
-    use super::*;
-
-    /// A place reached through a link by another name: the place is itself a link (a settings file kept with the
+    /// A place reached through a link by another name: the place is itself a link (the managed policy kept with the
     /// user's dotfiles, the workspace's `.hooks` pointing elsewhere), and the call names the link's target.
     #[test]
     fn a_place_that_is_a_link_is_found_by_its_target() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let (_dir, root) = scratch();
         let (ws, home) = (root.join("ws"), root.join("home"));
-        for d in [ws.join("elsewhere"), home.join("dotfiles"), home.join(".claude")] {
+        for d in [ws.join("elsewhere"), home.join("dotfiles")] {
             std::fs::create_dir_all(d).unwrap();
         }
-        std::fs::write(home.join("dotfiles/claude.json"), "{}").unwrap();
-        std::os::unix::fs::symlink("../dotfiles/claude.json", home.join(".claude/settings.json")).unwrap();
-        std::os::unix::fs::symlink(ws.join("elsewhere"), ws.join(".hooks")).unwrap();
-        let layout = Layout::new(&ws).with_home(Some(home.clone())).with_config_home(root.join("cfg"));
+        std::fs::write(home.join("dotfiles/policy.yaml"), "version: 1\n").unwrap();
+        link(&root, "home/dotfiles/policy.yaml", "managed.yaml");
+        link(&root, ws.join("elsewhere"), "ws/.hooks");
+        let layout = Layout::new(&ws)
+            .with_home(Some(home.clone()))
+            .with_config_home(root.join("cfg"))
+            .with_managed_file(root.join("managed.yaml"));
         let protected = Protected::new(&layout, &ws, Some(&home));
-        assert!(protected.covering(&home.join("dotfiles/claude.json"), false).is_some(), "the settings' target");
+        assert!(protected.covering(&home.join("dotfiles/policy.yaml"), false).is_some(), "the managed file's target");
         assert!(protected.covering(&ws.join("elsewhere/hooks.yaml"), false).is_some(), ".hooks' target");
-        assert!(protected.covering(&home.join("dotfiles/other.json"), false).is_none());
+        assert!(protected.covering(&home.join("dotfiles/other.yaml"), false).is_none());
         assert!(protected.covering(&ws.join("src/main.rs"), false).is_none());
-        assert!(protected.covering(&home.join(".CLAUDE/Settings.json"), false).is_some(), "case-folded");
+        assert!(protected.covering(&ws.join(".HOOKS/Hooks.yaml"), false).is_some(), "case-folded");
         assert!(protected.covering(&home.join("dotfiles"), true).is_some(), "a removal of the folder holding it");
     }
 }
