@@ -53,10 +53,10 @@ impl OnUnknown {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandMatcher {
-    patterns: Vec<CommandPattern>,
-    /// The allow-list form (`{all: [...]}`): each pattern with whether the commands it matches may write files.
-    /// `None` for the plain form.
-    allow_list: Option<Vec<Allowed>>,
+    /// The patterns, each with whether the commands it matches may write files (only the allow-list form says so).
+    patterns: Vec<Allowed>,
+    /// The allow-list form (`{all: [...]}`): an allow stands only when the patterns cover every command.
+    all: bool,
     on_unknown: OnUnknown,
     /// What an interpreter one-liner (`python -c`, `perl -e`) means when it is all that could not be read; `None`:
     /// as `on_unknown`.
@@ -80,11 +80,7 @@ fn one_command_breaker(analysis: &Analysis) -> Option<String> {
     let fix = "a plain `command:` approves only a line that is one command; list every command an approval may \
                cover in `command: {all: [...]}`";
     if let Some(unknown) = analysis.unknown.first() {
-        return Some(format!(
-            "part of the line cannot be read ({}: `{}`); {fix}",
-            unknown.reason.describe(),
-            shown(&unknown.text)
-        ));
+        return Some(format!("{}; {fix}", unread(unknown)));
     }
     match analysis.commands.as_slice() {
         [] => Some(format!("the line runs no command this reader found; {fix}")),
@@ -100,8 +96,13 @@ fn one_command_breaker(analysis: &Analysis) -> Option<String> {
     }
 }
 
+/// What a reading could not read, for a message: `part of the line cannot be read (<reason>: `<text>`)`.
+pub(crate) fn unread(unknown: &hook_shell::Unknown) -> String {
+    format!("part of the line cannot be read ({}: `{}`)", unknown.reason.describe(), shown(&unknown.text))
+}
+
 /// A command or a piece of a line for a message: at most 120 characters.
-fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     let mut out: String = text.chars().take(120).collect();
     if out.len() < text.len() {
         out.push_str("...");
@@ -151,55 +152,36 @@ impl CommandMatcher {
     /// );
     /// ```
     pub fn from_value(value: &Value, on_unknown: OnUnknown) -> Result<CommandMatcher, CommandMatcherError> {
-        if let Value::Object(map) = value
-            && map.contains_key("all")
-        {
-            return Self::allow_list(map, on_unknown);
-        }
-        let items = items(value, "")?;
+        let list = match value {
+            Value::Object(map) if map.contains_key("all") => {
+                if let Some(key) = map.keys().find(|k| *k != "all") {
+                    return Err(CommandMatcherError {
+                        message: format!(
+                            "unknown key `{key}` beside `all`; the allow-list form is `{{all: [{{program: ls}}, ...]}}` \
+                             alone"
+                        ),
+                        at: format!(".{key}"),
+                    });
+                }
+                Some(&map["all"])
+            }
+            _ => None,
+        };
+        let all = list.is_some();
+        let items = match list {
+            Some(list) => items(list, ".all")?,
+            None => items(value, "")?,
+        };
         let mut patterns = Vec::with_capacity(items.len());
         let mut canonical = Vec::with_capacity(items.len());
         for (at, item) in items {
-            let (pattern, form) = read_pattern(item, false)
+            let (pattern, form) = read_pattern(item, all)
                 .map_err(|(message, below)| CommandMatcherError { message, at: format!("{at}{below}") })?;
-            patterns.push(pattern.pattern);
+            patterns.push(pattern);
             canonical.push(form);
         }
-        Ok(CommandMatcher {
-            patterns,
-            allow_list: None,
-            on_unknown,
-            on_interpreter: None,
-            canonical: Value::Array(canonical),
-        })
-    }
-
-    /// The `{all: [...]}` form.
-    fn allow_list(map: &Map<String, Value>, on_unknown: OnUnknown) -> Result<CommandMatcher, CommandMatcherError> {
-        if let Some(key) = map.keys().find(|k| *k != "all") {
-            return Err(CommandMatcherError {
-                message: format!(
-                    "unknown key `{key}` beside `all`; the allow-list form is `{{all: [{{program: ls}}, ...]}}` alone"
-                ),
-                at: format!(".{key}"),
-            });
-        }
-        let items = items(&map["all"], ".all")?;
-        let mut allowed = Vec::with_capacity(items.len());
-        let mut canonical = Vec::with_capacity(items.len());
-        for (at, item) in items {
-            let (entry, form) = read_pattern(item, true)
-                .map_err(|(message, below)| CommandMatcherError { message, at: format!("{at}{below}") })?;
-            allowed.push(entry);
-            canonical.push(form);
-        }
-        Ok(CommandMatcher {
-            patterns: allowed.iter().map(|a| a.pattern.clone()).collect(),
-            allow_list: Some(allowed),
-            on_unknown,
-            on_interpreter: None,
-            canonical: json!({"all": canonical}),
-        })
+        let canonical = if all { json!({"all": canonical}) } else { Value::Array(canonical) };
+        Ok(CommandMatcher { patterns, all, on_unknown, on_interpreter: None, canonical })
     }
 
     /// The matcher with its own answer for interpreter one-liners (`on_interpreter:`), which a guard on other
@@ -238,7 +220,7 @@ impl CommandMatcher {
             }
         };
         analysis.unknown.iter().for_each(&mut consider);
-        for pattern in &self.patterns {
+        for Allowed { pattern, .. } in &self.patterns {
             for command in &analysis.commands {
                 match pattern.test_command(command) {
                     Match::Yes => return Match::Yes,
@@ -252,7 +234,7 @@ impl CommandMatcher {
 
     /// Whether this is the allow-list form (`{all: [...]}`).
     pub fn is_allow_list(&self) -> bool {
-        self.allow_list.is_some()
+        self.all
     }
 
     /// Why an allow of a hook this matcher scopes cannot stand on the line `analysis` reads, or `None` when it can.
@@ -274,27 +256,21 @@ impl CommandMatcher {
     /// assert!(ls.allow_breaker(&line("ls \"$D\"")).unwrap().contains("known only at run time"));
     /// ```
     pub fn allow_breaker(&self, analysis: &Analysis) -> Option<String> {
-        match &self.allow_list {
-            Some(allowed) => match hook_shell::covers(allowed, analysis) {
-                Coverage::All => None,
-                Coverage::Uncovered(command) => {
-                    let text = shown(&command.argv.join(" "));
-                    let writes = allowed.iter().any(|a| a.pattern.test_command(&command) == Match::Yes);
-                    Some(if writes {
-                        format!(
-                            "`{text}` writes a file, and its entry in `command: {{all: ...}}` has no `writes: true`"
-                        )
-                    } else {
-                        format!("`{text}` is not in its `command: {{all: ...}}` list")
-                    })
-                }
-                Coverage::Unknown(unknown) => Some(format!(
-                    "part of the line cannot be read ({}: `{}`), so the list cannot be said to cover it",
-                    unknown.reason.describe(),
-                    shown(&unknown.text)
-                )),
-            },
-            None => one_command_breaker(analysis),
+        if !self.all {
+            return one_command_breaker(analysis);
+        }
+        match hook_shell::covers(&self.patterns, analysis) {
+            Coverage::All => None,
+            Coverage::Uncovered(command) => {
+                let text = shown(&command.argv.join(" "));
+                let listed = self.patterns.iter().any(|a| a.pattern.test_command(&command) == Match::Yes);
+                Some(if listed {
+                    format!("`{text}` writes a file, and its entry in `command: {{all: ...}}` has no `writes: true`")
+                } else {
+                    format!("`{text}` is not in its `command: {{all: ...}}` list")
+                })
+            }
+            Coverage::Unknown(unknown) => Some(format!("{}, so the list cannot be said to cover it", unread(&unknown))),
         }
     }
 

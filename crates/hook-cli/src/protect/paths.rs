@@ -19,11 +19,11 @@ use hook_types::{Agent, AgentFiles, AgentPath};
 /// place is itself a symbolic link (links above it keep its name), which one `lstat` of it tells. So a write costs
 /// one `lstat` per place, and a walk through the links only for the few places it could reach.
 #[derive(Debug)]
-pub struct Entry {
-    /// Whether everything under `path` is protected too.
-    pub dir: bool,
+struct Entry {
+    /// Whether everything under it is protected too.
+    dir: bool,
     /// What it is, for the reason ("Claude Code's hook settings").
-    pub what: What,
+    what: What,
     /// The path as the agent table and the layout name it, `.` and `..` folded.
     nominal: PathBuf,
     /// Its last component, case-folded.
@@ -72,8 +72,8 @@ impl std::fmt::Display for What {
     }
 }
 
-/// The protected set, built on first use: most tool calls write nothing (a read, `git status`), and they should
-/// not pay for listing every agent's files (a few hundred path resolutions).
+/// The protected set, listed on first use: most tool calls write nothing (a read, `git status`), and they should
+/// not pay for listing every agent's files in every scope.
 #[derive(Debug)]
 pub struct LazyProtected {
     layout: Layout,
@@ -133,15 +133,16 @@ impl Protected {
         if let Ok(exe) = std::env::current_exe() {
             set.file(&exe, What::Engine("the `hook` program the agents' entries run"));
         }
-        set.path_dirs = std::env::var_os("PATH")
+        let path_dirs: Vec<PathBuf> = std::env::var_os("PATH")
             .map(|path| std::env::split_paths(&path).filter(|d| d.is_absolute()).collect())
             .unwrap_or_default();
-        for dir in set.path_dirs.clone() {
+        for dir in &path_dirs {
             let candidate = dir.join("hook");
             if candidate.is_file() {
                 set.file(&candidate, What::Engine("the `hook` program on PATH"));
             }
         }
+        set.path_dirs = path_dirs;
         set
     }
 
@@ -209,15 +210,13 @@ impl Protected {
     pub fn covering(&self, path: &Path, tree: bool) -> Option<What> {
         let key = folded(path);
         let own_name = key.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let names: Vec<std::borrow::Cow<'_, str>> = key.components().map(|c| c.as_os_str().to_string_lossy()).collect();
         for entry in &self.entries {
             // Only a place that could be this path (or, for `tree`, hold it) is resolved; see [`Entry`]. A tree
             // operation (a removal, a move) reaches what a directory holds by any name, so it resolves all.
-            let could =
-                tree || if entry.dir {
-                    key.components().any(|c| c.as_os_str().to_string_lossy() == entry.name)
-                } else {
-                    own_name == entry.name
-                } || entry.is_link();
+            let could = tree
+                || if entry.dir { names.iter().any(|name| *name == entry.name) } else { own_name == entry.name }
+                || entry.is_link();
             if !could {
                 continue;
             }
@@ -325,9 +324,6 @@ fn fold(path: &Path) -> PathBuf {
 struct Resolver {
     /// A path as written → where it really is (`None` where nothing is there).
     known: std::collections::HashMap<std::ffi::OsString, Option<PathBuf>>,
-    /// A directory as written → where it resolves, and whether it exists: the entries of one directory (an agent's
-    /// settings folder) cost one lookup of it and one `lstat` each.
-    dirs: std::collections::HashMap<std::ffi::OsString, (PathBuf, bool)>,
 }
 
 /// How many links one resolution follows before it gives up (the kernel's own bound).
@@ -338,24 +334,7 @@ impl Resolver {
     /// not yet written resolves to where it will be written (through a dangling link too: a write creates its
     /// target).
     fn resolve_existing(&mut self, path: &Path) -> PathBuf {
-        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return self.walk(path, 0) };
-        let (dir, exists) = match self.dirs.get(parent.as_os_str()) {
-            Some(known) => known.clone(),
-            None => {
-                let dir = self.walk(parent, 0);
-                let exists = self.known.get(parent.as_os_str()).is_some_and(Option::is_some);
-                self.dirs.insert(parent.as_os_str().to_owned(), (dir.clone(), exists));
-                (dir, exists)
-            }
-        };
-        let candidate = dir.join(name);
-        if !exists {
-            return candidate;
-        }
-        match std::fs::symlink_metadata(&candidate) {
-            Ok(meta) if meta.file_type().is_symlink() => self.walk(path, 0),
-            _ => candidate,
-        }
+        self.walk(path, 0)
     }
 
     fn walk(&mut self, path: &Path, links: u8) -> PathBuf {

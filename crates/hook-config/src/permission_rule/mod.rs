@@ -157,22 +157,25 @@ impl PermissionRule {
 }
 
 impl PermissionRule {
-    /// Why an allow from a hook this rule scopes cannot stand on a shell call's `input`: a shell rule matches a line
-    /// when any command of it does, so its allow stands only when every command matches ([`None`] then, and for
-    /// any rule that is not a shell rule).
+    /// Why an allow from a hook this rule scopes cannot stand on a shell call whose line reads as `analysis`
+    /// ([`crate::shell_analysis`]; `None` for a call without an input to read): a shell rule matches a line when any
+    /// command of it does, so its allow stands only when every command matches ([`None`] then, and for any rule
+    /// that is not a shell rule).
     ///
     /// ```
-    /// use hook_config::PermissionRule;
+    /// use hook_config::{PermissionRule, shell_analysis};
     /// use hook_types::Protocol;
     /// use serde_json::json;
     /// let rule = PermissionRule::parse("Bash(ls *)", Protocol::Claude).unwrap();
-    /// assert_eq!(rule.allow_breaker(Some(&json!({"command": "ls -la"}))), None);
-    /// assert!(rule.allow_breaker(Some(&json!({"command": "ls && rm -rf ~"}))).is_some());
+    /// let line = |l: &str| shell_analysis(Some(&json!({"command": l}))).unwrap();
+    /// assert_eq!(rule.allow_breaker(Some(&line("ls -la"))), None);
+    /// assert!(rule.allow_breaker(Some(&line("ls && rm -rf ~"))).is_some());
+    /// assert!(rule.allow_breaker(None).is_some());
     /// ```
-    pub fn allow_breaker(&self, input: Option<&Value>) -> Option<String> {
+    pub fn allow_breaker(&self, analysis: Option<&hook_shell::Analysis>) -> Option<String> {
         let Some(Specifier::Command(pattern)) = &self.specifier else { return None };
-        match crate::shell_command::command_line(input) {
-            Some(command) => shell::allow_breaker(pattern, &command),
+        match analysis {
+            Some(analysis) => shell::allow_breaker(pattern, analysis),
             None => Some("the call's input has no command line to hold the rule to".to_owned()),
         }
     }

@@ -63,16 +63,16 @@ pub(crate) fn command_matches(pattern: &ShellPattern, command: &str) -> bool {
     })
 }
 
-/// Why an allow of a hook scoped by this rule cannot stand on `command`: the line holds a command the rule does
-/// not match, or a part that cannot be read; `None` when every command it runs matches. Claude Code holds its own
-/// permission rules to every command of a line the same way.
-pub(crate) fn allow_breaker(pattern: &ShellPattern, command: &str) -> Option<String> {
-    let analysis = hook_shell::parse(command, &hook_shell::Limits::default());
+/// Why an allow of a hook scoped by this rule cannot stand on the line `analysis` reads: the line holds a command
+/// the rule does not match, or a part that cannot be read; `None` when every command it runs matches. Claude Code
+/// holds its own permission rules to every command of a line the same way.
+pub(crate) fn allow_breaker(pattern: &ShellPattern, analysis: &hook_shell::Analysis) -> Option<String> {
+    use crate::shell_command::{shown, unread};
     if let Some(unknown) = analysis.unknown.first() {
-        return Some(format!("part of the line cannot be read ({}: `{}`)", unknown.reason.describe(), unknown.text));
+        return Some(unread(unknown));
     }
     analysis.commands.iter().find_map(|simple| {
-        let text = || simple.argv.join(" ").chars().take(120).collect::<String>();
+        let text = || shown(&simple.argv.join(" "));
         if simple.dynamic {
             Some(format!("`{}` has words known only at run time", text()))
         } else if !simple_matches(pattern, simple) {
@@ -115,7 +115,9 @@ mod tests {
 
     #[test]
     fn an_allow_stands_only_when_every_command_matches() {
-        let breaker = |rule: &str, command: &str| allow_breaker(&ShellPattern::new(rule), command);
+        let breaker = |rule: &str, command: &str| {
+            allow_breaker(&ShellPattern::new(rule), &hook_shell::parse(command, &hook_shell::Limits::default()))
+        };
         assert_eq!(breaker("ls *", "ls -la"), None);
         assert_eq!(breaker("ls:*", "ls -la | ls"), None);
         assert_eq!(breaker("ls *", "ls && rm -rf ~").as_deref(), Some("`rm -rf ~` does not match the rule"));

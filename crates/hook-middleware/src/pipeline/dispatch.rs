@@ -886,12 +886,8 @@ pub(super) fn deadline_text(ms: u64) -> String {
 fn drop_partial_allows(hooks: &[&UserHook], records: &mut [Option<Record>], probe: &Probe<'_>) -> Vec<String> {
     let mut notices = Vec::new();
     for (hook, record) in hooks.iter().zip(records.iter_mut()) {
-        let Some(record) = record else { continue };
-        let allows = matches!(record.decision, hook_types::Decision::Allow { .. })
-            || record.effects.iter().any(|e| matches!(e, Effect::AllowTool { .. }));
-        if !allows {
-            continue;
-        }
+        // Only a run that allows costs the reading of the line.
+        let Some(record) = record.as_mut().filter(|r| r.allows()) else { continue };
         if let Some(why) = probe.allow_breaker(hook.filter())
             && record.drop_allow(&why)
         {

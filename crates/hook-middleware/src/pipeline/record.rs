@@ -93,16 +93,20 @@ impl Record {
         record
     }
 
+    /// Whether the run allows: an allow decision, or an `allow_tool` effect.
+    pub(crate) fn allows(&self) -> bool {
+        matches!(self.decision, Decision::Allow { .. })
+            || self.effects.iter().any(|e| matches!(e, Effect::AllowTool { .. }))
+    }
+
     /// Drops the run's allow (an allow decision and every `allow_tool`), with a Warning entry: `its allow was
     /// dropped: {why}`. Whether it had one.
     pub(crate) fn drop_allow(&mut self, why: &str) -> bool {
-        let decided = matches!(self.decision, Decision::Allow { .. });
-        let effects = self.effects.len();
-        self.effects.retain(|e| !matches!(e, Effect::AllowTool { .. }));
-        if !decided && effects == self.effects.len() {
+        if !self.allows() {
             return false;
         }
-        if decided {
+        self.effects.retain(|e| !matches!(e, Effect::AllowTool { .. }));
+        if matches!(self.decision, Decision::Allow { .. }) {
             self.decision = Decision::Pass;
         }
         self.entry(EntryKind::Warning, format!("its allow was dropped: {why}"));

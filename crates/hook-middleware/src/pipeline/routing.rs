@@ -239,14 +239,16 @@ impl<'a> Probe<'a> {
         if !self.event.is_tool_event() || self.tool.as_deref() != Some("shell") {
             return None;
         }
-        if let Some(command) = &filter.command {
-            let analysis = self.shell.get_or_init(|| hook_config::shell_analysis(call.input));
-            if let Some(why) = analysis.as_ref().and_then(|a| command.allow_breaker(a)) {
-                return Some(why);
-            }
+        if filter.command.is_none() && filter.condition.is_none() {
+            return None;
+        }
+        // The reading the routing made (`command:`), or made now: the line is read once per call.
+        let analysis = self.shell.get_or_init(|| hook_config::shell_analysis(call.input)).as_ref();
+        if let Some(why) = filter.command.as_ref().zip(analysis).and_then(|(command, a)| command.allow_breaker(a)) {
+            return Some(why);
         }
         let condition = filter.condition.as_ref()?;
-        let why = condition.allow_breaker(call.input)?;
+        let why = condition.allow_breaker(analysis)?;
         Some(format!("under `if: {}`, {why}", condition.as_str()))
     }
 
